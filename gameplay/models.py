@@ -1,0 +1,1 @@
+"""Drafts, seats, packs, picks, live tables and turn events (later issues)."""

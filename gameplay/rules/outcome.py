@@ -1,0 +1,180 @@
+"""Shared result types, and the outcome of a best-of-N match from its games.
+
+Terms (``../shared/rules/README.md``, "Vocabulary"): a *match* is two entrants at a table;
+it is played as up to N *games* (best of N, default 1); a game is played as *game rounds*.
+Players are indexed ``0`` (the first entrant of the match) and ``1`` (the second).
+
+Each game module (``gesoseka``, ``vanilla_gwent``, ``kontsina``, ``generic``) exposes
+``game_outcome(record, options) -> GameOutcome``: given the game rounds recorded so far, it
+says who won each game round, whether the game is decided, whether another game round may
+be recorded, and rejects an impossible record with a ``RuleViolation`` naming the rule.
+
+Match rules (this project's reading, as in the MTR): a best-of-N match ends as soon as one
+entrant has won more than N/2 games, or when N games have been played (a drawn game counts
+as a game played). The entrant with more game wins wins the match; equal game wins is a
+drawn match. Game points: 3 per game won, 1 per game drawn (used by GW% tiebreakers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from gameplay.rules.errors import RuleViolation
+
+PLAYERS = (0, 1)
+
+
+class Alignment(StrEnum):
+    """Vanilla Gwent alignments, chosen per player per game."""
+
+    MIGHT = "might"
+    MAGIC = "magic"
+    MIND = "mind"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRound:
+    """One game round: each player's score (Kontsina: each player's points that round)."""
+
+    scores: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """The game rounds of one game as recorded, in order, plus per-game detail."""
+
+    rounds: tuple[GameRound, ...]
+    #: Vanilla Gwent only: each player's alignment for this game (None: not recorded).
+    alignments: tuple[Alignment | None, Alignment | None] = (None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class GameOptions:
+    """Tournament settings that change how a game's outcome is read."""
+
+    #: Generic games (and 4-player Gesoseka): game-round wins needed to win the game (K).
+    rounds_to_win: int = 2
+    #: Kontsina: the fixed number of game rounds in a game.
+    kontsina_rounds: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What the recorded game rounds say about a game."""
+
+    #: For each recorded game round, the players who won it: ``frozenset()`` for nobody,
+    #: ``{0}`` or ``{1}``, or ``{0, 1}`` when a tied round is won by both (Vanilla Gwent).
+    round_winners: tuple[frozenset[int], ...]
+    #: Game rounds won by each player.
+    round_wins: tuple[int, int]
+    #: Sum of each player's scores (or points) over the recorded game rounds.
+    totals: tuple[int, int]
+    #: The result stands as it is: the game can end here (it may still go on, see below).
+    decided: bool
+    #: The winner if decided and not a draw.
+    winner: int | None
+    #: Another game round may be recorded (Gesoseka: a third round after a tie, if played).
+    can_add_round: bool
+    #: The most game rounds this game can have.
+    max_rounds: int
+
+    @property
+    def is_draw(self) -> bool:
+        return self.decided and self.winner is None
+
+    @property
+    def rounds_played(self) -> int:
+        return len(self.round_winners)
+
+
+def check_scores(record: GameRecord, *, game: str) -> None:
+    """Refuse negative scores, the one check every game shares."""
+    for number, game_round in enumerate(record.rounds, start=1):
+        if len(game_round.scores) != 2:
+            raise RuleViolation(
+                f"{game}.two_scores",
+                "a game round has exactly one score per player",
+                where=f"game round {number}",
+            )
+        for player, score in enumerate(game_round.scores):
+            if score < 0:
+                raise RuleViolation(
+                    f"{game}.negative_score",
+                    f"a score cannot be negative (player {player + 1} has {score})",
+                    where=f"game round {number}",
+                )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOutcome:
+    games_won: tuple[int, int]
+    games_drawn: int
+    #: No more games are to be played: the match result stands.
+    finished: bool
+    #: The match winner, if finished and not a draw.
+    winner: int | None
+    #: 3 per game won, 1 per game drawn, per player.
+    game_points: tuple[int, int]
+    #: Game rounds won and score totals over all games (Gwent-style tiebreakers).
+    round_wins: tuple[int, int] = field(default=(0, 0))
+    totals: tuple[int, int] = field(default=(0, 0))
+
+    @property
+    def is_draw(self) -> bool:
+        return self.finished and self.winner is None
+
+    @property
+    def games_played(self) -> int:
+        return self.games_won[0] + self.games_won[1] + self.games_drawn
+
+
+def match_outcome(games: Sequence[GameOutcome], *, best_of: int = 1) -> MatchOutcome:
+    """The outcome of a best-of-N match from its games, in order.
+
+    Every game must be decided; a game recorded after the match was already won, or more
+    than N games, is refused (``match.after_decided``, ``match.too_many_games``).
+    """
+    if best_of < 1:
+        raise RuleViolation("match.best_of", "a match is best of 1 or more games")
+    if len(games) > best_of:
+        raise RuleViolation(
+            "match.too_many_games", f"a best-of-{best_of} match has at most {best_of} games"
+        )
+    wins = [0, 0]
+    drawn = 0
+    rounds = [0, 0]
+    totals = [0, 0]
+    needed = best_of // 2 + 1
+    for number, game in enumerate(games, start=1):
+        if max(wins) >= needed:
+            raise RuleViolation(
+                "match.after_decided",
+                f"game {number} was recorded after the match was already won",
+                where=f"game {number}",
+            )
+        if not game.decided:
+            raise RuleViolation(
+                "match.game_unfinished", "this game is not finished yet", where=f"game {number}"
+            )
+        if game.winner is None:
+            drawn += 1
+        else:
+            wins[game.winner] += 1
+        for p in PLAYERS:
+            rounds[p] += game.round_wins[p]
+            totals[p] += game.totals[p]
+    finished = max(wins) >= needed or len(games) == best_of
+    winner: int | None = None
+    if finished and wins[0] != wins[1]:
+        winner = 0 if wins[0] > wins[1] else 1
+    return MatchOutcome(
+        games_won=(wins[0], wins[1]),
+        games_drawn=drawn,
+        finished=finished,
+        winner=winner,
+        game_points=(3 * wins[0] + drawn, 3 * wins[1] + drawn),
+        round_wins=(rounds[0], rounds[1]),
+        totals=(totals[0], totals[1]),
+    )

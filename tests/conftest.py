@@ -1,0 +1,43 @@
+"""Shared fixtures. Tests run against PostgreSQL and Redis on 127.0.0.1 (see README)."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from config.celery import app as celery_app
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager(request: pytest.FixtureRequest):
+    """Tasks run in-process unless a test starts a real worker (marker ``celery_worker``)."""
+    eager = request.node.get_closest_marker("celery_worker") is None
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = eager
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+    """PBKDF2 is slow on purpose; tests need not be."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def api_as():
+    """``api_as(user)``: an API client logged in with the user's token."""
+    from rest_framework.authtoken.models import Token
+
+    def make(user) -> APIClient:  # type: ignore[no-untyped-def]
+        client = APIClient()
+        token, _ = Token.objects.get_or_create(user=user)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+    return make

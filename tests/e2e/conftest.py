@@ -1,0 +1,54 @@
+"""Headless Chromium (Debian's ``chromium``) driven by Playwright, against a live server.
+
+Missing Chromium is a failure, not a skip: CI installs it (``.ci/run``). To run the rest of
+the suite without a browser, deselect these tests with ``-m "not e2e"``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
+
+# Playwright's sync API runs an event loop in this thread; Django's ORM calls made by the
+# test itself are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="session")
+def browser():  # type: ignore[no-untyped-def]
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(
+            f"Chromium not found at {CHROMIUM}: install it (apt-get install chromium) "
+            'or deselect the browser tests with -m "not e2e".'
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):  # type: ignore[no-untyped-def]
+    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()

@@ -1,0 +1,44 @@
+"""End to end in a browser: sign up, register for the demo tournament, see yourself listed."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+from tournaments.models import Registration, Tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def test_sign_up_register_for_the_demo_tournament_and_see_yourself_listed(
+    live_server,
+    page,  # type: ignore[no-untyped-def]
+) -> None:
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    tournament = Tournament.objects.get(name="Thursday Gesoseka Swiss")
+
+    page.goto(f"{live_server.url}/")
+    page.get_by_role("link", name="Sign up").first.click()
+    page.get_by_label("Username").fill("newcomer")
+    page.get_by_label("Display name").fill("Nova Newcomer")
+    page.get_by_label("Password").fill("a-long-password-1")
+    page.get_by_role("button", name="Create account").click()
+    page.get_by_text("Welcome, Nova Newcomer!").wait_for()
+
+    page.get_by_role("link", name="Thursday Gesoseka Swiss").first.click()
+    page.get_by_role("button", name="Register").click()
+    # htmx swaps the panel in place: the confirmation and the player list update.
+    page.get_by_text("You are registered", exact=True).wait_for()
+    players = page.locator("#players")
+    assert "Nova Newcomer" in players.inner_text()
+    assert "21 / 32" in page.content()
+
+    page.get_by_role("button", name="Check in").click()
+    page.get_by_text("You are checked in. Good luck!").wait_for()
+    registration = Registration.objects.get(
+        tournament=tournament, player__user__username="newcomer"
+    )
+    assert registration.checked_in
+
+    page.reload()
+    assert "Nova Newcomer" in page.locator("#players").inner_text()

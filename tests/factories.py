@@ -1,0 +1,84 @@
+"""factory_boy factories. Rows with rules attached (tournaments, registrations) are built
+through the services where it matters; these factories make plain, valid rows fast."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import factory
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from tournaments.models import (
+    Club,
+    Membership,
+    Player,
+    Registration,
+    Role,
+    Tournament,
+    TournamentStatus,
+)
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
+    password = factory.django.Password("pass-word-123")
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    user = factory.SubFactory(UserFactory)
+    display_name = factory.LazyAttribute(lambda p: p.user.username.title())
+
+
+class ClubFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Club
+
+    name = factory.Sequence(lambda n: f"Club {n}")
+    slug = factory.Sequence(lambda n: f"club-{n}")
+
+
+class MembershipFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Membership
+
+    club = factory.SubFactory(ClubFactory)
+    user = factory.SubFactory(UserFactory)
+    role = Role.MEMBER
+
+
+class TournamentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tournament
+
+    club = factory.SubFactory(ClubFactory)
+    name = factory.Sequence(lambda n: f"Tournament {n}")
+    game = "gesoseka"
+    capacity = 16
+    status = TournamentStatus.REGISTRATION
+    scheduled_start = factory.LazyFunction(lambda: timezone.now() + timedelta(days=1))
+    check_in_opens_at = factory.LazyFunction(lambda: timezone.now() - timedelta(minutes=5))
+    check_in_closes_at = factory.LazyAttribute(lambda t: t.scheduled_start)
+
+
+class RegistrationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Registration
+
+    tournament = factory.SubFactory(TournamentFactory)
+    player = factory.SubFactory(PlayerFactory)
+
+
+def member(club: Club, role: str = Role.MEMBER, **user_kwargs):  # type: ignore[no-untyped-def]
+    """A user with a player profile and a membership of ``club`` with ``role``."""
+    player = PlayerFactory(**({"user__" + k: v for k, v in user_kwargs.items()}))
+    MembershipFactory(club=club, user=player.user, role=role)
+    return player.user

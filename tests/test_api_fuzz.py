@@ -1,0 +1,61 @@
+"""Schemathesis fuzzes every API operation from the OpenAPI schema: no input may cause a
+500. Bounded (``FUZZ_EXAMPLES`` per operation, default 25) so CI stays quick; requests are
+sent both anonymously and as a logged-in club owner, so write operations get past auth."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+
+from config.wsgi import application
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
+
+
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():  # type: ignore[no-untyped-def]
+    """Like Django's test client: a request must not close the test's transaction."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    for signal in (signals.request_started, signals.request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (signals.request_started, signals.request_finished):
+        signal.connect(close_old_connections)
+
+
+@pytest.fixture
+def auth_headers(db) -> dict[str, str]:  # type: ignore[no-untyped-def]
+    from rest_framework.authtoken.models import Token
+
+    from tests.factories import RegistrationFactory, UserFactory, member
+    from tournaments.models import Role
+
+    registration = RegistrationFactory()
+    owner = member(registration.tournament.club, Role.OWNER)
+    UserFactory(username="string")  # a name the generator likes to produce
+    token, _ = Token.objects.get_or_create(user=owner)
+    return {"Authorization": f"Token {token.key}"}
+
+
+@pytest.mark.fuzz
+@pytest.mark.django_db
+@schema.parametrize()
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+)
+def test_no_input_causes_a_server_error(case, auth_headers) -> None:  # type: ignore[no-untyped-def]
+    case.call_and_validate(checks=[not_a_server_error])
+    case.call_and_validate(headers=auth_headers, checks=[not_a_server_error])

@@ -1,0 +1,133 @@
+"""A real Celery worker (a separate process, against Redis) runs the start clock.
+
+The worker gets the test database's URL, so it sees what the test commits. One test
+shows the task queued on commit for the scheduled start running on the worker at that
+time; the other shows the beat sweeper's task catching a start nobody queued.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.utils import timezone
+
+from config.celery import app
+from tests.factories import ClubFactory, RegistrationFactory, TournamentFactory, member
+from tournaments import services, tasks
+from tournaments.models import RegistrationStatus, Role, Tournament, TournamentStatus
+
+pytestmark = [
+    pytest.mark.celery_worker,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)"),
+]
+
+
+@pytest.fixture
+def worker():  # type: ignore[no-untyped-def]
+    db = connection.settings_dict
+    env = dict(os.environ)
+    env["DATABASE_URL"] = (
+        f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    )
+    env.pop("CELERY_TASK_ALWAYS_EAGER", None)
+    app.control.purge()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--concurrency=1",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--hostname",
+            f"test-worker-{os.getpid()}@localhost",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if app.control.ping(timeout=0.5):
+            break
+        if process.poll() is not None:
+            pytest.fail(f"the Celery worker exited:\n{process.stdout.read()}")  # type: ignore[union-attr]
+    else:
+        process.kill()
+        pytest.fail("the Celery worker did not answer a ping within 60 s")
+    yield process
+    process.terminate()
+    try:
+        output, _ = process.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+    print(output)  # shown when a test fails
+
+
+def wait_for(predicate, seconds: float = 30) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def test_worker_closes_registration_at_the_scheduled_start(worker) -> None:  # type: ignore[no-untyped-def]
+    assert app.conf.task_always_eager is False
+    club = ClubFactory()
+    organiser = member(club, Role.ORGANISER)
+    start = timezone.now() + timedelta(seconds=4)
+    tournament = services.create_tournament(
+        actor=organiser,
+        club=club,
+        name="Clockwork",
+        game="generic",
+        capacity=8,
+        scheduled_start=start,
+        publish=True,
+        check_in_opens_at=timezone.now(),
+        check_in_closes_at=start,
+    )
+    present = RegistrationFactory(tournament=tournament, checked_in_at=timezone.now())
+    absent = RegistrationFactory(tournament=tournament)
+    # Queued on commit with eta=start: nothing happens before the start...
+    time.sleep(1)
+    assert Tournament.objects.get(pk=tournament.pk).status == TournamentStatus.REGISTRATION
+    # ...and the worker handles it once the start has passed.
+    assert wait_for(
+        lambda: Tournament.objects.get(pk=tournament.pk).status == TournamentStatus.RUNNING
+    ), "the worker did not start the tournament"
+    tournament.refresh_from_db()
+    assert tournament.start_handled_at >= start
+    present.refresh_from_db()
+    absent.refresh_from_db()
+    assert present.status == RegistrationStatus.REGISTERED
+    assert absent.status == RegistrationStatus.NOT_PLAYING
+
+
+def test_worker_sweeper_catches_a_start_nobody_queued(worker) -> None:  # type: ignore[no-untyped-def]
+    now = timezone.now()
+    missed = TournamentFactory(
+        scheduled_start=now - timedelta(minutes=5),
+        check_in_opens_at=now - timedelta(hours=1),
+        check_in_closes_at=now - timedelta(minutes=5),
+    )
+    result = tasks.sweep_deadlines.apply_async()
+    assert wait_for(lambda: Tournament.objects.get(pk=missed.pk).status == TournamentStatus.RUNNING)
+    assert result.id

@@ -1,0 +1,36 @@
+"""Query-string filters. Dates are normalised to UTC here: PostgreSQL refuses offsets
+beyond ±15:59 and Python refuses dates that overflow, both of which a client may send."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import django_filters
+from django import forms
+
+from tournaments.models import Tournament
+
+
+class UTCDateTimeField(forms.DateTimeField):
+    def to_python(self, value):  # type: ignore[no-untyped-def]
+        result = super().to_python(value)
+        if isinstance(result, datetime) and result.tzinfo is not None:
+            try:
+                result = result.astimezone(UTC)
+            except OverflowError:
+                raise forms.ValidationError("This date is out of range.") from None
+        return result
+
+
+class UTCDateTimeFilter(django_filters.IsoDateTimeFilter):
+    field_class = UTCDateTimeField
+
+
+class TournamentFilter(django_filters.FilterSet):
+    club = django_filters.CharFilter(field_name="club__slug", help_text="The club's slug.")
+    starts_after = UTCDateTimeFilter(field_name="scheduled_start", lookup_expr="gte")
+    starts_before = UTCDateTimeFilter(field_name="scheduled_start", lookup_expr="lte")
+
+    class Meta:
+        model = Tournament
+        fields = ["club", "game", "status", "starts_after", "starts_before"]

@@ -1,0 +1,623 @@
+"""Standings: match points, records and tiebreakers, in order, each explained.
+
+Terms. A *match* is two entrants at a table in a tournament round (or one entrant with the
+bye); it is won, lost or drawn, and played as *games*, each made of *game rounds*. Match
+points: 3 a win, 1 a draw, 0 a loss; a bye is a 2-0 match win (3 match points). Game
+points: 3 a game won, 1 a game drawn.
+
+Tiebreakers (chosen and ordered per tournament; higher is better for every one):
+
+- ``omw``, ``gw``, ``ogw``: MTR appendix C. A match-win percentage (MW%) is match points
+  over 3 per round played; a game-win percentage (GW%) is game points over 3 per game
+  played; each is at least 0.33. OMW% and OGW% average the opponents' MW% and GW% (each
+  at least 0.33); a bye is no opponent. Whether the bye counts in your *own* MW% (and, as
+  a 2-0, in your own GW%) is a setting (the MTR counts it). A dropped entrant's
+  percentages are over the rounds it played. An entrant with no opponent yet gets 0.33.
+- ``buchholz``: sum of your opponents' match points; ``median_buchholz``: the same without
+  the highest and the lowest (only when you have at least 3 opponents).
+- ``sonneborn_berger``: match points of the opponents you beat, plus half of those you drew.
+- ``game_round_diff`` and ``score_diff``: game rounds won minus lost, score for minus
+  against (Gwent-style games); byes count nothing.
+- ``head_to_head``: applied between exactly the entrants still tied at that point, only
+  when each of them has met every other: match points earned in those matches.
+
+Late entrants whose missed rounds count as losses pass ``missed_rounds_lost``: each is a
+loss in the record and a round played (with no points) in their MW%.
+
+Ranks: entrants share a rank only if their match points and every tiebreaker tie (1, 1, 3);
+inside a shared rank, rows are in id order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+
+from gameplay.rules.errors import RuleViolation
+
+WIN_POINTS, DRAW_POINTS = 3, 1
+BYE_POINTS = 3
+#: A bye is a 2-0 win in games.
+BYE_GAMES_WON = 2
+#: MTR: every MW% and GW% is at least 0.33.
+PERCENTAGE_FLOOR = Fraction(33, 100)
+
+
+class Tiebreaker(StrEnum):
+    OMW = "omw"
+    GW = "gw"
+    OGW = "ogw"
+    BUCHHOLZ = "buchholz"
+    MEDIAN_BUCHHOLZ = "median_buchholz"
+    SONNEBORN_BERGER = "sonneborn_berger"
+    GAME_ROUND_DIFF = "game_round_diff"
+    SCORE_DIFF = "score_diff"
+    HEAD_TO_HEAD = "head_to_head"
+
+
+DEFAULT_TIEBREAKERS: tuple[Tiebreaker, ...] = (Tiebreaker.OMW, Tiebreaker.GW, Tiebreaker.OGW)
+
+LABELS: Mapping[Tiebreaker, str] = {
+    Tiebreaker.OMW: "OMW%",
+    Tiebreaker.GW: "GW%",
+    Tiebreaker.OGW: "OGW%",
+    Tiebreaker.BUCHHOLZ: "Buchholz",
+    Tiebreaker.MEDIAN_BUCHHOLZ: "Median Buchholz",
+    Tiebreaker.SONNEBORN_BERGER: "Sonneborn-Berger",
+    Tiebreaker.GAME_ROUND_DIFF: "Game-round differential",
+    Tiebreaker.SCORE_DIFF: "Score differential",
+    Tiebreaker.HEAD_TO_HEAD: "Head-to-head",
+}
+
+#: What each tiebreaker means, for the standings page.
+DEFINITIONS: Mapping[Tiebreaker, str] = {
+    Tiebreaker.OMW: "OMW%: average of your opponents' match-win percentages, each at least 33%",
+    Tiebreaker.GW: "GW%: your game points (3 a game won, 1 a game drawn) over 3 per game "
+    "played, at least 33%",
+    Tiebreaker.OGW: "OGW%: average of your opponents' game-win percentages, each at least 33%",
+    Tiebreaker.BUCHHOLZ: "Buchholz: sum of your opponents' match points",
+    Tiebreaker.MEDIAN_BUCHHOLZ: "Median Buchholz: sum of your opponents' match points without "
+    "the highest and the lowest",
+    Tiebreaker.SONNEBORN_BERGER: "Sonneborn-Berger: match points of the opponents you beat, "
+    "plus half of those you drew",
+    Tiebreaker.GAME_ROUND_DIFF: "Game-round differential: game rounds won minus game rounds lost",
+    Tiebreaker.SCORE_DIFF: "Score differential: points scored minus points conceded",
+    Tiebreaker.HEAD_TO_HEAD: "Head-to-head: match points against the entrants tied with you, "
+    "when each of them has met every other",
+}
+
+
+class Outcome(StrEnum):
+    """Who won a match (the values of ``tournaments.models.Winner``)."""
+
+    A = "a"
+    B = "b"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    id: int
+    #: The last round played before dropping (None: still in).
+    dropped_after: int | None = None
+    #: Late entry with losses: rounds missed that count as match losses.
+    missed_rounds_lost: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """A confirmed match: ``a`` against ``b`` (``b`` None: ``a`` had the bye).
+
+    For a bye only ``a`` and ``round_number`` matter: it is a 2-0 match win.
+    """
+
+    round_number: int
+    a: int
+    b: int | None
+    winner: Outcome | str
+    games_a: int = 0
+    games_b: int = 0
+    games_drawn: int = 0
+    game_rounds_a: int = 0
+    game_rounds_b: int = 0
+    score_a: int = 0
+    score_b: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TiebreakerValue:
+    tiebreaker: Tiebreaker
+    #: Exact value (percentages as fractions of 1); None: not applied (head-to-head).
+    value: Fraction | None
+
+    @property
+    def display(self) -> str:
+        """The value as shown on the standings page ("52.08%", "+3", "n/a")."""
+        return _display(self.tiebreaker, self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    rank: int
+    entrant: int
+    points: int
+    wins: int
+    losses: int
+    draws: int
+    #: Byes (each also counted in ``wins``).
+    byes: int
+    dropped_after: int | None
+    tiebreakers: tuple[TiebreakerValue, ...]
+    #: Per tiebreaker key: what it means with this entrant's figures (worded on access).
+    explain: Mapping[str, str]
+
+    @property
+    def record(self) -> str:
+        """Wins-losses-draws, byes counted as wins."""
+        return f"{self.wins}-{self.losses}-{self.draws}"
+
+    def value(self, tiebreaker: Tiebreaker | str) -> Fraction | None:
+        for v in self.tiebreakers:
+            if v.tiebreaker == tiebreaker:
+                return v.value
+        raise KeyError(tiebreaker)
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    rows: tuple[Row, ...]
+    tiebreakers: tuple[Tiebreaker, ...]
+    #: Per selected tiebreaker key: its definition.
+    definitions: Mapping[str, str]
+
+    def row(self, entrant: int) -> Row:
+        for row in self.rows:
+            if row.entrant == entrant:
+                return row
+        raise KeyError(entrant)
+
+
+def parse_tiebreakers(keys: Sequence[str]) -> tuple[Tiebreaker, ...]:
+    """Validate a tournament's tiebreaker list (``RuleViolation`` names the bad key)."""
+    chosen: list[Tiebreaker] = []
+    for key in keys:
+        try:
+            tiebreaker = Tiebreaker(key)
+        except ValueError:
+            known = ", ".join(t.value for t in Tiebreaker)
+            raise RuleViolation(
+                "standings.unknown_tiebreaker", f"Unknown tiebreaker {key!r}; known: {known}."
+            ) from None
+        if tiebreaker in chosen:
+            raise RuleViolation(
+                "standings.duplicate_tiebreaker", f"Tiebreaker {key!r} is listed twice."
+            )
+        chosen.append(tiebreaker)
+    return tuple(chosen)
+
+
+def compute_standings(
+    entrants: Sequence[Entrant],
+    matches: Sequence[MatchResult],
+    *,
+    tiebreakers: Sequence[Tiebreaker | str] = DEFAULT_TIEBREAKERS,
+    bye_counts_in_own_mw: bool = True,
+) -> Standings:
+    """Order ``entrants`` by match points, then ``tiebreakers`` in order."""
+    chosen = parse_tiebreakers([str(t) for t in tiebreakers])
+    tally = _Tally(entrants, matches, bye_counts_in_own_mw)
+    values: dict[Tiebreaker, list[Fraction]] = {
+        t: tally.compute(t) for t in chosen if t is not Tiebreaker.HEAD_TO_HEAD
+    }
+    head_to_head: list[Fraction | None] = [None] * tally.n
+    groups = _order(tally, chosen, values, head_to_head)
+    columns: dict[Tiebreaker, Sequence[Fraction | None]] = {
+        **values,
+        Tiebreaker.HEAD_TO_HEAD: head_to_head,
+    }
+    return _build(tally, chosen, columns, groups)
+
+
+# --- tallies ---------------------------------------------------------------------------------
+
+
+class _Tally:
+    """Everything the tiebreakers need, per entrant (by index)."""
+
+    def __init__(
+        self, entrants: Sequence[Entrant], matches: Sequence[MatchResult], bye_counts: bool
+    ) -> None:
+        self.entrants = list(entrants)
+        self.n = n = len(entrants)
+        index: dict[int, int] = {}
+        for i, e in enumerate(entrants):
+            if e.id in index:
+                raise RuleViolation(
+                    "standings.duplicate_entrant", f"Entrant {e.id} is listed twice."
+                )
+            index[e.id] = i
+        #: Per entrant, per match played (not byes): opponent index and match points earned.
+        self.opponents: list[list[int]] = [[] for _ in range(n)]
+        self.earned: list[list[int]] = [[] for _ in range(n)]
+        self.byes = [0] * n
+        self.games_won = [0] * n
+        self.games_lost = [0] * n
+        self.games_drawn = [0] * n
+        self.round_diff = [0] * n
+        self.score_diff = [0] * n
+        self.bye_counts = bye_counts
+        # Locals: this loop runs once per match (tens of thousands).
+        opponents, earned, byes = self.opponents, self.earned, self.byes
+        won, lost, drawn = self.games_won, self.games_lost, self.games_drawn
+        round_diff, score_diff = self.round_diff, self.score_diff
+        for m in matches:
+            a = index.get(m.a)
+            if a is None:
+                raise _unknown(m.a)
+            if m.b is None:
+                byes[a] += 1
+                continue
+            b = index.get(m.b)
+            if b is None:
+                raise _unknown(m.b)
+            if a == b:
+                raise RuleViolation(
+                    "standings.self_match",
+                    f"Entrant {m.a} cannot meet itself (round {m.round_number}).",
+                )
+            winner = m.winner  # a StrEnum equals its value
+            if winner == "a":
+                pa, pb = WIN_POINTS, 0
+            elif winner == "b":
+                pa, pb = 0, WIN_POINTS
+            elif winner == "draw":
+                pa = pb = DRAW_POINTS
+            else:
+                raise RuleViolation(
+                    "standings.winner",
+                    f"Unknown match winner {m.winner!r} (round {m.round_number}): a, b or draw.",
+                )
+            opponents[a].append(b)
+            opponents[b].append(a)
+            earned[a].append(pa)
+            earned[b].append(pb)
+            ga, gb, gd = m.games_a, m.games_b, m.games_drawn
+            won[a] += ga
+            lost[a] += gb
+            won[b] += gb
+            lost[b] += ga
+            drawn[a] += gd
+            drawn[b] += gd
+            rounds = m.game_rounds_a - m.game_rounds_b
+            round_diff[a] += rounds
+            round_diff[b] -= rounds
+            score = m.score_a - m.score_b
+            score_diff[a] += score
+            score_diff[b] -= score
+        self.points = [sum(e) + BYE_POINTS * y for e, y in zip(earned, byes, strict=True)]
+        self.wins = [e.count(WIN_POINTS) + y for e, y in zip(earned, byes, strict=True)]
+        self.draws = [e.count(DRAW_POINTS) for e in earned]
+        self.losses = [
+            e.count(0) + x.missed_rounds_lost for e, x in zip(earned, entrants, strict=True)
+        ]
+        self._mw: list[Fraction] | None = None
+        self._gw: list[Fraction] | None = None
+
+    # Percentages as exact fractions. Opponents' averages add integers over one common
+    # denominator (many thousands of Fraction additions would be slow).
+    def mw_parts(self, i: int) -> tuple[int, int]:
+        """(match points, possible) counted in entrant ``i``'s own MW%."""
+        played = len(self.opponents[i]) + self.entrants[i].missed_rounds_lost
+        points = self.points[i]
+        if self.bye_counts:
+            played += self.byes[i]
+        else:
+            points -= BYE_POINTS * self.byes[i]
+        return points, WIN_POINTS * played
+
+    def gw_parts(self, i: int) -> tuple[int, int]:
+        """(game points, possible) counted in entrant ``i``'s own GW%."""
+        won, lost, drawn = self.games_won[i], self.games_lost[i], self.games_drawn[i]
+        if self.bye_counts:
+            won += BYE_GAMES_WON * self.byes[i]
+        return 3 * won + drawn, 3 * (won + lost + drawn)
+
+    def mw(self) -> list[Fraction]:
+        if self._mw is None:
+            self._mw = _floored([self.mw_parts(i) for i in range(self.n)])
+        return self._mw
+
+    def gw(self) -> list[Fraction]:
+        if self._gw is None:
+            self._gw = _floored([self.gw_parts(i) for i in range(self.n)])
+        return self._gw
+
+    def compute(self, tiebreaker: Tiebreaker) -> list[Fraction]:
+        if tiebreaker is Tiebreaker.OMW:
+            return self._opponents_average(self.mw())
+        if tiebreaker is Tiebreaker.GW:
+            return self.gw()
+        if tiebreaker is Tiebreaker.OGW:
+            return self._opponents_average(self.gw())
+        points = self.points
+        if tiebreaker is Tiebreaker.BUCHHOLZ:
+            return [Fraction(sum(points[o] for o in opps)) for opps in self.opponents]
+        if tiebreaker is Tiebreaker.MEDIAN_BUCHHOLZ:
+            out = []
+            for opps in self.opponents:
+                seen = sorted(points[o] for o in opps)
+                out.append(Fraction(sum(seen[1:-1] if len(seen) >= 3 else seen)))
+            return out
+        if tiebreaker is Tiebreaker.SONNEBORN_BERGER:
+            # Twice the value in integers: 2 x points of beaten + 1 x points of drawn.
+            return [
+                Fraction(
+                    sum(
+                        points[o] * (2 if e == WIN_POINTS else 1 if e == DRAW_POINTS else 0)
+                        for o, e in zip(opps, earned, strict=True)
+                    ),
+                    2,
+                )
+                for opps, earned in zip(self.opponents, self.earned, strict=True)
+            ]
+        if tiebreaker is Tiebreaker.GAME_ROUND_DIFF:
+            return [Fraction(d) for d in self.round_diff]
+        if tiebreaker is Tiebreaker.SCORE_DIFF:
+            return [Fraction(d) for d in self.score_diff]
+        raise AssertionError(tiebreaker)  # pragma: no cover - head-to-head is positional
+
+    def _opponents_average(self, own: list[Fraction]) -> list[Fraction]:
+        common = math.lcm(*(f.denominator for f in own)) if own else 1
+        scaled = [f.numerator * (common // f.denominator) for f in own]
+        return [
+            Fraction(sum(scaled[o] for o in opps), common * len(opps)) if opps else PERCENTAGE_FLOOR
+            for opps in self.opponents
+        ]
+
+    def head_to_head(self, group: list[int]) -> dict[int, Fraction] | None:
+        """Match points each earned against the others of ``group``, if all met each other."""
+        members = set(group)
+        need = len(group) - 1
+        out: dict[int, Fraction] = {}
+        for i in group:
+            if len(self.opponents[i]) < need:
+                return None
+            met = {o for o in self.opponents[i] if o in members}
+            if len(met) < need:
+                return None
+            out[i] = Fraction(
+                sum(
+                    e
+                    for o, e in zip(self.opponents[i], self.earned[i], strict=True)
+                    if o in members
+                )
+            )
+        return out
+
+
+def _unknown(entrant: int) -> RuleViolation:
+    return RuleViolation(
+        "standings.unknown_entrant",
+        f"A match names entrant {entrant}, who is not in the standings.",
+    )
+
+
+def _floored(parts: list[tuple[int, int]]) -> list[Fraction]:
+    return [
+        max(PERCENTAGE_FLOOR, Fraction(got, possible)) if possible else PERCENTAGE_FLOOR
+        for got, possible in parts
+    ]
+
+
+# --- ordering --------------------------------------------------------------------------------
+
+
+def _order(
+    tally: _Tally,
+    chosen: Sequence[Tiebreaker],
+    values: Mapping[Tiebreaker, list[Fraction]],
+    head_to_head: list[Fraction | None],
+) -> list[list[int]]:
+    """Groups of entrants in standings order; a group shares a rank.
+
+    Each tiebreaker splits the groups still tied (head-to-head needs the group itself).
+    """
+    points = tally.points
+    groups = _split(sorted(range(tally.n), key=lambda i: -points[i]), points)
+    floats = {t: [float(v) for v in column] for t, column in values.items()}
+    for tiebreaker in chosen:
+        refined: list[list[int]] = []
+        for group in groups:
+            if len(group) == 1:
+                refined.append(group)
+                continue
+            if tiebreaker is Tiebreaker.HEAD_TO_HEAD:
+                found = tally.head_to_head(group)
+                if found is None:
+                    refined.append(group)
+                    continue
+                for i, v in found.items():
+                    head_to_head[i] = v
+                key: Sequence[Fraction] | Mapping[int, Fraction] = found
+                rough: Sequence[float] | Mapping[int, float] = {
+                    i: float(v) for i, v in found.items()
+                }
+            else:
+                key, rough = values[tiebreaker], floats[tiebreaker]
+            # Floats order everything but values closer than float precision: among equal
+            # floats, the exact fractions decide (unless floats are exact for this one).
+            ordered = sorted(group, key=rough.__getitem__, reverse=True)
+            for run in _split(ordered, rough):
+                if len(run) > 1 and tiebreaker not in _EXACT_AS_FLOATS:
+                    run.sort(key=key.__getitem__, reverse=True)
+                    refined += _split(run, key)
+                else:
+                    refined.append(run)
+        groups = refined
+    return [sorted(group, key=lambda i: tally.entrants[i].id) for group in groups]
+
+
+#: Integers and halves: their floats are exact, so equal floats mean equal values.
+_EXACT_AS_FLOATS = frozenset(
+    {
+        Tiebreaker.BUCHHOLZ,
+        Tiebreaker.MEDIAN_BUCHHOLZ,
+        Tiebreaker.SONNEBORN_BERGER,
+        Tiebreaker.GAME_ROUND_DIFF,
+        Tiebreaker.SCORE_DIFF,
+        Tiebreaker.HEAD_TO_HEAD,
+    }
+)
+
+
+def _split(
+    ordered: list[int],
+    key: Sequence[Fraction | int | float] | Mapping[int, Fraction] | Mapping[int, float],
+) -> list[list[int]]:
+    out: list[list[int]] = []
+    previous: object = object()
+    for i in ordered:
+        current = key[i]
+        if out and current == previous:
+            out[-1].append(i)
+        else:
+            out.append([i])
+        previous = current
+    return out
+
+
+# --- rows --------------------------------------------------------------------------------------
+
+
+def _percent(value: Fraction) -> str:
+    return f"{float(value) * 100:.2f}%"
+
+
+def _signed(value: Fraction) -> str:
+    return f"{value.numerator:+}" if value.denominator == 1 else f"{float(value):+.1f}"
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.1f}"
+
+
+def _display(tiebreaker: Tiebreaker, value: Fraction | None) -> str:
+    if value is None:
+        return "n/a"
+    if tiebreaker in (Tiebreaker.OMW, Tiebreaker.GW, Tiebreaker.OGW):
+        return _percent(value)
+    if tiebreaker in (Tiebreaker.GAME_ROUND_DIFF, Tiebreaker.SCORE_DIFF):
+        return _signed(value)
+    return _number(value)
+
+
+def _explain(tally: _Tally, tiebreaker: Tiebreaker, i: int, shown: str) -> str:
+    opponents = len(tally.opponents[i])
+    if tiebreaker in (Tiebreaker.OMW, Tiebreaker.OGW):
+        kind = "match" if tiebreaker is Tiebreaker.OMW else "game"
+        return (
+            f"{shown}: average of your {opponents} opponents' {kind}-win percentages, "
+            "each at least 33%"
+        )
+    if tiebreaker is Tiebreaker.GW:
+        got, possible = tally.gw_parts(i)
+        return f"{shown}: {got} game points of {possible} possible, at least 33%"
+    if tiebreaker is Tiebreaker.BUCHHOLZ:
+        return f"{shown}: sum of your {opponents} opponents' match points"
+    if tiebreaker is Tiebreaker.MEDIAN_BUCHHOLZ:
+        if opponents >= 3:
+            return (
+                f"{shown}: your {opponents} opponents' match points "
+                "without the highest and the lowest"
+            )
+        return (
+            f"{shown}: your {opponents} opponents' match points (nothing dropped below 3 opponents)"
+        )
+    if tiebreaker is Tiebreaker.SONNEBORN_BERGER:
+        return f"{shown}: match points of the opponents you beat, plus half of those you drew"
+    if tiebreaker is Tiebreaker.GAME_ROUND_DIFF:
+        return f"{shown}: game rounds won minus game rounds lost"
+    if tiebreaker is Tiebreaker.SCORE_DIFF:
+        return f"{shown}: points scored minus points conceded"
+    if shown == "n/a":
+        return "Head-to-head: not applied (not tied, or the tied entrants did not all meet)"
+    return f"{shown}: match points against the entrants tied with you, who all met each other"
+
+
+class _Explanation(Mapping[str, str]):
+    """A row's ``explain``: the texts are worded when read (thousands of rows are not)."""
+
+    __slots__ = ("_index", "_tally", "_values")
+
+    def __init__(self, tally: _Tally, index: int, values: tuple[TiebreakerValue, ...]) -> None:
+        self._tally, self._index, self._values = tally, index, values
+
+    def __getitem__(self, key: str) -> str:
+        for v in self._values:
+            if v.tiebreaker == key:
+                label = f"{LABELS[v.tiebreaker]} {v.display}" if v.value is not None else "n/a"
+                return _explain(self._tally, v.tiebreaker, self._index, label)
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return (v.tiebreaker.value for v in self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def _build(
+    tally: _Tally,
+    chosen: Sequence[Tiebreaker],
+    values: Mapping[Tiebreaker, Sequence[Fraction | None]],
+    groups: list[list[int]],
+) -> Standings:
+    rows: list[Row] = []
+    columns = [(t, values[t]) for t in chosen]
+    for group in groups:
+        rank = len(rows) + 1
+        for i in group:
+            entrant = tally.entrants[i]
+            shown = tuple(TiebreakerValue(t, column[i]) for t, column in columns)
+            rows.append(
+                Row(
+                    rank=rank,
+                    entrant=entrant.id,
+                    points=tally.points[i],
+                    wins=tally.wins[i],
+                    losses=tally.losses[i],
+                    draws=tally.draws[i],
+                    byes=tally.byes[i],
+                    dropped_after=entrant.dropped_after,
+                    tiebreakers=shown,
+                    explain=_Explanation(tally, i, shown),
+                )
+            )
+    return Standings(
+        rows=tuple(rows),
+        tiebreakers=tuple(chosen),
+        definitions={t.value: DEFINITIONS[t] for t in chosen},
+    )
+
+
+__all__: Sequence[str] = (
+    "DEFAULT_TIEBREAKERS",
+    "DEFINITIONS",
+    "LABELS",
+    "PERCENTAGE_FLOOR",
+    "Entrant",
+    "MatchResult",
+    "Outcome",
+    "Row",
+    "Standings",
+    "Tiebreaker",
+    "TiebreakerValue",
+    "compute_standings",
+    "parse_tiebreakers",
+)

@@ -1,0 +1,38 @@
+from django.urls import path
+
+from tournaments import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/signup/", views.sign_up, name="signup"),
+    path("accounts/profile/", views.profile, name="profile"),
+    path("clubs/", views.club_list, name="club-list"),
+    path("clubs/new/", views.club_create, name="club-create"),
+    path("clubs/<slug:slug>/", views.club_detail, name="club-detail"),
+    path("clubs/<slug:slug>/members/<int:pk>/role/", views.member_role, name="member-role"),
+    path("clubs/<slug:slug>/members/<int:pk>/remove/", views.member_remove, name="member-remove"),
+    path("clubs/<slug:slug>/tournaments/new/", views.tournament_create, name="tournament-create"),
+    path("invitations/<str:token>/", views.invitation_accept, name="invitation-accept"),
+    path("tournaments/", views.tournament_list, name="tournament-list"),
+    path("tournaments/<int:pk>/", views.tournament_detail, name="tournament-detail"),
+    path("tournaments/<int:pk>/edit/", views.tournament_edit, name="tournament-edit"),
+    path("tournaments/<int:pk>/publish/", views.tournament_publish, name="tournament-publish"),
+    path("tournaments/<int:pk>/audit/", views.tournament_audit, name="tournament-audit"),
+    path("tournaments/<int:pk>/register/", views.tournament_register, name="tournament-register"),
+    path(
+        "tournaments/<int:pk>/players/add/",
+        views.tournament_add_player,
+        name="tournament-add-player",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/withdraw/",
+        views.registration_withdraw,
+        name="registration-withdraw",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/check-in/",
+        views.registration_check_in,
+        name="registration-check-in",
+    ),
+]
