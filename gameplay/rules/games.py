@@ -1,0 +1,217 @@
+"""The games by code, and a match result read from its games' game rounds.
+
+``GAMES`` maps each game code a tournament can use to its rules: display name, deck
+type, default draft pack size and the outcome function of its module. ``match_result``
+is what the result services call: it parses a reported result (JSON-like data), runs
+every game through its game's rules and the best-of-N match rule, and raises a
+``RuleViolation`` naming the rule and where ("game 2, game round 3") for anything the
+rules reject. A result must be complete: every game decided and the match finished.
+
+Reported result shape (one object per game, game rounds as ``[score_a, score_b]``)::
+
+    [{"rounds": [[31, 25], [18, 40], [27, 22]], "alignments": ["might", null]}]
+
+``alignments`` is read for Vanilla Gwent only and may be left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gameplay.rules import generic, gesoseka, kontsina, vanilla_gwent
+from gameplay.rules.cards import DeckType
+from gameplay.rules.errors import RuleViolation
+from gameplay.rules.outcome import (
+    Alignment,
+    GameOptions,
+    GameOutcome,
+    GameRecord,
+    GameRound,
+    MatchOutcome,
+    match_outcome,
+)
+
+OutcomeFunction = Callable[[GameRecord, GameOptions], GameOutcome]
+
+
+@dataclass(frozen=True, slots=True)
+class GameRules:
+    code: str
+    name: str
+    deck_type: DeckType
+    #: Cards per draft pack (Gosu draft default 7; Gesoseka 10, Vanilla Gwent 12).
+    pack_size: int
+    outcome: OutcomeFunction
+    #: Whether games record each player's alignment (Vanilla Gwent).
+    has_alignments: bool = False
+
+
+GAMES: dict[str, GameRules] = {
+    "gesoseka": GameRules("gesoseka", "Gesoseka", DeckType.FRENCH_32, 10, gesoseka.game_outcome),
+    "vanilla_gwent": GameRules(
+        "vanilla_gwent",
+        "Vanilla Gwent",
+        DeckType.STANDARD_54,
+        12,
+        vanilla_gwent.game_outcome,
+        has_alignments=True,
+    ),
+    "kontsina": GameRules("kontsina", "Kontsina", DeckType.STANDARD_52, 7, kontsina.game_outcome),
+    "generic": GameRules("generic", "Generic", DeckType.STANDARD_52, 7, generic.game_outcome),
+}
+
+
+def rules_for(game: str) -> GameRules:
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise RuleViolation(
+            "games.unknown_game", f"unknown game {game!r}: one of {', '.join(GAMES)}"
+        ) from None
+
+
+def _where(number: int, inner: str | None) -> str:
+    return f"game {number}, {inner}" if inner else f"game {number}"
+
+
+def parse_games(data: object, *, game: str) -> list[GameRecord]:
+    """Read a reported result; refuse anything that is not the documented shape."""
+    rules = rules_for(game)
+    if not isinstance(data, Sequence) or isinstance(data, str | bytes) or not data:
+        raise RuleViolation("result.shape", "a result is a non-empty list of games")
+    records: list[GameRecord] = []
+    for number, raw in enumerate(data, start=1):
+        if not isinstance(raw, Mapping):
+            raise RuleViolation(
+                "result.shape", "each game is an object with its rounds", where=_where(number, None)
+            )
+        rounds = raw.get("rounds")
+        if not isinstance(rounds, Sequence) or isinstance(rounds, str | bytes) or not rounds:
+            raise RuleViolation(
+                "result.shape",
+                "each game lists at least one game round",
+                where=_where(number, None),
+            )
+        parsed: list[GameRound] = []
+        for index, pair in enumerate(rounds, start=1):
+            if (
+                not isinstance(pair, Sequence)
+                or isinstance(pair, str | bytes)
+                or len(pair) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+            ):
+                raise RuleViolation(
+                    "result.shape",
+                    "a game round is a pair of whole-number scores [a, b]",
+                    where=_where(number, f"game round {index}"),
+                )
+            parsed.append(GameRound((int(pair[0]), int(pair[1]))))
+        alignments = _parse_alignments(raw.get("alignments"), rules, number)
+        records.append(GameRecord(tuple(parsed), alignments))
+    return records
+
+
+def _parse_alignments(
+    raw: object, rules: GameRules, number: int
+) -> tuple[Alignment | None, Alignment | None]:
+    if raw is None or not rules.has_alignments:
+        return (None, None)
+    if not isinstance(raw, Sequence) or isinstance(raw, str | bytes) or len(raw) != 2:
+        raise RuleViolation(
+            "result.shape",
+            "alignments are a pair [a, b] (or null each)",
+            where=_where(number, None),
+        )
+    values: list[Alignment | None] = []
+    for value in raw:
+        if value is None or value == "":
+            values.append(None)
+            continue
+        try:
+            values.append(Alignment(str(value).lower()))
+        except ValueError:
+            raise RuleViolation(
+                "vanilla_gwent.unknown_alignment",
+                f"{value!r} is not an alignment: might, magic or mind",
+                where=_where(number, None),
+            ) from None
+    return (values[0], values[1])
+
+
+def game_outcomes(
+    game: str, records: Sequence[GameRecord], options: GameOptions
+) -> list[GameOutcome]:
+    rules = rules_for(game)
+    outcomes: list[GameOutcome] = []
+    for number, record in enumerate(records, start=1):
+        try:
+            outcomes.append(rules.outcome(record, options))
+        except RuleViolation as error:
+            raise RuleViolation(
+                error.rule, error.detail, where=_where(number, error.where)
+            ) from None
+    return outcomes
+
+
+def match_result(
+    game: str, records: Sequence[GameRecord], *, options: GameOptions, best_of: int
+) -> MatchOutcome:
+    """The outcome of a complete match; refuses unfinished games and unfinished matches."""
+    outcomes = game_outcomes(game, records, options)
+    for number, outcome in enumerate(outcomes, start=1):
+        if not outcome.decided:
+            raise RuleViolation(
+                f"{game}.game_unfinished",
+                "this game is not finished: record its remaining game rounds",
+                where=_where(number, None),
+            )
+    result = match_outcome(outcomes, best_of=best_of)
+    if not result.finished:
+        raise RuleViolation(
+            "match.unfinished",
+            f"a best-of-{best_of} match is not decided yet: record the next game",
+        )
+    return result
+
+
+def match_progress(
+    game: str, records: Sequence[GameRecord], *, options: GameOptions, best_of: int
+) -> MatchOutcome:
+    """The outcome so far of a match still being played (a progress report).
+
+    Every game but the last must be decided; the last may still be going on; nothing may
+    be recorded after the match was won. The returned outcome counts decided games only
+    (``finished`` says whether the match is over) and game rounds over all games.
+    """
+    outcomes = game_outcomes(game, records, options)
+    for number, outcome in enumerate(outcomes[:-1], start=1):
+        if not outcome.decided:
+            raise RuleViolation(
+                f"{game}.game_unfinished",
+                "a game was recorded after this one, so this one must be finished",
+                where=_where(number, None),
+            )
+    decided = [o for o in outcomes if o.decided]
+    result = match_outcome(decided, best_of=best_of)
+    ongoing = outcomes[-1] if outcomes and not outcomes[-1].decided else None
+    if ongoing is None:
+        return result
+    if result.finished:
+        raise RuleViolation(
+            "match.after_decided",
+            f"game {len(outcomes)} was recorded after the match was already won",
+            where=_where(len(outcomes), None),
+        )
+    return MatchOutcome(
+        games_won=result.games_won,
+        games_drawn=result.games_drawn,
+        finished=False,
+        winner=None,
+        game_points=result.game_points,
+        round_wins=(
+            result.round_wins[0] + ongoing.round_wins[0],
+            result.round_wins[1] + ongoing.round_wins[1],
+        ),
+        totals=(result.totals[0] + ongoing.totals[0], result.totals[1] + ongoing.totals[1]),
+    )
