@@ -204,6 +204,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a "status": name each choice set after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "TournamentStatusEnum": "tournaments.models.TournamentStatus",
+        "RegistrationStatusEnum": "tournaments.models.RegistrationStatus",
+        "RoundStatusEnum": "tournaments.models.RoundStatus",
+        "MatchStatusEnum": "tournaments.models.MatchStatus",
+    },
 }
 
 # --- Celery ----------------------------------------------------------------------------

@@ -82,3 +82,38 @@ def member(club: Club, role: str = Role.MEMBER, **user_kwargs):  # type: ignore[
     player = PlayerFactory(**({"user__" + k: v for k, v in user_kwargs.items()}))
     MembershipFactory(club=club, user=player.user, role=role)
     return player.user
+
+
+def running_tournament(  # type: ignore[no-untyped-def]
+    players: int = 8, *, game: str = "generic", best_of: int = 1, **swiss
+):
+    """A started tournament with ``players`` checked-in entrants and an organiser.
+
+    Returns ``(tournament, organiser, registrations)``; ``swiss`` sets ``SwissSettings``
+    fields (default: automatic pairing, 3 rounds, seed 7).
+    """
+    from tournaments.models import SwissSettings
+
+    tournament = TournamentFactory(
+        game=game,
+        best_of=best_of,
+        capacity=max(players, 2),
+        status=TournamentStatus.RUNNING,
+        scheduled_start=timezone.now() - timedelta(minutes=1),
+        check_in_opens_at=timezone.now() - timedelta(hours=1),
+        check_in_closes_at=timezone.now() - timedelta(minutes=1),
+        start_handled_at=timezone.now(),
+    )
+    options = {"rounds": 3, "seed": 7, "tiebreakers": ["omw", "gw", "ogw"], **swiss}
+    SwissSettings.objects.create(tournament=tournament, **options)
+    organiser = member(tournament.club, Role.ORGANISER)
+    registrations = [
+        RegistrationFactory(tournament=tournament, checked_in_at=timezone.now())
+        for _ in range(players)
+    ]
+    return tournament, organiser, registrations
+
+
+#: A finished generic game (first to 2 game-round wins) won by the match's first entrant.
+A_WINS = [{"rounds": [[10, 5], [10, 5]]}]
+B_WINS = [{"rounds": [[5, 10], [5, 10]]}]

@@ -530,6 +530,8 @@ class ResultReport(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     #: The latest report of each side is current; a newer one from the same side replaces it.
     current = models.BooleanField(default=True)
+    #: A final result (False: the game rounds played so far, saved during the match).
+    complete = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["match", "created_at", "id"]

@@ -8,20 +8,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from tournaments.models import (
+    DEFAULT_TIEBREAKERS,
     JUDGING_ROLES,
     MANAGING_ROLES,
     AuditEntry,
     Club,
+    Event,
     Invitation,
+    LateEntry,
+    Match,
+    MatchSeat,
+    MatchStatus,
     Membership,
     Registration,
     RegistrationStatus,
+    Round,
+    RoundStatus,
+    SwissSettings,
     Tournament,
     TournamentStatus,
 )
+from tournaments.pairing import standings, swiss
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -152,3 +162,201 @@ def invitation_by_token(token: str) -> Invitation | None:
 def tournament_by_pk(pk: int) -> Tournament:
     """A fresh copy of the row (a form's ``instance`` was changed by validation)."""
     return Tournament.objects.select_related("club").get(pk=pk)
+
+
+# --- Swiss rounds, pairings and standings ------------------------------------------------------
+
+
+def confirmed_results(tournament: Tournament) -> list[standings.MatchResult]:
+    """Every confirmed match of the tournament as the standings engine reads it (1 query)."""
+    rows = (
+        Match.objects.filter(round__tournament=tournament, status=MatchStatus.CONFIRMED)
+        .order_by("round__number", "table")
+        .values_list(
+            "round__number",
+            "a_id",
+            "b_id",
+            "winner",
+            "games_a",
+            "games_b",
+            "games_drawn",
+            "game_rounds_a",
+            "game_rounds_b",
+            "score_a",
+            "score_b",
+        )
+    )
+    return [standings.MatchResult(*row) for row in rows]
+
+
+def standings_entrants(tournament: Tournament) -> QuerySet[Registration]:
+    """Registrations that are (or were) playing: registered and dropped."""
+    return tournament.registrations.select_related("player", "player__user").filter(
+        status__in=[RegistrationStatus.REGISTERED, RegistrationStatus.DROPPED]
+    )
+
+
+def tournament_standings(tournament: Tournament) -> StandingsTable:
+    """Standings with the tournament's tiebreakers; 3 queries whatever the field size."""
+    settings = SwissSettings.objects.filter(tournament=tournament).first() or SwissSettings(
+        tournament=tournament
+    )
+    late_losses = settings.late_entry == LateEntry.LOSSES
+    registrations = {r.pk: r for r in standings_entrants(tournament)}
+    entrants = [
+        standings.Entrant(
+            id=r.pk,
+            dropped_after=r.dropped_after_round,
+            missed_rounds_lost=(r.joined_round - 1) if late_losses else 0,
+        )
+        for r in registrations.values()
+    ]
+    matches = [
+        m for m in confirmed_results(tournament) if m.a in registrations
+    ]  # a withdrawn entrant's old matches stay out of the table
+    table = standings.compute_standings(
+        entrants,
+        [m for m in matches if m.b is None or m.b in registrations],
+        tiebreakers=settings.tiebreakers or DEFAULT_TIEBREAKERS,
+        bye_counts_in_own_mw=settings.bye_counts_in_own_mw,
+    )
+    return StandingsTable(table=table, registrations=registrations)
+
+
+class StandingsTable:
+    """The engine's standings plus the registrations they name (for pages and the API)."""
+
+    def __init__(
+        self, *, table: standings.Standings, registrations: dict[int, Registration]
+    ) -> None:
+        self.table = table
+        self.registrations = registrations
+        self.labels = [standings.LABELS[t] for t in table.tiebreakers]
+
+    def rows(self) -> list[tuple[standings.Row, Registration]]:
+        return [(row, self.registrations[row.entrant]) for row in self.table.rows]
+
+
+def swiss_field(
+    tournament: Tournament, *, settings: SwissSettings, round_number: int
+) -> list[swiss.Entrant]:
+    """The entrants the engine pairs in ``round_number``, with points, rank, opponents."""
+    table = tournament_standings(tournament)
+    opponents: dict[int, set[int]] = {pk: set() for pk in table.registrations}
+    byes: set[int] = set()
+    seats = Match.objects.filter(round__tournament=tournament).values_list("a_id", "b_id")
+    for a, b in seats:
+        if b is None:
+            byes.add(a)
+        elif a in opponents and b in opponents:
+            opponents[a].add(b)
+            opponents[b].add(a)
+    field: list[swiss.Entrant] = []
+    for row, reg in table.rows():
+        if reg.joined_round > round_number:
+            continue
+        field.append(
+            swiss.Entrant(
+                id=reg.pk,
+                points=row.points,
+                rank=row.rank,
+                opponents=frozenset(opponents[reg.pk]),
+                had_bye=reg.pk in byes,
+                rating=reg.rating,
+                dropped=reg.status != RegistrationStatus.REGISTERED,
+            )
+        )
+    return field
+
+
+def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:
+    return tournament.rounds.order_by("number")
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.order_by("-number").first()
+
+
+def round_matches(rnd: Round) -> QuerySet[Match]:
+    """A round's matches with both entrants' names (1 query)."""
+    return rnd.matches.select_related("a__player__user", "b__player__user").order_by("table")
+
+
+def match_for_page(pk: int) -> Match | None:
+    return (
+        Match.objects.select_related(
+            "round__tournament__club", "a__player__user", "b__player__user"
+        )
+        .prefetch_related("reports__reported_by")
+        .filter(pk=pk)
+        .first()
+    )
+
+
+def current_match_of(user: AnyUser, tournament: Tournament) -> Match | None:
+    """The user's match in the tournament's latest round, if they are paired in it."""
+    if not user.is_authenticated:
+        return None
+    rnd = current_round(tournament)
+    if rnd is None:
+        return None
+    seat = (
+        MatchSeat.objects.select_related("match")
+        .filter(round=rnd, registration__player__user=user)
+        .first()
+    )
+    return None if seat is None else match_for_page(seat.match_id)
+
+
+def matches_for_judge(
+    tournament: Tournament, *, round_number: int | None = None, status: str | None = None
+) -> QuerySet[Match]:
+    qs = Match.objects.select_related("round", "a__player", "b__player").filter(
+        round__tournament=tournament, b__isnull=False
+    )
+    if round_number is not None:
+        qs = qs.filter(round__number=round_number)
+    if status == "overdue":
+        qs = qs.filter(overdue=True).exclude(status=MatchStatus.CONFIRMED)
+    elif status:
+        qs = qs.filter(status=status)
+    return qs.order_by("-round__number", "table")
+
+
+def tournament_events(tournament: Tournament, *, after: int | None = None) -> QuerySet[Event]:
+    qs = tournament.events.all()
+    if after is not None:
+        qs = qs.filter(pk__gt=after)
+    return qs.order_by("-pk")
+
+
+def due_round_clocks(now):  # type: ignore[no-untyped-def]
+    """Ids of running rounds whose warning or time passed unhandled."""
+    from datetime import timedelta
+
+    from tournaments.services.rounds import WARNING_MINUTES
+
+    running = Round.objects.filter(status=RoundStatus.IN_PROGRESS, time_handled_at__isnull=True)
+    due = running.filter(
+        Q(ends_at__lte=now)
+        | Q(warned_10_at__isnull=True, ends_at__lte=now + timedelta(minutes=WARNING_MINUTES))
+    )
+    return list(due.order_by("ends_at").values_list("pk", flat=True)[:100])
+
+
+def rounds_waiting_for_pairing():  # type: ignore[no-untyped-def]
+    """(tournament id, next round number) for running tournaments with automatic pairing
+    whose latest round is complete but the next one was not paired (a lost task)."""
+    latest = (
+        Round.objects.filter(tournament=OuterRef("pk")).order_by("-number").values("status")[:1]
+    )
+    latest_number = (
+        Round.objects.filter(tournament=OuterRef("pk")).order_by("-number").values("number")[:1]
+    )
+    rows = (
+        Tournament.objects.filter(status=TournamentStatus.RUNNING, swiss__auto_pair=True)
+        .annotate(latest_status=Subquery(latest), latest_number=Subquery(latest_number))
+        .filter(Q(latest_status=RoundStatus.COMPLETE) | Q(latest_status__isnull=True))
+        .values_list("pk", "latest_number")[:100]
+    )
+    return [(pk, (number or 0) + 1) for pk, number in rows]

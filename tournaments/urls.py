@@ -1,5 +1,6 @@
 from django.urls import path
 
+from tournaments import swiss_views as swiss
 from tournaments import views
 
 urlpatterns = [
@@ -35,4 +36,20 @@ urlpatterns = [
         views.registration_check_in,
         name="registration-check-in",
     ),
+    path("tournaments/<int:pk>/rounds/", swiss.round_current, name="round-current"),
+    path("tournaments/<int:pk>/rounds/<int:number>/", swiss.round_detail, name="round-detail"),
+    path("tournaments/<int:pk>/rounds/<int:number>/slips/", swiss.round_slips, name="round-slips"),
+    path("tournaments/<int:pk>/do/<slug:action>/", swiss.round_action, name="round-action"),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/<slug:action>/",
+        swiss.registration_action,
+        name="registration-action",
+    ),
+    path("tournaments/<int:pk>/late-entrant/", swiss.late_entrant, name="late-entrant"),
+    path("tournaments/<int:pk>/standings/", swiss.standings, name="standings"),
+    path("tournaments/<int:pk>/history/", swiss.history, name="history"),
+    path("tournaments/<int:pk>/matches/<int:match_pk>/", swiss.match_detail, name="match"),
+    path("tournaments/<int:pk>/judge/", swiss.judge_grid, name="judge"),
+    path("tournaments/<int:pk>/swiss/", swiss.swiss_settings, name="swiss-settings"),
+    path("tournaments/<int:pk>/timer/", swiss.round_timer, name="round-timer"),
 ]

@@ -250,6 +250,9 @@ def _tournament_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             (r for r in registrations if r.player.user_id == request.user.pk), None
         ),
         "can_manage": selectors.can_manage_club(request.user, tournament.club),
+        "can_judge": selectors.can_judge(request.user, tournament.club),
+        "current_round": selectors.current_round(tournament),
+        "my_match": selectors.current_match_of(request.user, tournament),
         "add_player_form": AddPlayerForm(),
         "now": timezone.now(),
     }

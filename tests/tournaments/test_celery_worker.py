@@ -131,3 +131,44 @@ def test_worker_sweeper_catches_a_start_nobody_queued(worker) -> None:  # type: 
     result = tasks.sweep_deadlines.apply_async()
     assert wait_for(lambda: Tournament.objects.get(pk=missed.pk).status == TournamentStatus.RUNNING)
     assert result.id
+
+
+def test_worker_pairs_the_next_round_when_the_last_result_is_confirmed(worker) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import A_WINS, running_tournament
+    from tournaments.models import Match, Round
+    from tournaments.services import results, rounds
+
+    tournament, organiser, _ = running_tournament(6)
+    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    for m in Match.objects.filter(round__tournament=tournament, b__isnull=False).select_related(
+        "a__player__user", "b__player__user"
+    ):
+        results.report_result(actor=m.a.player.user, match=m, games=A_WINS)
+        results.confirm_result(actor=m.b.player.user, match=m)
+    # Confirming the last result queued the pairing task on commit; the worker pairs round 2.
+    assert wait_for(lambda: Round.objects.filter(tournament=tournament, number=2).exists())
+    time.sleep(1)
+    assert Round.objects.filter(tournament=tournament).count() == 2
+
+
+def test_worker_calls_time_on_a_round_and_applies_the_overdue_policy(worker) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import running_tournament
+    from tournaments.models import Event, Match, MatchStatus, Round, RoundStatus, Winner
+    from tournaments.services import rounds
+
+    tournament, organiser, _ = running_tournament(4, overdue_policy="draw", round_minutes=1)
+    rnd = rounds.pair_next_round(actor=organiser, tournament=tournament)
+    rounds.start_round(actor=organiser, round=rnd)
+    # The clock task was queued on commit for the round's end, a minute from now.
+    assert wait_for(lambda: Round.objects.get(pk=rnd.pk).time_handled_at is not None, seconds=90), (
+        "the worker did not call time"
+    )
+    rnd.refresh_from_db()
+    assert rnd.time_handled_at >= rnd.ends_at
+    assert rnd.status == RoundStatus.COMPLETE
+    played = Match.objects.filter(round=rnd, b__isnull=False)
+    assert all(m.status == MatchStatus.CONFIRMED and m.winner == Winner.DRAW for m in played)
+    assert all(m.overdue for m in played)
+    assert Event.objects.filter(tournament=tournament, kind="round.time").count() == 1
+    # The completed round was followed by automatic pairing, on the worker too.
+    assert wait_for(lambda: Round.objects.filter(tournament=tournament, number=2).exists())

@@ -273,8 +273,15 @@ def test_demo_data_is_created_once_with_the_promised_people(capsys) -> None:  # 
     roles = dict(club.memberships.values_list("user__username", "role"))
     assert roles["organiser"] == "owner" and roles["judge"] == "judge"
     assert sum(1 for name in roles if name.startswith("player")) == 24
-    tournament = Tournament.objects.get()
+    tournament = Tournament.objects.get(name="Thursday Gesoseka Swiss")
     assert tournament.registration_is_open()
     assert tournament.registrations.count() == 20
     assert Player.objects.count() == 26
+    running = Tournament.objects.get(name="Monday Vanilla Gwent Swiss")
+    assert running.status == "running"
+    assert list(running.rounds.values_list("number", "status")) == [
+        (1, "complete"),
+        (2, "in_progress"),
+    ]
+    assert Tournament.objects.count() == 2
     assert "demo-pass-2026" in capsys.readouterr().out

@@ -1,7 +1,7 @@
-from django.urls import path
+from django.urls import path, re_path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from tournaments.api import views
+from tournaments.api import rounds, views
 
 club_members = views.ClubMemberViewSet
 registrations = views.RegistrationViewSet
@@ -56,4 +56,60 @@ urlpatterns = [
         registrations.as_view({"post": "check_in"}),
         name="api-registration-check-in",
     ),
+    path("tournaments/<int:pk>/start/", rounds.TournamentStartView.as_view(), name="api-start"),
+    path("tournaments/<int:pk>/finish/", rounds.TournamentFinishView.as_view(), name="api-finish"),
+    path("tournaments/<int:pk>/swiss/", rounds.SwissSettingsView.as_view(), name="api-swiss"),
+    path("tournaments/<int:pk>/rounds/", rounds.RoundListView.as_view(), name="api-rounds"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/",
+        rounds.RoundDetailView.as_view(),
+        name="api-round",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/start/",
+        rounds.RoundStartView.as_view(),
+        name="api-round-start",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/extend/",
+        rounds.RoundExtendView.as_view(),
+        name="api-round-extend",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/repair/",
+        rounds.RoundRepairView.as_view(),
+        name="api-round-repair",
+    ),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/swap/",
+        rounds.RoundSwapView.as_view(),
+        name="api-round-swap",
+    ),
+    path("tournaments/<int:pk>/matches/", rounds.MatchListView.as_view(), name="api-matches"),
+    path("tournaments/<int:pk>/standings/", rounds.StandingsView.as_view(), name="api-standings"),
+    path("tournaments/<int:pk>/events/", rounds.EventFeedView.as_view(), name="api-events"),
+    re_path(
+        r"^tournaments/(?P<pk>[0-9]+)/export/(?P<what>pairings|standings)\.(?P<fmt>csv|json)$",
+        rounds.ExportView.as_view(),
+        name="api-export",
+    ),
+    path(
+        "tournaments/<int:pk>/late-entrants/",
+        rounds.LateEntrantView.as_view(),
+        name="api-late-entrants",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/registrations/<int:pk>/drop/",
+        rounds.DropView.as_view(),
+        name="api-registration-drop",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/registrations/<int:pk>/readd/",
+        rounds.ReaddView.as_view(),
+        name="api-registration-readd",
+    ),
+    path("matches/<int:pk>/", rounds.MatchDetailView.as_view(), name="api-match"),
+    path("matches/<int:pk>/report/", rounds.MatchReportView.as_view(), name="api-match-report"),
+    path("matches/<int:pk>/confirm/", rounds.MatchConfirmView.as_view(), name="api-match-confirm"),
+    path("matches/<int:pk>/judge/", rounds.MatchJudgeView.as_view(), name="api-match-judge"),
 ]

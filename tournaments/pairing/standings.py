@@ -22,7 +22,9 @@ Tiebreakers (chosen and ordered per tournament; higher is better for every one):
   when each of them has met every other: match points earned in those matches.
 
 Late entrants whose missed rounds count as losses pass ``missed_rounds_lost``: each is a
-loss in the record and a round played (with no points) in their MW%.
+loss in the record and a round played (with no points) in their MW%. Under the other
+late-entry setting (missed rounds not counted, zero points) they pass 0 and are judged on
+the rounds they played, like everybody else.
 
 Ranks: entrants share a rank only if their match points and every tiebreaker tie (1, 1, 3);
 inside a shared rank, rows are in id order.

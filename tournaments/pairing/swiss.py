@@ -16,7 +16,9 @@ Rules followed (the usual Swiss rules, as in FIDE C.04.1 and the MTR's Swiss rou
 - An odd number of entrants gives one bye, to the lowest-ranked entrant without one; a
   repeat bye only when every choice without one would force a rematch (rematches are the
   worse evil: a repeat bye still leaves everybody else a fair opponent).
-- Dropped entrants are never paired. Late entrants simply come with the points they have.
+- Dropped entrants are never paired. Late entrants simply come with the points they have:
+  0 for each missed round under either late-entry setting (losses, or not counted);
+  the setting only changes their standings (``standings.Entrant.missed_rounds_lost``).
 
 How it is solved. The exact answer is a minimum-cost perfect matching (a *bye* vertex when
 the count is odd), but a full blossom on 4,096 vertices takes minutes in Python. The

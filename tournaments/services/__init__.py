@@ -4,7 +4,8 @@
 - ``rounds``: Swiss rounds: pairing, repairing, the round clock, drops and late entries;
 - ``results``: result reports per game round, confirmation, disputes and judges' overrides.
 
-Callers use ``from tournaments import services`` and ``services.<name>``.
+Callers use ``from tournaments import services`` and ``services.<name>`` for ``core``;
+``from tournaments.services import results, rounds`` for the others.
 """
 
 from tournaments.services.core import (

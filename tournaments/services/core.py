@@ -638,7 +638,11 @@ def publish_tournament(*, actor: AbstractBaseUser, tournament: Tournament) -> To
 
 
 def _lock_tournament(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().select_related("club").get(pk=tournament.pk)
+    return (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .get(pk=tournament.pk)
+    )
 
 
 def _take_seat(
@@ -837,7 +841,7 @@ def handle_tournament_start(*, tournament_id: int, now: datetime | None = None) 
     """
     now = now or timezone.now()
     tournament = (
-        Tournament.objects.select_for_update(skip_locked=False)
+        Tournament.objects.select_for_update(of=("self",))
         .select_related("club")
         .filter(pk=tournament_id)
         .first()
@@ -849,6 +853,19 @@ def handle_tournament_start(*, tournament_id: int, now: datetime | None = None) 
         or tournament.scheduled_start > now
     ):
         return False
+    start_tournament(tournament=tournament, actor=None, now=now)
+    return True
+
+
+def start_tournament(
+    *, tournament: Tournament, actor: AbstractBaseUser | None, now: datetime
+) -> None:
+    """Close registration, mark no-shows not playing, and set the tournament running.
+
+    The caller holds the tournament's row lock and checked that it is in registration.
+    """
+    from tournaments.services.rounds import after_start
+
     no_shows = list(
         Registration.objects.select_for_update()
         .select_related("player")
@@ -875,7 +892,7 @@ def handle_tournament_start(*, tournament_id: int, now: datetime | None = None) 
     tournament.start_handled_at = now
     tournament.save(update_fields=["status", "start_handled_at", "updated_at"])
     record_audit(
-        actor=None,
+        actor=actor,
         action="tournament.started",
         summary=f"{tournament.name} started: registration closed, {len(no_shows)} no-show(s)",
         obj=tournament,
@@ -887,5 +904,11 @@ def handle_tournament_start(*, tournament_id: int, now: datetime | None = None) 
             "not_playing": [r.player.display_name for r in no_shows],
         },
     )
+    record_event(
+        tournament=tournament,
+        kind="tournament.started",
+        message=f"{tournament.name} has started",
+        payload={"not_playing": len(no_shows)},
+    )
     logger.info("tournament %s started; %d no-shows", tournament.pk, len(no_shows))
-    return True
+    after_start(tournament)

@@ -148,6 +148,23 @@ def test_late_entrant_missed_rounds_count_as_losses() -> None:
     assert standings.row(1).value("omw") == (PERCENTAGE_FLOOR + F(1, 2)) / 2
 
 
+def test_late_entrant_with_missed_rounds_not_counted_is_judged_on_rounds_played() -> None:
+    # The "zero points" late-entry setting: the service passes no missed rounds, so the
+    # record and MW% only cover what the entrant played.
+    entrants = [Entrant(1), Entrant(2), Entrant(3)]
+    matches = [m(1, 1, 2), m(2, 3, 1)]
+    standings = compute_standings(entrants, matches, tiebreakers=["omw"])
+    late = standings.row(3)
+    assert (late.points, late.record) == (3, "1-0-0")
+    # 1's OMW%: opponents 2 (0 of 3, floored) and 3 (3 of 3).
+    assert standings.row(1).value("omw") == (PERCENTAGE_FLOOR + 1) / 2
+    # Either way the late entrant has the same match points: only percentages differ.
+    lost = compute_standings(
+        [Entrant(1), Entrant(2), Entrant(3, missed_rounds_lost=1)], matches, tiebreakers=["omw"]
+    )
+    assert lost.row(3).points == late.points
+
+
 # --- Buchholz family, Sonneborn-Berger, differentials ------------------------------------
 
 
@@ -330,3 +347,110 @@ def test_order_is_by_points_then_tiebreakers_and_ranks_are_competition_ranks(
             assert [x.value for x in before.tiebreakers] >= [x.value for x in after.tiebreakers]
     for row in rows:
         assert row.wins + row.losses + row.draws == rounds
+
+
+def direct_values(
+    entrants: list[Entrant], matches: list[MatchResult], *, bye_counts: bool
+) -> dict[str, dict[int, F]]:
+    """Every tiebreaker straight from its definition, one entrant at a time (slow, plain)."""
+    ids = [x.id for x in entrants]
+    missed = {x.id: x.missed_rounds_lost for x in entrants}
+    earned: dict[int, list[tuple[int, int]]] = {i: [] for i in ids}  # (opponent, points)
+    byes = dict.fromkeys(ids, 0)
+    games = {i: [0, 0, 0] for i in ids}  # won, lost, drawn
+    rounds_diff = dict.fromkeys(ids, 0)
+    score_diff = dict.fromkeys(ids, 0)
+    for x in matches:
+        if x.b is None:
+            byes[x.a] += 1
+            continue
+        pa, pb = {"a": (3, 0), "b": (0, 3), "draw": (1, 1)}[x.winner]
+        earned[x.a].append((x.b, pa))
+        earned[x.b].append((x.a, pb))
+        for me, won, lost in ((x.a, x.games_a, x.games_b), (x.b, x.games_b, x.games_a)):
+            games[me][0] += won
+            games[me][1] += lost
+            games[me][2] += x.games_drawn
+        rounds_diff[x.a] += x.game_rounds_a - x.game_rounds_b
+        rounds_diff[x.b] += x.game_rounds_b - x.game_rounds_a
+        score_diff[x.a] += x.score_a - x.score_b
+        score_diff[x.b] += x.score_b - x.score_a
+    points = {i: sum(p for _, p in earned[i]) + 3 * byes[i] for i in ids}
+
+    def floor(got: int, possible: int) -> F:
+        return max(PERCENTAGE_FLOOR, F(got, possible)) if possible else PERCENTAGE_FLOOR
+
+    mw, gw = {}, {}
+    for i in ids:
+        counted_byes = byes[i] if bye_counts else 0
+        played = len(earned[i]) + missed[i] + counted_byes
+        mw[i] = floor(points[i] - 3 * (byes[i] - counted_byes), 3 * played)
+        won, lost, drawn = games[i]
+        won += 2 * counted_byes
+        gw[i] = floor(3 * won + drawn, 3 * (won + lost + drawn))
+
+    def average(of: dict[int, F], i: int) -> F:
+        opponents = [o for o, _ in earned[i]]
+        return sum((of[o] for o in opponents), F(0)) / len(opponents) if opponents else F(33, 100)
+
+    def median(i: int) -> F:
+        seen = sorted(points[o] for o, _ in earned[i])
+        return F(sum(seen[1:-1] if len(seen) >= 3 else seen))
+
+    return {
+        "omw": {i: average(mw, i) for i in ids},
+        "gw": gw,
+        "ogw": {i: average(gw, i) for i in ids},
+        "buchholz": {i: F(sum(points[o] for o, _ in earned[i])) for i in ids},
+        "median_buchholz": {i: median(i) for i in ids},
+        "sonneborn_berger": {
+            i: sum((F(points[o]) * {3: F(1), 1: F(1, 2), 0: F(0)}[p] for o, p in earned[i]), F(0))
+            for i in ids
+        },
+        "game_round_diff": {i: F(rounds_diff[i]) for i in ids},
+        "score_diff": {i: F(score_diff[i]) for i in ids},
+        "points": {i: F(points[i]) for i in ids},
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 30), st.integers(1, 7), st.integers(0, 2**31), st.booleans())
+def test_every_tiebreaker_matches_a_direct_computation_with_drops_byes_and_late_entries(
+    n: int, rounds: int, seed: int, bye_counts: bool
+) -> None:
+    rng = random.Random(seed)
+    joined = {i: rng.choice([1, 1, 1, 2, 3]) for i in range(n)}
+    dropped = {i: rng.randint(1, rounds) for i in range(n) if rng.random() < 0.15}
+    matches = []
+    for number in range(1, rounds + 1):
+        ids = [i for i in range(n) if joined[i] <= number and dropped.get(i, rounds) >= number]
+        rng.shuffle(ids)
+        if len(ids) % 2:
+            matches.append(m(number, ids.pop(), None))
+        for k in range(0, len(ids), 2):
+            games = rng.choice([(2, 0, 0), (2, 1, 0), (1, 2, 0), (0, 2, 0), (1, 1, 1), (0, 0, 3)])
+            winner = "a" if games[0] > games[1] else "b" if games[1] > games[0] else "draw"
+            extra = {
+                "game_rounds_a": rng.randint(0, 6),
+                "game_rounds_b": rng.randint(0, 6),
+                "score_a": rng.randint(0, 200),
+                "score_b": rng.randint(0, 200),
+            }
+            matches.append(m(number, ids[k], ids[k + 1], winner, games, **extra))
+    entrants = [
+        Entrant(
+            i,
+            dropped_after=dropped.get(i),
+            missed_rounds_lost=rng.choice([0, joined[i] - 1]),  # either late-entry setting
+        )
+        for i in range(n)
+    ]
+    standings = compute_standings(
+        entrants, matches, tiebreakers=ALL, bye_counts_in_own_mw=bye_counts
+    )
+    expected = direct_values(entrants, matches, bye_counts=bye_counts)
+    for row in standings.rows:
+        assert row.points == expected["points"][row.entrant]
+        for key in ALL:
+            if key != "head_to_head":
+                assert row.value(key) == expected[key][row.entrant], (key, row.entrant)

@@ -67,6 +67,25 @@ def check_well_formed(entrants: Sequence[Entrant], result: RoundPairing) -> None
     assert tops == sorted(tops, reverse=True), "top tables first"
     for p in result.pairings:
         assert p.reasons
+    check_reasons(by_id, result)
+
+
+def check_reasons(by_id: dict[int, Entrant], result: RoundPairing) -> None:
+    """Each pairing explains itself, and the explanation is true."""
+    for p in result.pairings:
+        if p.b is None:
+            assert p.reasons[0].startswith("bye: ") and p.reasons[-1] == swiss.BYE_REASON_POINTS
+            continue
+        a, b = by_id[p.a], by_id[p.b]
+        assert (swiss.REMATCH_REASON in p.reasons) == met(a, b)
+        if p.reasons[0].startswith("round 1"):
+            continue
+        assert a.points >= b.points, "the higher-placed entrant is named first"
+        assert p.reasons[0] == (
+            f"same score group ({a.points} points)"
+            if a.points == b.points
+            else f"paired down from {a.points} to {b.points} points"
+        )
 
 
 @st.composite
@@ -119,6 +138,40 @@ def sparse_fields(draw: st.DrawFn) -> list[Entrant]:
             dropped=rng.random() < 0.05,
         )
         for i in range(n)
+    ]
+
+
+@st.composite
+def histories(draw: st.DrawFn, max_size: int = 24) -> list[Entrant]:
+    """Fields of 2..24 after 0..8 rounds of random pairings (repeats allowed), random
+    results, byes and drops: dense enough that both the fast path and the exact tail run,
+    and that rematches are sometimes forced."""
+    n = draw(st.integers(2, max_size))
+    rounds = draw(st.integers(0, 8))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    points = dict.fromkeys(range(n), 0)
+    opponents: dict[int, set[int]] = {i: set() for i in range(n)}
+    byes: set[int] = set()
+    for _ in range(rounds):
+        ids = list(range(n))
+        rng.shuffle(ids)
+        if n % 2:
+            bye = ids.pop()
+            points[bye] += 3
+            byes.add(bye)
+        for a, b in zip(ids[::2], ids[1::2], strict=True):
+            opponents[a].add(b)
+            opponents[b].add(a)
+            roll = rng.random()
+            if roll < 0.1:
+                points[a] += 1
+                points[b] += 1
+            else:
+                points[a if roll < 0.55 else b] += 3
+    order = sorted(range(n), key=lambda i: (-points[i], rng.random()))
+    return [
+        Entrant(i, points[i], rank, frozenset(opponents[i]), i in byes, None, rng.random() < 0.1)
+        for rank, i in enumerate(order, start=1)
     ]
 
 
@@ -222,6 +275,79 @@ def test_fast_path_is_rematch_free_and_gives_the_bye_to_the_lowest_ranked_withou
         assert result.bye == without[-1].id
 
 
+@settings(max_examples=200, deadline=None)
+@given(histories(), st.integers(2, 10), st.integers(0, 2**31))
+def test_no_avoidable_rematch_compared_with_the_exact_solver(
+    entrants: list[Entrant], round_number: int, seed: int
+) -> None:
+    # The exact solver is one weighted matching over the whole field: if it finds a
+    # pairing without a rematch, the engine must too; and it may not do worse on repeat
+    # byes or give the bye to someone else.
+    fast = pair_round(entrants, round_number=round_number, seed=seed)
+    exact = swiss.pair_round_exact(entrants, round_number=round_number, seed=seed)
+    check_well_formed(entrants, fast)
+    check_well_formed(entrants, exact)
+    if exact.rematches == 0:
+        assert fast.rematches == 0
+    assert (fast.rematches, fast.repeat_byes, fast.bye) == (
+        exact.rematches,
+        exact.repeat_byes,
+        exact.bye,
+    )
+
+
+def fewest_rematches_without(entrants: Sequence[Entrant], sitting_out: int) -> int:
+    """The least rematches over every pairing of the active entrants but ``sitting_out``."""
+    active = {e.id: e for e in entrants if not e.dropped and e.id != sitting_out}
+    return min(
+        sum(met(active[a], active[b]) for a, b in matching)  # type: ignore[index]
+        for matching in perfect_matchings(list(active))
+    )
+
+
+@PROPERTY
+@given(fields(max_size=9), st.integers(2, 6), st.integers(0, 2**31))
+def test_bye_goes_to_the_lowest_ranked_without_one_unless_that_forces_a_rematch(
+    entrants: list[Entrant], round_number: int, seed: int
+) -> None:
+    # Whoever sits out costs (rematches among the others, whether it is a repeat bye);
+    # the bye goes to the cheapest, the lowest-ranked among equals. So nobody ranked
+    # below the bye may be as cheap, and nobody above may be cheaper.
+    result = pair_round(entrants, round_number=round_number, seed=seed)
+    order = sorted((x for x in entrants if not x.dropped), key=lambda x: (-x.points, x.rank, x.id))
+    if len(order) % 2 == 0:
+        assert result.bye is None
+        return
+    assert result.bye is not None
+
+    def cost(x: Entrant) -> tuple[int, bool]:
+        return fewest_rematches_without(entrants, x.id), x.had_bye
+
+    position = next(k for k, x in enumerate(order) if x.id == result.bye)
+    chosen = cost(order[position])
+    assert chosen[0] == result.rematches
+    assert all(cost(x) > chosen for x in order[position + 1 :])
+    assert all(cost(x) >= chosen for x in order[:position])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.one_of(fields(), sparse_fields(), histories()),
+    st.integers(1, 8),
+    st.integers(0, 2**31),
+)
+def test_dropped_entrants_are_never_paired(
+    entrants: list[Entrant], round_number: int, seed: int
+) -> None:
+    dropped = {x.id for x in entrants if x.dropped}
+    for result in (
+        pair_round(entrants, round_number=round_number, seed=seed),
+        pair_round(entrants, round_number=round_number, seed=seed, first_round="rating"),
+    ):
+        seated = {x for p in result.pairings for x in (p.a, p.b) if x is not None}
+        assert not seated & dropped
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(10, 48), st.integers(2, 12), st.integers(0, 2**31))
 def test_rematches_match_networkx_on_dense_histories(n: int, degree: int, seed: int) -> None:
@@ -313,6 +439,14 @@ def test_round_one_by_rating_pairs_top_half_against_bottom_half() -> None:
     # By rating: 3 (2100), 1, 6, 4, 2, 5 -> 3 v 4, 1 v 2, 6 v 5.
     assert [(p.a, p.b) for p in result.pairings] == [(3, 4), (1, 2), (6, 5)]
     assert result.pairings[0].reasons == ("round 1 by rating: #1 meets #4",)
+
+
+def test_round_one_by_seed_follows_the_rank_when_nobody_is_rated() -> None:
+    # Seeding without ratings: the given rank is the seed (1 meets n/2+1).
+    entrants = [e(i, rank=r) for i, r in zip(range(1, 7), [4, 1, 6, 2, 5, 3], strict=True)]
+    result = pair_round(entrants, round_number=1, seed=0, first_round="rating")
+    # Seeds 1..6 are ids 2, 4, 6, 1, 5, 3 -> 2 v 1, 4 v 5, 6 v 3.
+    assert [(p.a, p.b) for p in result.pairings] == [(2, 1), (4, 5), (6, 3)]
 
 
 def test_round_one_by_rating_gives_the_bye_to_the_lowest_rated_and_unrated_last() -> None:
@@ -409,6 +543,37 @@ def test_large_field_pairs_quickly_without_rematches() -> None:
     check_well_formed(entrants, result)
     assert result.rematches == 0
     assert result.pair_downs <= 30
+
+
+def test_large_fields_hand_networkx_only_a_small_tail(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fast path may not lean on the cubic full-graph matching: networkx only sees the
+    # last few score groups, at most 3 x the Dirac bound (2 x 6 rounds + 2) entrants.
+    sizes: list[int] = []
+    real = nx.max_weight_matching
+
+    def spy(graph: nx.Graph, *args: object, **kwargs: object) -> object:
+        sizes.append(graph.number_of_nodes())
+        return real(graph, *args, **kwargs)
+
+    entrants = simulate(1024, 6, seed=11)
+    monkeypatch.setattr(nx, "max_weight_matching", spy)
+    result = pair_round(entrants, round_number=7, seed=11)
+    check_well_formed(entrants, result)
+    assert result.rematches == 0
+    assert sizes and max(sizes) <= 3 * (2 * 6 + 2) + 1  # + 1: a bye vertex
+
+
+def test_late_entrants_in_a_large_field_are_paired_without_rematches() -> None:
+    # 31 late entrants on 0 points (missed rounds as losses or not counted: no points
+    # either way) join 300 entrants after 5 rounds.
+    entrants = simulate(300, 5, seed=4)
+    lowest = max(x.rank for x in entrants)
+    late = [e(1000 + k, 0, rank=lowest + 1 + k) for k in range(31)]
+    result = pair_round(entrants + late, round_number=6, seed=4)
+    check_well_formed(entrants + late, result)
+    assert result.rematches == 0
+    assert result.bye == late[-1].id  # the lowest-ranked without a bye
+    assert result.pairings[-1].reasons[0] == "bye: lowest-ranked without a bye"
 
 
 def test_same_history_different_round_number_may_shuffle_differently() -> None:

@@ -1,5 +1,6 @@
-"""Demo data: a club, an organiser, a judge, 24 players and a tournament open for
-registration, created through the real services. Safe to run twice (it does nothing the
+"""Demo data: a club, an organiser, a judge, 24 players, a tournament open for
+registration and a Swiss tournament in its second round, created through the real
+services. Safe to run twice (it does nothing the
 second time). Prints the logins to use."""
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import services
-from tournaments.models import Club, Game, Role
+from tournaments.models import Club, Game, Match, Role
+from tournaments.services import results, rounds
 
 DEMO_PASSWORD = "demo-pass-2026"
 CLUB_NAME = "Riverside Card Club"
@@ -54,10 +56,12 @@ class Command(BaseCommand):
             self._print_logins()
             return
         with transaction.atomic():
-            self._create()
+            owner, club = self._create()
+        with transaction.atomic():
+            self._running_swiss(owner, club)
         self._print_logins()
 
-    def _create(self) -> None:
+    def _create(self) -> tuple[Any, Club]:
         User = get_user_model()
         if not User.objects.filter(username="admin").exists():
             User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
@@ -108,6 +112,46 @@ class Command(BaseCommand):
                     actor=player.user,
                     registration=player.registrations.get(tournament=tournament),
                 )
+        return owner, club
+
+    def _running_swiss(self, owner: Any, club: Club) -> None:
+        """A Vanilla Gwent Swiss in its second round: pairings, results and standings."""
+        now = timezone.now()
+        tournament = services.create_tournament(
+            actor=owner,
+            club=club,
+            name="Monday Vanilla Gwent Swiss",
+            game=Game.VANILLA_GWENT,
+            capacity=16,
+            best_of=1,
+            scheduled_start=now + timedelta(hours=3),
+            description="Three Swiss rounds; alignments recorded per game.",
+            check_in_opens_at=now,
+            check_in_closes_at=now + timedelta(hours=3),
+            publish=True,
+        )
+        rounds.update_swiss_settings(
+            actor=owner, tournament=tournament, changes={"auto_pair": False, "rounds": 3}
+        )
+        User = get_user_model()
+        for index in range(1, 15):
+            user = User.objects.get(username=f"player{index}")
+            registration = services.register(actor=user, tournament=tournament)
+            services.check_in(actor=user, registration=registration)
+        rounds.start_tournament_now(actor=owner, tournament=tournament)
+        first = rounds.pair_next_round(actor=owner, tournament=tournament)
+        assert first is not None
+        rounds.start_round(actor=owner, round=first)
+        scores = [[[45, 30], [28, 33], [50, 21]], [[38, 24], [41, 19]], [[22, 35], [30, 31]]]
+        for i, match in enumerate(Match.objects.filter(round=first, b__isnull=False)):
+            games = [{"rounds": scores[i % 3], "alignments": ["might", "magic"]}]
+            results.judge_result(actor=owner, match=match, games=games)
+        second = rounds.pair_next_round(actor=owner, tournament=tournament)
+        assert second is not None
+        rounds.start_round(actor=owner, round=second)
+        rounds.update_swiss_settings(
+            actor=owner, tournament=tournament, changes={"auto_pair": True}
+        )
 
     def _print_logins(self) -> None:
         self.stdout.write(self.style.SUCCESS(f"Demo logins (password for all: {DEMO_PASSWORD})"))
@@ -115,3 +159,4 @@ class Command(BaseCommand):
         self.stdout.write("  judge      club judge")
         self.stdout.write("  player1 … player24  players (1-20 registered, 1-12 checked in)")
         self.stdout.write("  admin      staff, for /admin/")
+        self.stdout.write("Monday Vanilla Gwent Swiss is running (round 2): pairings, standings.")

@@ -1,0 +1,787 @@
+"""Swiss rounds: pairing (automatic and by hand), starting, the round clock, completing a
+round, drops, late entrants and the end of the tournament.
+
+Terms (DESIGN.md, "Vocabulary"): a *round* is a tournament round; it holds *matches*
+(tables), each two entrants or one entrant with the *bye*. A round is *paired* (matches
+made, results may be reported), *in progress* (its clock runs) and *complete* (every
+match confirmed). "Pending" is a round not paired yet: it has no row.
+
+Exactly once. Pairing runs under the tournament's row lock, checks that the previous
+round is complete and that the round it was asked for is the next one, and relies on the
+``(tournament, number)`` unique constraint as the last word; so two confirmations at the
+same instant, a task run twice and an organiser clicking "pair" at the same moment make one
+round. Completing a round runs under the round's row lock, which every result write takes
+first (``results._lock_match``): the last two confirmations cannot both miss each other.
+
+Clocks (DESIGN.md, "Clocks and background work"): ``Round.ends_at`` is the deadline; the
+tasks queued for it on commit (10 minutes before, and at time) are an optimisation, the
+beat sweeper (``tournaments.tasks.sweep_deadlines``) handles any deadline they missed.
+``handle_round_clock`` re-reads the round under its lock and does each step once.
+
+Where the issue is silent, this module decides:
+- The number of rounds is fixed when round 1 is paired (MTR table on the entrants then
+  playing, unless the organiser set it); late entrants do not change it; the organiser
+  can still change it in the settings.
+- The round clock starts when the organiser starts the round; results may be reported
+  as soon as a round is paired (clubs that play without a clock never press start).
+- At time with the "ahead" policy, a match is decided from the game rounds the players
+  recorded so far (their progress reports): the side with more game rounds won wins the
+  match 1-0 in games, level is a 0-0-1 draw; if the two players' progress disagrees, or
+  nobody recorded anything, the match stays overdue for a judge.
+- A late entrant joins from the next round to be paired; with the "losses" setting each
+  missed round counts as a match loss in the standings.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from tournaments import selectors
+from tournaments.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from tournaments.models import (
+    Match,
+    MatchSeat,
+    MatchStatus,
+    OverduePolicy,
+    Registration,
+    RegistrationStatus,
+    ResultReport,
+    Round,
+    RoundStatus,
+    SwissSettings,
+    Tournament,
+    TournamentStatus,
+    Winner,
+)
+from tournaments.pairing import swiss
+from tournaments.services.core import ensure_player, record_audit, record_event
+
+logger = logging.getLogger(__name__)
+
+#: The round clock's warning before time (minutes left).
+WARNING_MINUTES = 10
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def swiss_settings(tournament: Tournament) -> SwissSettings:
+    settings, _ = SwissSettings.objects.get_or_create(tournament=tournament)
+    return settings
+
+
+def _require_manager(actor: AbstractBaseUser | None, tournament: Tournament) -> None:
+    if actor is None:  # the system (a clock task) acts
+        return
+    if not selectors.can_manage_club(actor, tournament.club):
+        raise NotAllowed(
+            f"Only the owners and organisers of {tournament.club.name} can run its rounds.",
+            code="not_organiser",
+        )
+
+
+def _lock_tournament(tournament_id: int) -> Tournament:
+    tournament = (
+        Tournament.objects.select_for_update(of=("self",))
+        .select_related("club")
+        .filter(pk=tournament_id)
+    ).first()
+    if tournament is None:
+        raise NotFound("No such tournament.")
+    return tournament
+
+
+def _lock_round(round_id: int) -> Round:
+    rnd = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("tournament__club")
+        .filter(pk=round_id)
+    )
+    found = rnd.first()
+    if found is None:
+        raise NotFound("No such round.")
+    return found
+
+
+def _after_commit(task_name: str, *args: Any, eta: datetime | None = None) -> None:
+    """Queue a task once the transaction commits; a broker outage is logged, not raised:
+    the beat sweeper is the safety net."""
+    from config.celery import app
+    from tournaments import tasks
+
+    def enqueue() -> None:
+        if app.conf.task_always_eager and eta is not None and eta > timezone.now():
+            return  # eager mode ignores eta; the in-process sweeper handles it on time
+        try:
+            getattr(tasks, task_name).apply_async(args=list(args), eta=eta)
+        except Exception:
+            logger.warning("could not queue %s%s; the sweeper will catch it", task_name, args)
+
+    transaction.on_commit(enqueue)
+
+
+# --- pairing ---------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def pair_next_round(
+    *,
+    actor: AbstractBaseUser | None,
+    tournament: Tournament | int,
+    expected_number: int | None = None,
+) -> Round | None:
+    """Pair the tournament's next round.
+
+    ``actor`` None is the system (the automatic pairing task); it passes the round number
+    it means to pair as ``expected_number`` and gets None back, with nothing changed, when
+    that round is no longer the next one (it was paired already, or the state moved on).
+    """
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    tournament = _lock_tournament(tournament_id)
+    _require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        if actor is None:
+            return None
+        raise Conflict(
+            f"{tournament.name} is not running: rounds are paired once it has started.",
+            code="tournament_not_running",
+        )
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    number = 1 if last is None else last.number + 1
+    if expected_number is not None and expected_number != number:
+        return None
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        if actor is None:
+            return None
+        raise Conflict(
+            f"Round {last.number} is still open: every result must be confirmed before "
+            f"round {number} is paired.",
+            code="previous_round_open",
+        )
+    settings = swiss_settings(tournament)
+    field = selectors.swiss_field(tournament, settings=settings, round_number=number)
+    if number == 1:
+        if len(field) < 2:
+            raise Conflict(
+                "At least two checked-in players are needed to pair a round.",
+                code="too_few_players",
+            )
+        if not settings.rounds:
+            settings.rounds = swiss.default_round_count(len(field))
+            settings.save(update_fields=["rounds"])
+    if number > (settings.rounds or 0):
+        if actor is None:
+            return None
+        raise Conflict(
+            f"All {settings.rounds} rounds of {tournament.name} have been played.",
+            code="no_more_rounds",
+        )
+    if len([e for e in field if not e.dropped]) < 2:
+        raise Conflict("Fewer than two players are still in.", code="too_few_players")
+    pairing = swiss.pair_round(
+        field, round_number=number, seed=settings.seed, first_round=settings.first_round
+    )
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(
+                tournament=tournament, number=number, pairing_stats=pairing.stats()
+            )
+    except IntegrityError:  # only without the lock (defence in depth): already paired
+        return None
+    _save_matches(rnd, pairing.pairings)
+    summary = f"Round {number} paired: {pairing.stats()['matches']} matches" + (
+        f", {pairing.rematches} rematch(es)" if pairing.rematches else ""
+    )
+    record_audit(
+        actor=actor,
+        action="round.paired",
+        summary=f"{tournament.name}: {summary}",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        after={"number": number, "stats": pairing.stats()},
+    )
+    record_event(
+        tournament=tournament,
+        kind="round.paired",
+        message=summary,
+        payload={"round": number, **pairing.stats()},
+    )
+    logger.info("tournament %s: %s", tournament.pk, summary)
+    return rnd
+
+
+def _save_matches(rnd: Round, pairings: Sequence[swiss.Pairing]) -> None:
+    now = timezone.now()
+    registrations = Registration.objects.in_bulk(
+        [p.a for p in pairings] + [p.b for p in pairings if p.b is not None]
+    )
+    matches: list[Match] = []
+    for p in pairings:
+        match = Match(
+            round=rnd,
+            table=p.table,
+            a=registrations[p.a],
+            b=registrations[p.b] if p.b is not None else None,
+            notes=list(p.reasons),
+        )
+        if p.b is None:
+            # A bye is a 2-0 match win, confirmed as soon as it is made.
+            match.status = MatchStatus.CONFIRMED
+            match.winner = Winner.A
+            match.games_a = 2
+            match.confirmed_at = now
+        matches.append(match)
+    Match.objects.bulk_create(matches)
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=m, round=rnd, registration_id=reg_id)
+        for m in matches
+        for reg_id in (m.a_id, m.b_id)
+        if reg_id is not None
+    )
+
+
+@transaction.atomic
+def repair_round(*, actor: AbstractBaseUser, round: Round) -> Round:
+    """Throw away a round's pairings and pair it again (before it starts, no results)."""
+    rnd = _lock_round(round.pk)
+    tournament = _lock_tournament(rnd.tournament_id)
+    _require_manager(actor, tournament)
+    _require_unplayed(rnd, "re-paired")
+    number = rnd.number
+    before = {"number": number, "stats": rnd.pairing_stats}
+    MatchSeat.objects.filter(round=rnd).delete()
+    Match.objects.filter(round=rnd).delete()
+    rnd.delete()
+    new = pair_next_round(actor=actor, tournament=tournament, expected_number=number)
+    if new is None:  # pragma: no cover - the lock makes this impossible
+        raise Conflict("The round could not be paired again.", code="repair_failed")
+    record_audit(
+        actor=actor,
+        action="round.repaired",
+        summary=f"{tournament.name}: round {number} paired again",
+        obj=new,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after={"number": number, "stats": new.pairing_stats},
+    )
+    return new
+
+
+def _require_unplayed(rnd: Round, what: str) -> None:
+    if rnd.status != RoundStatus.PAIRED:
+        raise Conflict(
+            f"Round {rnd.number} has started: it can no longer be {what}.", code="round_started"
+        )
+    has_results = (
+        ResultReport.objects.filter(match__round=rnd).exists()
+        or Match.objects.filter(round=rnd, b__isnull=False)
+        .exclude(status=MatchStatus.PENDING)
+        .exists()
+    )
+    if has_results:
+        raise Conflict(
+            f"Round {rnd.number} already has results: it can no longer be {what}.",
+            code="round_has_results",
+        )
+
+
+@transaction.atomic
+def swap_players(
+    *, actor: AbstractBaseUser, round: Round, first: Registration, second: Registration
+) -> Round:
+    """Swap two entrants between their tables (before the round starts, no results)."""
+    rnd = _lock_round(round.pk)
+    tournament = rnd.tournament
+    _require_manager(actor, tournament)
+    _require_unplayed(rnd, "changed")
+    if first.pk == second.pk:
+        raise InvalidInput("Choose two different players to swap.", code="same_player")
+    seats = {
+        s.registration_id: s
+        for s in MatchSeat.objects.select_for_update(of=("self",))
+        .select_related("match")
+        .filter(round=rnd, registration_id__in=[first.pk, second.pk])
+    }
+    missing = [r for r in (first, second) if r.pk not in seats]
+    if missing:
+        raise InvalidInput(
+            f"{missing[0].player.display_name} is not paired in round {rnd.number}.",
+            code="not_paired",
+        )
+    m1, m2 = seats[first.pk].match, seats[second.pk].match
+    if m1.pk == m2.pk:
+        raise InvalidInput("These two players already meet each other.", code="same_match")
+    if m1.is_bye or m2.is_bye:
+        # The bye is confirmed as a win for its holder: moving it moves the win too.
+        bye, other = (m1, m2) if m1.is_bye else (m2, m1)
+        holder = bye.a_id
+        mover = first.pk if holder == second.pk else second.pk
+        _replace_in_match(other, mover, holder)
+        bye.a_id = mover
+        bye.save(update_fields=["a"])
+    else:
+        _replace_in_match(m1, first.pk, second.pk)
+        _replace_in_match(m2, second.pk, first.pk)
+    seats[first.pk].match, seats[second.pk].match = m2, m1
+    # Two-step update: the (round, registration) constraint never sees a duplicate.
+    MatchSeat.objects.filter(pk__in=[s.pk for s in seats.values()]).delete()
+    MatchSeat.objects.bulk_create(
+        [
+            MatchSeat(match=m2, round=rnd, registration_id=first.pk),
+            MatchSeat(match=m1, round=rnd, registration_id=second.pk),
+        ]
+    )
+    names = f"{first.player.display_name} and {second.player.display_name}"
+    record_audit(
+        actor=actor,
+        action="round.swapped",
+        summary=f"{tournament.name}: round {rnd.number}, swapped {names}",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        before={"tables": {first.pk: m1.table, second.pk: m2.table}},
+        after={"tables": {first.pk: m2.table, second.pk: m1.table}},
+    )
+    return rnd
+
+
+def _replace_in_match(match: Match, old: int, new: int) -> None:
+    if match.a_id == old:
+        match.a_id = new
+    else:
+        match.b_id = new
+    match.notes = [*match.notes, "changed by the organiser"]
+    match.save(update_fields=["a", "b", "notes"])
+
+
+# --- the round clock ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def start_round(*, actor: AbstractBaseUser, round: Round, minutes: int | None = None) -> Round:
+    """Start the round's clock: ``ends_at`` is now plus the round length."""
+    rnd = _lock_round(round.pk)
+    tournament = rnd.tournament
+    _require_manager(actor, tournament)
+    if rnd.status != RoundStatus.PAIRED:
+        raise Conflict(f"Round {rnd.number} has already started.", code="round_started")
+    settings = swiss_settings(tournament)
+    length = minutes if minutes is not None else settings.round_minutes
+    if length < 1 or length > 600:
+        raise InvalidInput(
+            "A round lasts between 1 and 600 minutes.", code="invalid_minutes", field="minutes"
+        )
+    now = timezone.now()
+    rnd.status = RoundStatus.IN_PROGRESS
+    rnd.started_at = now
+    rnd.ends_at = now + timedelta(minutes=length)
+    rnd.save(update_fields=["status", "started_at", "ends_at"])
+    record_audit(
+        actor=actor,
+        action="round.started",
+        summary=f"{tournament.name}: round {rnd.number} started ({length} minutes)",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        after={"ends_at": rnd.ends_at.isoformat()},
+    )
+    record_event(
+        tournament=tournament,
+        kind="round.started",
+        message=f"Round {rnd.number} started: {length} minutes",
+        payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+    )
+    _schedule_clock(rnd)
+    # Every match may already be confirmed (all byes, or reported before the start).
+    _complete_if_done(rnd)
+    return rnd
+
+
+def _schedule_clock(rnd: Round) -> None:
+    assert rnd.ends_at is not None
+    warning = rnd.ends_at - timedelta(minutes=WARNING_MINUTES)
+    if warning > timezone.now():
+        _after_commit("round_clock", rnd.pk, eta=warning)
+    _after_commit("round_clock", rnd.pk, eta=rnd.ends_at)
+
+
+@transaction.atomic
+def extend_round(*, actor: AbstractBaseUser, round: Round, minutes: int) -> Round:
+    """Give the whole round more time (a judge's call after a delay)."""
+    rnd = _lock_round(round.pk)
+    tournament = rnd.tournament
+    if not selectors.can_judge(actor, tournament.club):
+        raise NotAllowed("Only judges and organisers can extend a round.", code="not_judge")
+    if rnd.status != RoundStatus.IN_PROGRESS or rnd.ends_at is None:
+        raise Conflict(f"Round {rnd.number} is not running.", code="round_not_running")
+    if rnd.time_handled_at is not None:
+        raise Conflict(f"Time was already called in round {rnd.number}.", code="time_called")
+    if not 1 <= minutes <= 120:
+        raise InvalidInput("Extend by 1 to 120 minutes.", code="invalid_minutes", field="minutes")
+    before = rnd.ends_at
+    rnd.ends_at = before + timedelta(minutes=minutes)
+    if rnd.ends_at - timezone.now() > timedelta(minutes=WARNING_MINUTES):
+        rnd.warned_10_at = None
+    rnd.save(update_fields=["ends_at", "warned_10_at"])
+    record_audit(
+        actor=actor,
+        action="round.extended",
+        summary=f"{tournament.name}: round {rnd.number} extended by {minutes} minutes",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        before={"ends_at": before.isoformat()},
+        after={"ends_at": rnd.ends_at.isoformat()},
+    )
+    record_event(
+        tournament=tournament,
+        kind="round.extended",
+        message=f"Round {rnd.number} extended by {minutes} minutes",
+        payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+    )
+    _schedule_clock(rnd)
+    return rnd
+
+
+@transaction.atomic
+def handle_round_clock(*, round_id: int, now: datetime | None = None) -> bool:
+    """The round clock's steps, each once: the 10-minute warning, then time.
+
+    At time, unconfirmed matches are flagged overdue and, if the tournament's policy says
+    so, decided. Returns whether anything was done.
+    """
+    now = now or timezone.now()
+    rnd = Round.objects.select_for_update().filter(pk=round_id).first()
+    if rnd is None or rnd.status != RoundStatus.IN_PROGRESS or rnd.ends_at is None:
+        return False
+    acted = False
+    tournament = Tournament.objects.select_related("club").get(pk=rnd.tournament_id)
+    if rnd.warned_10_at is None and now >= rnd.ends_at - timedelta(minutes=WARNING_MINUTES):
+        rnd.warned_10_at = now
+        acted = True
+        if now < rnd.ends_at:
+            left = max(1, round((rnd.ends_at - now).total_seconds() / 60))
+            record_event(
+                tournament=tournament,
+                kind="round.time_warning",
+                message=f"Round {rnd.number}: {left} minutes left",
+                payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+            )
+    if rnd.time_handled_at is None and now >= rnd.ends_at:
+        rnd.warned_0_at = rnd.time_handled_at = now
+        acted = True
+        _call_time(rnd, tournament)
+    if acted:
+        rnd.save(update_fields=["warned_10_at", "warned_0_at", "time_handled_at"])
+        _complete_if_done(rnd)
+    return acted
+
+
+def _call_time(rnd: Round, tournament: Tournament) -> None:
+    from tournaments.services import results
+
+    policy = swiss_settings(tournament).overdue_policy
+    unfinished = list(
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "a__player", "b__player")
+        .filter(round=rnd)
+        .exclude(status=MatchStatus.CONFIRMED)
+        .order_by("pk")
+    )
+    decided = 0
+    for match in unfinished:
+        match.overdue = True
+        match.save(update_fields=["overdue"])
+        if policy != OverduePolicy.NONE and results.decide_at_time(match=match, policy=policy):
+            decided += 1
+    message = f"Time in round {rnd.number}"
+    if unfinished:
+        message += f": {len(unfinished)} match(es) unfinished"
+        if decided:
+            message += f", {decided} decided by the overdue policy"
+    record_event(
+        tournament=tournament,
+        kind="round.time",
+        message=message,
+        payload={"round": rnd.number, "overdue": len(unfinished) - decided},
+    )
+    record_audit(
+        actor=None,
+        action="round.time",
+        summary=f"{tournament.name}: {message}",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        after={"overdue": [m.table for m in unfinished], "decided": decided},
+    )
+
+
+# --- completing rounds and the tournament ------------------------------------------------------
+
+
+def complete_round_if_done(*, round_id: int) -> bool:
+    """Called under the round's lock after a match is confirmed."""
+    rnd = Round.objects.select_for_update().get(pk=round_id)
+    return _complete_if_done(rnd)
+
+
+def _complete_if_done(rnd: Round) -> bool:
+    if rnd.status == RoundStatus.COMPLETE:
+        return False
+    if Match.objects.filter(round=rnd).exclude(status=MatchStatus.CONFIRMED).exists():
+        return False
+    tournament = Tournament.objects.select_related("club").get(pk=rnd.tournament_id)
+    rnd.status = RoundStatus.COMPLETE
+    rnd.completed_at = timezone.now()
+    rnd.save(update_fields=["status", "completed_at"])
+    record_event(
+        tournament=tournament,
+        kind="round.complete",
+        message=f"Round {rnd.number} complete",
+        payload={"round": rnd.number},
+    )
+    settings = swiss_settings(tournament)
+    if settings.rounds and rnd.number >= settings.rounds:
+        _finish(tournament, actor=None)
+    elif settings.auto_pair:
+        _after_commit("pair_next_round", tournament.pk, rnd.number + 1)
+    return True
+
+
+def _finish(tournament: Tournament, *, actor: AbstractBaseUser | None) -> None:
+    tournament.status = TournamentStatus.FINISHED
+    tournament.save(update_fields=["status", "updated_at"])
+    record_audit(
+        actor=actor,
+        action="tournament.finished",
+        summary=f"{tournament.name} finished",
+        obj=tournament,
+        club=tournament.club,
+        tournament=tournament,
+        before={"status": TournamentStatus.RUNNING},
+        after={"status": TournamentStatus.FINISHED},
+    )
+    record_event(
+        tournament=tournament,
+        kind="tournament.finished",
+        message=f"{tournament.name} is over: final standings are up",
+        payload={},
+    )
+
+
+@transaction.atomic
+def finish_tournament(*, actor: AbstractBaseUser, tournament: Tournament) -> Tournament:
+    """End the tournament early (after a complete round)."""
+    tournament = _lock_tournament(tournament.pk)
+    _require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
+    if Round.objects.filter(tournament=tournament).exclude(status=RoundStatus.COMPLETE).exists():
+        raise Conflict(
+            "A round is still open: confirm its results first.", code="previous_round_open"
+        )
+    _finish(tournament, actor=actor)
+    return tournament
+
+
+@transaction.atomic
+def start_tournament_now(*, actor: AbstractBaseUser, tournament: Tournament) -> Tournament:
+    """The organiser starts before the scheduled time (everyone is here): the same as the
+    start clock (no-shows marked not playing), then round 1 is paired if automatic."""
+    from tournaments.services.core import start_tournament
+
+    tournament = _lock_tournament(tournament.pk)
+    _require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise Conflict(
+            f"{tournament.name} cannot start: it is {tournament.get_status_display().lower()}.",
+            code="cannot_start",
+        )
+    start_tournament(tournament=tournament, actor=actor, now=timezone.now())
+    return tournament
+
+
+def after_start(tournament: Tournament) -> None:
+    """Called by the start service: pair round 1 on commit if pairing is automatic."""
+    if swiss_settings(tournament).auto_pair:
+        _after_commit("pair_next_round", tournament.pk, 1)
+
+
+# --- entrants: drops, re-adds, late entries ----------------------------------------------------
+
+
+def _latest_round_number(tournament: Tournament) -> int:
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    return 0 if last is None else last.number
+
+
+@transaction.atomic
+def drop_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+    """Drop an entrant: they are not paired again. Players drop themselves; organisers
+    drop anyone. A match already paired stays (report it, or a judge decides it)."""
+    tournament = _lock_tournament(registration.tournament_id)
+    reg = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .get(pk=registration.pk)
+    )
+    is_self = reg.player.user_id == actor.pk
+    if not is_self:
+        _require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(
+            f"{tournament.name} is not running: withdraw instead.", code="tournament_not_running"
+        )
+    if reg.status != RegistrationStatus.REGISTERED:
+        raise Conflict(f"{reg.player.display_name} is not playing.", code="not_playing")
+    reg.status = RegistrationStatus.DROPPED
+    reg.dropped_after_round = _latest_round_number(tournament)
+    reg.save(update_fields=["status", "dropped_after_round", "updated_at"])
+    record_audit(
+        actor=actor,
+        action="registration.dropped",
+        summary=f"{reg.player.display_name} dropped after round {reg.dropped_after_round}",
+        obj=reg,
+        club=tournament.club,
+        tournament=tournament,
+        before={"status": RegistrationStatus.REGISTERED},
+        after={"status": reg.status, "dropped_after_round": reg.dropped_after_round},
+    )
+    return reg
+
+
+@transaction.atomic
+def readd_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+    """Undo a drop: the entrant is paired again from the next round."""
+    tournament = _lock_tournament(registration.tournament_id)
+    _require_manager(actor, tournament)
+    reg = (
+        Registration.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .get(pk=registration.pk)
+    )
+    if reg.status != RegistrationStatus.DROPPED:
+        raise Conflict(f"{reg.player.display_name} has not dropped.", code="not_dropped")
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
+    before = {"status": reg.status, "dropped_after_round": reg.dropped_after_round}
+    reg.status = RegistrationStatus.REGISTERED
+    reg.dropped_after_round = None
+    reg.save(update_fields=["status", "dropped_after_round", "updated_at"])
+    record_audit(
+        actor=actor,
+        action="registration.readded",
+        summary=f"{reg.player.display_name} is back in",
+        obj=reg,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after={"status": reg.status},
+    )
+    return reg
+
+
+@transaction.atomic
+def add_late_entrant(
+    *, actor: AbstractBaseUser, tournament: Tournament, username: str
+) -> Registration:
+    """Add a player to a running tournament: paired from the next round on."""
+    from django.contrib.auth import get_user_model
+
+    tournament = _lock_tournament(tournament.pk)
+    _require_manager(actor, tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(
+            f"{tournament.name} is not running: register players normally.",
+            code="tournament_not_running",
+        )
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise InvalidInput(f"No user called {username!r}.", code="unknown_user", field="username")
+    player = ensure_player(user)
+    # The current pairings stand (re-pair an unstarted round to include them now).
+    joins = _latest_round_number(tournament) + 1
+    reg = Registration.objects.filter(tournament=tournament, player=player).first()
+    if reg is not None and reg.status in (
+        RegistrationStatus.REGISTERED,
+        RegistrationStatus.DROPPED,
+    ):
+        raise Conflict(
+            f"{player.display_name} is already in {tournament.name}.", code="already_registered"
+        )
+    now = timezone.now()
+    if reg is None:
+        reg = Registration(tournament=tournament, player=player)
+    reg.status = RegistrationStatus.REGISTERED
+    reg.registered_at = now
+    reg.checked_in_at = now
+    reg.joined_round = joins
+    reg.save()
+    record_audit(
+        actor=actor,
+        action="registration.late_entry",
+        summary=f"{player.display_name} joined late, from round {joins}",
+        obj=reg,
+        club=tournament.club,
+        tournament=tournament,
+        after={"status": reg.status, "joined_round": joins},
+    )
+    return reg
+
+
+@transaction.atomic
+def update_swiss_settings(
+    *, actor: AbstractBaseUser, tournament: Tournament, changes: dict[str, Any]
+) -> SwissSettings:
+    """Change how the Swiss stage runs (round count, clock, policy, tiebreakers)."""
+    from gameplay.rules.errors import RuleViolation
+    from tournaments.pairing import standings
+
+    tournament = _lock_tournament(tournament.pk)
+    _require_manager(actor, tournament)
+    settings = SwissSettings.objects.select_for_update().get(tournament=tournament)
+    started = Round.objects.filter(tournament=tournament).exists()
+    frozen = {"first_round", "seed", "late_entry", "rounds_to_win", "kontsina_rounds"}
+    before = {name: getattr(settings, name) for name in changes}
+    for name, value in changes.items():
+        if started and name in frozen and value != getattr(settings, name):
+            raise Conflict(
+                f"{name.replace('_', ' ')} cannot change once round 1 is paired.",
+                code="settings_frozen",
+                field=name,
+            )
+        if name == "tiebreakers":
+            try:
+                value = [str(t) for t in standings.parse_tiebreakers(value)]
+            except RuleViolation as error:
+                raise InvalidInput(error.detail, code=error.rule, field="tiebreakers") from None
+        if name == "rounds" and value is not None:
+            played = _latest_round_number(tournament)
+            if value < max(1, played):
+                raise InvalidInput(
+                    f"Round {played} was already paired: at least {max(1, played)} rounds.",
+                    code="invalid_rounds",
+                    field="rounds",
+                )
+        setattr(settings, name, value)
+    settings.save()
+    record_audit(
+        actor=actor,
+        action="swiss.settings_changed",
+        summary=f"{tournament.name}: Swiss settings changed ({', '.join(changes)})",
+        obj=settings,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after={name: getattr(settings, name) for name in changes},
+    )
+    return settings

@@ -1,0 +1,19 @@
+"""Small template helpers for the tournament pages."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping: Mapping[str, Any], key: str) -> Any:
+    """``{{ row.explain|get_item:key }}``: a mapping's value, or "" when absent."""
+    try:
+        return mapping[key]
+    except (KeyError, TypeError):
+        return ""
