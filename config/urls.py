@@ -7,6 +7,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("tournaments.api.urls")),
+    path("api/v1/", include("gameplay.api.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("", include("gameplay.urls")),
     path("", include("tournaments.urls")),
 ]

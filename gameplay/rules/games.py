@@ -215,3 +215,83 @@ def match_progress(
         ),
         totals=(result.totals[0] + ongoing.totals[0], result.totals[1] + ongoing.totals[1]),
     )
+
+
+# --- the score helpers (what players use at the table) --------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreHelper:
+    """Reads a board or piles (JSON-like data) and scores it with its breakdown."""
+
+    score: Callable[[Mapping[str, object]], dict[str, object]]
+    example_request: Mapping[str, object]
+    example_response: Mapping[str, object]
+
+
+SCORE_HELPERS: dict[str, ScoreHelper] = {
+    "gesoseka": ScoreHelper(
+        lambda data: gesoseka.score_board(gesoseka.board_from_dict(data)).to_dict(),
+        gesoseka.EXAMPLE_BOARD,
+        gesoseka.EXAMPLE_SCORE,
+    ),
+    "vanilla_gwent": ScoreHelper(
+        lambda data: vanilla_gwent.round_from_dict(data).to_dict(),
+        vanilla_gwent.EXAMPLE_ROUND,
+        vanilla_gwent.EXAMPLE_SCORE,
+    ),
+    "kontsina": ScoreHelper(
+        lambda data: kontsina.piles_from_dict(data).score().to_dict(),
+        kontsina.EXAMPLE_PILES,
+        kontsina.EXAMPLE_SCORE,
+    ),
+}
+
+
+def score(game: str, data: object) -> dict[str, object]:
+    """Score a board (Gesoseka), a game round's events (Vanilla Gwent) or piles (Kontsina)."""
+    rules_for(game)
+    helper = SCORE_HELPERS.get(game)
+    if helper is None:
+        raise RuleViolation(
+            "games.no_score_helper",
+            f"{GAMES[game].name} has no score helper: its scores are whatever the players count",
+        )
+    if not isinstance(data, Mapping):
+        raise RuleViolation("result.shape", "the request is a JSON object")
+    return helper.score(data)
+
+
+def _game_dict(outcome: GameOutcome) -> dict[str, object]:
+    return {
+        "round_winners": [sorted(w) for w in outcome.round_winners],
+        "round_wins": list(outcome.round_wins),
+        "totals": list(outcome.totals),
+        "decided": outcome.decided,
+        "winner": outcome.winner,
+        "draw": outcome.is_draw,
+        "can_add_round": outcome.can_add_round,
+        "max_rounds": outcome.max_rounds,
+    }
+
+
+def outcome_report(
+    game: str, data: object, *, options: GameOptions, best_of: int
+) -> dict[str, object]:
+    """What the game rounds recorded so far say: each game, and the match (may be going on)."""
+    records = parse_games(data, game=game)
+    outcomes = game_outcomes(game, records, options)
+    match = match_progress(game, records, options=options, best_of=best_of)
+    return {
+        "games": [_game_dict(o) for o in outcomes],
+        "match": {
+            "finished": match.finished,
+            "winner": match.winner,
+            "draw": match.is_draw,
+            "games_won": list(match.games_won),
+            "games_drawn": match.games_drawn,
+            "game_points": list(match.game_points),
+            "round_wins": list(match.round_wins),
+            "totals": list(match.totals),
+        },
+    }
