@@ -121,7 +121,12 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNELS_PREFIX", "cardclub")},
+            "CONFIG": {
+                # redis-py 8 times out a socket read after 5 s by default, exactly as long
+                # as channels-redis blocks waiting for a message: idle sockets would crash.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "prefix": env("CHANNELS_PREFIX", "cardclub"),
+            },
         }
     }
 else:
@@ -224,11 +229,17 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", "cardclub")
 CELERY_TIMEZONE = TIME_ZONE
 CLOCK_SWEEP_SECONDS = float(env("CLOCK_SWEEP_SECONDS", "5"))
+DRAFT_SWEEP_SECONDS = float(env("DRAFT_SWEEP_SECONDS", "2"))
 CELERY_BEAT_SCHEDULE = {
     # The safety net for every deadline (DESIGN.md, "Clocks and background work").
     "sweep-deadlines": {
         "task": "tournaments.tasks.sweep_deadlines",
         "schedule": timedelta(seconds=CLOCK_SWEEP_SECONDS),
+    },
+    # Pick timers are short: their safety net runs more often.
+    "sweep-draft-deadlines": {
+        "task": "gameplay.tasks.sweep_draft_deadlines",
+        "schedule": timedelta(seconds=DRAFT_SWEEP_SECONDS),
     },
 }
 

@@ -1,1 +1,205 @@
-"""Drafts, seats, packs, picks, live tables and turn events (later issues)."""
+"""Live Gosu drafts: pods, seats, packs and picks (DESIGN.md, "Live pages").
+
+Terms (``../shared/rules/README.md``, "Gosu draft"; ``gameplay.rules.draft``): a *pod* is a
+group of players drafting together, each at a *seat*; every seat opens a *pack* of P
+cards; a seat *picks* from the pack at the head of its *queue* (2 cards on a pack's first
+pick, 1 after) and passes the rest to the next seat; what a seat picked is its *pool*.
+
+The engine's state (packs, queues, pools) is kept on the pod as JSON and changed only
+under the pod's row lock, one pick at a time; ``Pick`` rows are the durable log, and
+their unique constraints make a double pick impossible even if a lock were forgotten:
+one row per (pod, pack, pick number of that pack) and per (seat, pick number of that
+seat). ``version`` grows with every change: every snapshot sent to a page carries it, so
+a page can tell a stale update from a new one.
+
+Deadlines are fields: ``DraftSeat.deadline`` is when the seat's current pick times out
+(null: no pack waits for it, or the pod is paused). ``timer_token`` changes whenever the
+deadline does, so a timer task queued for an older deadline does nothing.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class PodStatus(models.TextChoices):
+    READY = "ready", "Ready to start"
+    RUNNING = "running", "Drafting"
+    PAUSED = "paused", "Paused"
+    FINISHED = "finished", "Finished"
+
+
+class PassDirection(models.TextChoices):
+    LEFT = "left", "Left (to the next seat)"
+    RIGHT = "right", "Right (to the previous seat)"
+
+
+class DraftPod(models.Model):
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="draft_pods"
+    )
+    #: The tournament round this draft is for (1: before round 1).
+    before_round = models.PositiveSmallIntegerField(default=1)
+    number = models.PositiveSmallIntegerField(help_text="Pod 1, pod 2… within the round.")
+    status = models.CharField(max_length=10, choices=PodStatus.choices, default=PodStatus.READY)
+    pack_size = models.PositiveSmallIntegerField()
+    first_pick_keeps = models.PositiveSmallIntegerField(default=2)
+    direction = models.CharField(
+        max_length=5, choices=PassDirection.choices, default=PassDirection.LEFT
+    )
+    deck_type = models.CharField(max_length=12)
+    seed = models.BigIntegerField(help_text="Seeds the shuffled decks (reproducible).")
+    seconds_per_pick = models.PositiveSmallIntegerField(default=60, help_text="0: no pick timer.")
+    shrinking_timer = models.BooleanField(
+        default=False, help_text="Less time per pick as packs empty (5 s a card, at least 10 s)."
+    )
+    #: The engine's state (``gameplay.rules.draft``), changed under this row's lock.
+    state = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "before_round", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "before_round", "number"], name="one_pod_per_number"
+            ),
+            models.CheckConstraint(condition=Q(pack_size__gte=2), name="pod_pack_size_min"),
+            models.CheckConstraint(condition=Q(first_pick_keeps__gte=1), name="pod_keeps_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} pod {self.number}"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in (PodStatus.RUNNING, PodStatus.PAUSED)
+
+
+class DraftSeat(models.Model):
+    pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="0 is the first seat.")
+    registration = models.ForeignKey(
+        "tournaments.Registration", on_delete=models.PROTECT, related_name="draft_seats"
+    )
+    #: Picks for this seat are made by the server (the player left or was replaced).
+    auto_pick = models.BooleanField(default=False)
+    #: The cards the player tapped once (the auto-pick takes them if time runs out).
+    highlighted = models.JSONField(default=list, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    #: Time left on the pick timer while the pod is paused.
+    paused_remaining = models.DurationField(null=True, blank=True)
+    timer_token = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["pod", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["pod", "position"], name="one_seat_per_position"),
+            models.UniqueConstraint(fields=["pod", "registration"], name="one_seat_per_player"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["deadline"], name="seat_deadline_due", condition=Q(deadline__isnull=False)
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pod}, seat {self.position + 1}"
+
+
+class DraftPack(models.Model):
+    """A pack as it was opened (its cards now are in the pod's state)."""
+
+    pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="packs")
+    number = models.PositiveSmallIntegerField(help_text="The engine's pack id.")
+    opened_by = models.PositiveSmallIntegerField(help_text="The seat position that opened it.")
+    cards = models.JSONField()
+
+    class Meta:
+        ordering = ["pod", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["pod", "number"], name="one_pack_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pod}, pack {self.number}"
+
+
+class PickSource(models.TextChoices):
+    PLAYER = "player", "The player"
+    TIMER = "timer", "Timed out: picked by the server"
+    AUTO = "auto", "Seat on auto-pick"
+    ORGANISER = "organiser", "Ended by the organiser"
+
+
+class Pick(models.Model):
+    pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="picks")
+    seat = models.ForeignKey(DraftSeat, on_delete=models.CASCADE, related_name="picks")
+    pack = models.PositiveSmallIntegerField()
+    #: Which pick of this pack it is (1: the first, keeping two cards).
+    pack_pick = models.PositiveSmallIntegerField()
+    #: Which pick of this seat it is (1, 2, …).
+    seat_pick = models.PositiveSmallIntegerField()
+    cards = models.JSONField()
+    #: The pack's cards just before this pick (for the pick log).
+    pack_before = models.JSONField()
+    source = models.CharField(max_length=10, choices=PickSource.choices)
+    picked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pod", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pod", "pack", "pack_pick"], name="one_pick_per_pack_turn"
+            ),
+            models.UniqueConstraint(fields=["seat", "seat_pick"], name="one_pick_per_seat_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat}: pick {self.seat_pick} {self.cards}"
+
+
+class DraftTiming(models.TextChoices):
+    BEFORE_FIRST_ROUND = "first", "Once, before round 1"
+    BEFORE_EACH_ROUND = "each", "Before every round"
+
+
+class DraftSettings(models.Model):
+    """How a tournament drafts; one row per tournament that drafts."""
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="draft_settings",
+        primary_key=True,
+    )
+    timing = models.CharField(
+        max_length=5, choices=DraftTiming.choices, default=DraftTiming.BEFORE_FIRST_ROUND
+    )
+    pod_size = models.PositiveSmallIntegerField(default=8, help_text="Seats per pod (at most).")
+    pack_size = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Empty: the game's (Gesoseka 10, Vanilla Gwent 12, 7)."
+    )
+    seconds_per_pick = models.PositiveSmallIntegerField(default=60, help_text="0: no timer.")
+    shrinking_timer = models.BooleanField(default=False)
+    direction = models.CharField(
+        max_length=5, choices=PassDirection.choices, default=PassDirection.LEFT
+    )
+
+    class Meta:
+        verbose_name_plural = "draft settings"
+        constraints = [
+            models.CheckConstraint(condition=Q(pod_size__gte=2), name="draft_pod_size_min"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Draft settings of {self.tournament}"

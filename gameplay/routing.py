@@ -1,5 +1,9 @@
-"""Websocket routes (draft pods and live tables arrive with their issues)."""
+"""Websocket routes: the live draft pod (live tables arrive with their issue)."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-websocket_urlpatterns: list[URLPattern] = []
+from gameplay.consumers import DraftConsumer
+
+websocket_urlpatterns = [
+    path("ws/drafts/<int:pod_id>/", DraftConsumer.as_asgi()),
+]

@@ -117,3 +117,17 @@ def running_tournament(  # type: ignore[no-untyped-def]
 #: A finished generic game (first to 2 game-round wins) won by the match's first entrant.
 A_WINS = [{"rounds": [[10, 5], [10, 5]]}]
 B_WINS = [{"rounds": [[5, 10], [5, 10]]}]
+
+
+def draft_pods(players: int = 4, *, pod_size: int = 4, seconds: int = 60, game: str = "generic"):  # type: ignore[no-untyped-def]
+    """A running tournament with its players seated in draft pods (not started).
+
+    Returns ``(pods, organiser, registrations)``.
+    """
+    from gameplay import services as draft_services
+
+    tournament, organiser, registrations = running_tournament(players, game=game)
+    pods = draft_services.create_pods(
+        actor=organiser, tournament=tournament, pod_size=pod_size, seconds_per_pick=seconds
+    )
+    return pods, organiser, registrations

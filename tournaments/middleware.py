@@ -26,12 +26,14 @@ class EmbeddedClockMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if settings.CELERY_TASK_ALWAYS_EAGER and getattr(settings, "EMBEDDED_CLOCK", True):
             now = time.monotonic()
-            if now - self.last_sweep >= settings.CLOCK_SWEEP_SECONDS:
+            if now - self.last_sweep >= settings.DRAFT_SWEEP_SECONDS:
                 self.last_sweep = now
+                from gameplay.tasks import sweep_draft_deadlines
                 from tournaments.tasks import sweep_deadlines
 
                 try:
                     sweep_deadlines()
+                    sweep_draft_deadlines()
                 except Exception:  # never let the clock break a page
                     logger.exception("embedded deadline sweep failed")
         return self.get_response(request)

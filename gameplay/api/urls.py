@@ -1,8 +1,30 @@
-from django.urls import path
+from django.urls import path, re_path
 
-from gameplay.api import views
+from gameplay.api import drafts, views
 
 urlpatterns = [
     path("rules/<str:game>/score/", views.ScoreView.as_view(), name="api-rules-score"),
     path("rules/<str:game>/outcome/", views.OutcomeView.as_view(), name="api-rules-outcome"),
+    path(
+        "tournaments/<int:pk>/drafts/",
+        drafts.TournamentPodsView.as_view(),
+        name="api-tournament-drafts",
+    ),
+    path("drafts/<int:pk>/", drafts.PodView.as_view(), name="api-draft"),
+    path("drafts/<int:pk>/pick/", drafts.PickView.as_view(), name="api-draft-pick"),
+    path("drafts/<int:pk>/highlight/", drafts.HighlightView.as_view(), name="api-draft-highlight"),
+    path("drafts/<int:pk>/start/", drafts.PodStartView.as_view(), name="api-draft-start"),
+    path("drafts/<int:pk>/pause/", drafts.PodPauseView.as_view(), name="api-draft-pause"),
+    path("drafts/<int:pk>/resume/", drafts.PodResumeView.as_view(), name="api-draft-resume"),
+    path("drafts/<int:pk>/end/", drafts.PodEndView.as_view(), name="api-draft-end"),
+    path(
+        "drafts/<int:pk>/seats/<int:position>/auto/",
+        drafts.SeatAutoView.as_view(),
+        name="api-draft-seat-auto",
+    ),
+    re_path(
+        r"^drafts/(?P<pk>[0-9]+)/picks\.(?P<fmt>csv|json)$",
+        drafts.PickLogView.as_view(),
+        name="api-draft-picks",
+    ),
 ]

@@ -30,15 +30,13 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def worker():  # type: ignore[no-untyped-def]
+def _start_worker() -> subprocess.Popen[str]:
     db = connection.settings_dict
     env = dict(os.environ)
     env["DATABASE_URL"] = (
         f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
     )
     env.pop("CELERY_TASK_ALWAYS_EAGER", None)
-    app.control.purge()
     process = subprocess.Popen(
         [
             sys.executable,
@@ -53,7 +51,7 @@ def worker():  # type: ignore[no-untyped-def]
             "--without-gossip",
             "--without-mingle",
             "--hostname",
-            f"test-worker-{os.getpid()}@localhost",
+            f"test-worker-{os.getpid()}-{time.monotonic_ns()}@localhost",
         ],
         env=env,
         stdout=subprocess.PIPE,
@@ -63,12 +61,17 @@ def worker():  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if app.control.ping(timeout=0.5):
-            break
+            return process
         if process.poll() is not None:
             pytest.fail(f"the Celery worker exited:\n{process.stdout.read()}")  # type: ignore[union-attr]
-    else:
-        process.kill()
-        pytest.fail("the Celery worker did not answer a ping within 60 s")
+    process.kill()
+    pytest.fail("the Celery worker did not answer a ping within 60 s")
+
+
+@pytest.fixture
+def worker():  # type: ignore[no-untyped-def]
+    app.control.purge()
+    process = _start_worker()
     yield process
     process.terminate()
     try:
@@ -172,3 +175,38 @@ def test_worker_calls_time_on_a_round_and_applies_the_overdue_policy(worker) -> 
     assert Event.objects.filter(tournament=tournament, kind="round.time").count() == 1
     # The completed round was followed by automatic pairing, on the worker too.
     assert wait_for(lambda: Round.objects.filter(tournament=tournament, number=2).exists())
+
+
+def test_worker_auto_picks_for_a_seat_whose_timer_ran_out(worker) -> None:  # type: ignore[no-untyped-def]
+    from gameplay import services as draft_services
+    from gameplay.models import Pick, PickSource
+    from tests.factories import draft_pods
+
+    pods, organiser, _ = draft_pods(2, pod_size=2, seconds=2)
+    pod = draft_services.start_pod(actor=organiser, pod=pods[0])
+    # Both timers were queued on commit for the deadline plus the grace: about 4 s.
+    assert wait_for(lambda: Pick.objects.filter(pod=pod).count() >= 2, seconds=30)
+    assert set(Pick.objects.filter(pod=pod).values_list("source", flat=True)) == {PickSource.TIMER}
+
+
+def test_pending_pick_timers_survive_a_worker_restart(worker) -> None:  # type: ignore[no-untyped-def]
+    from gameplay import services as draft_services
+    from gameplay import tasks as draft_tasks
+    from gameplay.models import Pick
+    from tests.factories import draft_pods
+
+    pods, organiser, _ = draft_pods(2, pod_size=2, seconds=5)
+    pod = draft_services.start_pod(actor=organiser, pod=pods[0])
+    # The worker dies with the timers pending (held in its memory, eta 7 s away).
+    worker.kill()
+    worker.wait()
+    time.sleep(8)
+    assert not Pick.objects.filter(pod=pod).exists()
+    # A new worker and beat's sweeper: the missed deadlines are handled.
+    process = _start_worker()
+    try:
+        draft_tasks.sweep_draft_deadlines.apply_async()
+        assert wait_for(lambda: Pick.objects.filter(pod=pod).count() >= 2, seconds=30)
+    finally:
+        process.terminate()
+        process.wait(timeout=20)

@@ -1,0 +1,269 @@
+"""Draft API: the same actions as the websocket, for clients without one (and for pages
+whose socket dropped: they poll the snapshot and post picks here), plus the pick log.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from gameplay import selectors, services
+from gameplay.models import DraftPod, PodStatus
+from tournaments import selectors as tournament_selectors
+from tournaments.api.views import ERRORS, _int, _valid
+from tournaments.errors import NotAllowed, NotFound
+
+
+class PodInput(serializers.Serializer):
+    pod_size = serializers.IntegerField(required=False, min_value=2, max_value=16)
+    seconds_per_pick = serializers.IntegerField(required=False, min_value=0, max_value=600)
+    shrinking_timer = serializers.BooleanField(required=False)
+    direction = serializers.ChoiceField(choices=["left", "right"], required=False)
+    pack_size = serializers.IntegerField(required=False, min_value=2, max_value=20)
+
+
+class PodSerializer(serializers.ModelSerializer):
+    seats = serializers.SerializerMethodField()
+
+    class Meta:
+        model = DraftPod
+        fields = [
+            "id",
+            "number",
+            "before_round",
+            "status",
+            "pack_size",
+            "first_pick_keeps",
+            "direction",
+            "deck_type",
+            "seed",
+            "seconds_per_pick",
+            "shrinking_timer",
+            "version",
+            "seats",
+        ]
+
+    def get_seats(self, pod: DraftPod) -> list[dict[str, Any]]:
+        return [
+            {
+                "position": s.position,
+                "registration": s.registration_id,
+                "name": s.registration.player.display_name,
+            }
+            for s in pod.seats.all()
+        ]
+
+
+class PickInput(serializers.Serializer):
+    pack = serializers.IntegerField(min_value=0, help_text="The pack's id (from the snapshot).")
+    pick = serializers.IntegerField(min_value=1, help_text="Which pick of that pack this is.")
+    cards = serializers.ListField(child=serializers.CharField(max_length=4), max_length=4)
+
+
+class HighlightInput(serializers.Serializer):
+    cards = serializers.ListField(child=serializers.CharField(max_length=4), max_length=4)
+
+
+class AutoInput(serializers.Serializer):
+    on = serializers.BooleanField()
+
+
+def _pod(request: Request, pk: str) -> DraftPod:
+    pod = selectors.pod_for_viewer(_int(pk), request.user)
+    if pod is None:
+        raise NotFound("No such draft pod.")
+    return pod
+
+
+def _snapshot(request: Request, pod: DraftPod) -> dict[str, Any]:
+    full = selectors.full_snapshot(pod.pk)
+    assert full is not None
+    user_id, manager = selectors.viewer(pod, request.user)
+    return selectors.view_for(full, user_id=user_id, manager=manager)
+
+
+class TournamentPodsView(APIView):
+    @extend_schema(responses={200: PodSerializer(many=True), **ERRORS}, summary="Draft pods")
+    def get(self, request: Request, pk: str) -> Response:
+        tournament = get_object_or_404(
+            tournament_selectors.visible_tournaments(request.user), pk=_int(pk)
+        )
+        return Response(PodSerializer(selectors.tournament_pods(tournament), many=True).data)
+
+    @extend_schema(
+        request=PodInput,
+        responses={201: PodSerializer(many=True), **ERRORS},
+        summary="Seat the checked-in players in draft pods (organisers)",
+    )
+    def post(self, request: Request, pk: str) -> Response:
+        tournament = get_object_or_404(
+            tournament_selectors.visible_tournaments(request.user), pk=_int(pk)
+        )
+        data = _valid(PodInput, request.data)
+        pods = services.create_pods(actor=request.user, tournament=tournament, **data)
+        return Response(PodSerializer(pods, many=True).data, status=status.HTTP_201_CREATED)
+
+
+class PodView(APIView):
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        summary="The pod's snapshot for you (versioned; pages poll this without a socket)",
+    )
+    def get(self, request: Request, pk: str) -> Response:
+        return Response(_snapshot(request, _pod(request, pk)))
+
+
+class PickView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=PickInput,
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        summary="Pick from the pack in front of you (players)",
+        examples=[
+            OpenApiExample("First pick", value={"pack": 0, "pick": 1, "cards": ["AS", "KH"]})
+        ],
+    )
+    def post(self, request: Request, pk: str) -> Response:
+        pod = _pod(request, pk)
+        data = _valid(PickInput, request.data)
+        result = services.make_pick(
+            actor=request.user,
+            pod=pod,
+            pack=data["pack"],
+            pick_number=data["pick"],
+            cards=data["cards"],
+        )
+        return Response({"applied": result.applied, "snapshot": _snapshot(request, pod)})
+
+
+class HighlightView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=HighlightInput,
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        summary="Highlight cards: the auto-pick takes them if your time runs out",
+    )
+    def post(self, request: Request, pk: str) -> Response:
+        pod = _pod(request, pk)
+        data = _valid(HighlightInput, request.data)
+        seat = services.highlight(actor=request.user, pod=pod, cards=data["cards"])
+        return Response({"highlighted": seat.highlighted})
+
+
+def _control(request: Request, pk: str, action: Any) -> Response:
+    pod = _pod(request, pk)
+    action(actor=request.user, pod=pod)
+    return Response(_snapshot(request, pod))
+
+
+CONTROL = {"request": None, "responses": {200: OpenApiTypes.OBJECT, **ERRORS}}
+
+
+class PodStartView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Start the draft (organisers)", **CONTROL)
+    def post(self, request: Request, pk: str) -> Response:
+        return _control(request, pk, services.start_pod)
+
+
+class PodPauseView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Pause the draft: the pick timers stop (organisers)", **CONTROL)
+    def post(self, request: Request, pk: str) -> Response:
+        return _control(request, pk, services.pause_pod)
+
+
+class PodResumeView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="Resume the draft (organisers)", **CONTROL)
+    def post(self, request: Request, pk: str) -> Response:
+        return _control(request, pk, services.resume_pod)
+
+
+class PodEndView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(summary="End now: the server makes the remaining picks (organisers)", **CONTROL)
+    def post(self, request: Request, pk: str) -> Response:
+        return _control(request, pk, services.end_pod)
+
+
+class SeatAutoView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=AutoInput,
+        responses={200: OpenApiTypes.OBJECT, **ERRORS},
+        summary="Put a seat on auto-pick (player gone) or give it back (organisers)",
+    )
+    def post(self, request: Request, pk: str, position: str) -> Response:
+        pod = _pod(request, pk)
+        data = _valid(AutoInput, request.data)
+        services.set_auto_pick(
+            actor=request.user, pod=pod, position=_int(position), auto=data["on"]
+        )
+        return Response(_snapshot(request, pod))
+
+
+PICK_LOG_HEADER = ["seat", "player", "pick", "pack", "picked", "pack_contents", "source", "at"]
+
+
+class PickLogView(APIView):
+    @extend_schema(
+        responses={
+            (200, "text/csv"): OpenApiTypes.STR,
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            **ERRORS,
+        },
+        summary="The pod's pick log (organisers during the draft, everyone after)",
+    )
+    def get(self, request: Request, pk: str, fmt: str) -> HttpResponse | Response:
+        pod = _pod(request, pk)
+        _, manager = selectors.viewer(pod, request.user)
+        if pod.status != PodStatus.FINISHED and not manager:
+            raise NotAllowed(
+                "The pick log is public once the draft is over.", code="draft_not_over"
+            )
+        rows = [
+            [
+                p.seat.position + 1,
+                p.seat.registration.player.display_name,
+                p.seat_pick,
+                p.pack,
+                " ".join(p.cards),
+                " ".join(p.pack_before),
+                p.source,
+                p.created_at.isoformat(),
+            ]
+            for p in selectors.pick_log(pod)
+        ]
+        if fmt == "json":
+            return Response(
+                {
+                    "pod": pod.pk,
+                    "seed": pod.seed,
+                    "picks": [dict(zip(PICK_LOG_HEADER, r, strict=True)) for r in rows],
+                }
+            )
+        buffer = io.StringIO()
+        writer = csv.writer(buffer)
+        writer.writerow(PICK_LOG_HEADER)
+        writer.writerows(rows)
+        response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="draft-pod-{pod.pk}-picks.csv"'
+        return response

@@ -1,0 +1,149 @@
+"""The draft pod's websocket (``/ws/drafts/<pod>/``): one per page, player, organiser or
+spectator alike.
+
+On connect the page gets the full snapshot for its viewer, with its ``version``; after
+that, every change arrives as a new snapshot (sent by the services after commit). The page
+sends actions as JSON with an ``id`` and gets ``{"type": "ack", "id", "version"}`` or
+``{"type": "error", "id", "code", "detail"}`` back, never a dropped connection:
+
+- ``{"type": "pick", "pack": 3, "pick": 2, "cards": ["7H"]}`` (players)
+- ``{"type": "highlight", "cards": ["7H"]}`` (players: the auto-pick takes these)
+- ``{"type": "start"}``, ``{"type": "pause"}``, ``{"type": "resume"}``, ``{"type": "end"}``,
+  ``{"type": "auto", "seat": 2, "on": true}`` (organisers)
+- ``{"type": "snapshot"}``: send me the current snapshot again.
+
+The services do all the checking; this edge only parses and translates errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from gameplay import live, selectors, services
+from gameplay.rules.errors import RuleViolation
+from tournaments.errors import DomainError
+
+
+def _run_action(pod_id: int, user: Any, message: dict[str, Any]) -> int:
+    """Do one action; returns the pod's version after it."""
+    kind = message.get("type")
+    if kind == "pick":
+        pack, pick = message.get("pack"), message.get("pick")
+        if not isinstance(pack, int) or not isinstance(pick, int):
+            raise DomainError("A pick names its pack and pick number.", code="invalid_pick")
+        result = services.make_pick(
+            actor=user, pod=pod_id, pack=pack, pick_number=pick, cards=message.get("cards")
+        )
+        return result.pod.version
+    if kind == "highlight":
+        services.highlight(actor=user, pod=pod_id, cards=message.get("cards"))
+    elif kind == "start":
+        services.start_pod(actor=user, pod=pod_id)
+    elif kind == "pause":
+        services.pause_pod(actor=user, pod=pod_id)
+    elif kind == "resume":
+        services.resume_pod(actor=user, pod=pod_id)
+    elif kind == "end":
+        services.end_pod(actor=user, pod=pod_id)
+    elif kind == "auto":
+        seat = message.get("seat")
+        if not isinstance(seat, int):
+            raise DomainError("Say which seat (0 is the first).", code="invalid_seat")
+        services.set_auto_pick(actor=user, pod=pod_id, position=seat, auto=bool(message.get("on")))
+    else:
+        raise DomainError(f"Unknown action {str(kind)[:30]!r}.", code="unknown_action")
+    from gameplay.models import DraftPod
+
+    return DraftPod.objects.values_list("version", flat=True).get(pk=pod_id)
+
+
+class DraftConsumer(AsyncJsonWebsocketConsumer):
+    pod_id: int
+    user_id: int | None
+    manager: bool
+    clock: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        self.pod_id = int(self.scope["url_route"]["kwargs"]["pod_id"])
+        self.user = self.scope.get("user")
+        pod = await database_sync_to_async(selectors.pod_for_viewer)(self.pod_id, self.user)
+        if pod is None:
+            await self.close(code=4404)
+            return
+        self.user_id, self.manager = await database_sync_to_async(selectors.viewer)(pod, self.user)
+        await self.channel_layer.group_add(live.group_name(self.pod_id), self.channel_name)
+        await self.accept()
+        await self.send_snapshot()
+        if _embedded_clock():
+            self.clock = asyncio.ensure_future(self._embedded_clock())
+
+    async def disconnect(self, code: int) -> None:
+        if self.clock is not None:
+            self.clock.cancel()
+        if hasattr(self, "pod_id"):
+            await self.channel_layer.group_discard(live.group_name(self.pod_id), self.channel_name)
+
+    async def send_snapshot(self, full: dict[str, Any] | None = None) -> None:
+        if full is None:
+            full = await database_sync_to_async(selectors.full_snapshot)(self.pod_id)
+        if full is not None:
+            await self.send_json(
+                selectors.view_for(full, user_id=self.user_id, manager=self.manager)
+            )
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_json(
+                {"type": "error", "code": "invalid", "detail": "Send a JSON object."}
+            )
+            return
+        request_id = content.get("id")
+        if content.get("type") == "snapshot":
+            await self.send_snapshot()
+            return
+        if not (self.user and self.user.is_authenticated):
+            await self.send_json(
+                {
+                    "type": "error",
+                    "id": request_id,
+                    "code": "not_logged_in",
+                    "detail": "Log in to draft.",
+                }
+            )
+            return
+        try:
+            version = await database_sync_to_async(_run_action)(self.pod_id, self.user, content)
+        except DomainError as error:
+            await self.send_json(
+                {"type": "error", "id": request_id, "code": error.code, "detail": error.detail}
+            )
+        except RuleViolation as error:
+            await self.send_json(
+                {"type": "error", "id": request_id, "code": error.rule, "detail": error.detail}
+            )
+        else:
+            await self.send_json({"type": "ack", "id": request_id, "version": version})
+
+    async def draft_snapshot(self, event: dict[str, Any]) -> None:
+        await self.send_snapshot(event["snapshot"])
+
+    async def _embedded_clock(self) -> None:
+        """Without a worker (the embedded default) pick timers are swept from here."""
+        from gameplay.tasks import sweep_draft_deadlines
+
+        while True:
+            await asyncio.sleep(settings.DRAFT_SWEEP_SECONDS)
+            with contextlib.suppress(Exception):
+                await database_sync_to_async(sweep_draft_deadlines)()
+
+
+def _embedded_clock() -> bool:
+    from config.celery import app
+
+    return bool(app.conf.task_always_eager) and getattr(settings, "EMBEDDED_CLOCK", True)

@@ -1,0 +1,136 @@
+"""Reads of the live draft: the pod's full snapshot, and what one viewer may see of it.
+
+A *snapshot* is the whole pod at one ``version``: seats, queues, pools, deadlines and the
+pack in front of every seat. It is built once per change (one query for the pod, one for
+its seats) and sent to the pod's channel group; each connection then cuts its viewer's
+view out of it with ``view_for`` (no query): a player sees their own pack and pool, the
+organiser sees every seat's state, a spectator sees counts until the draft is over.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from gameplay.models import DraftPod, Pick, PodStatus
+from gameplay.rules import draft as engine
+from tournaments import selectors as tournament_selectors
+
+
+def full_snapshot(pod_id: int) -> dict[str, Any] | None:
+    pod = DraftPod.objects.select_related("tournament").filter(pk=pod_id).first()
+    if pod is None:
+        return None
+    state = engine.DraftState.from_dict(pod.state)
+    waits = {w.seat: w.holder for w in engine.who_is_waiting_on_whom(state)}
+    seats = []
+    for seat in pod.seats.select_related("registration__player").order_by("position"):
+        expected = engine.expected_pick(state, seat.position)
+        seats.append(
+            {
+                "position": seat.position,
+                "name": seat.registration.player.display_name,
+                "user_id": seat.registration.player.user_id,
+                "registration": seat.registration_id,
+                "auto": seat.auto_pick,
+                "queued": len(engine.queue(state, seat.position)),
+                "picks": sum(1 for r in state.pick_log if r.seat == seat.position),
+                "pool": [str(c) for c in engine.pool(state, seat.position)],
+                "deadline": seat.deadline.isoformat() if seat.deadline else None,
+                "highlighted": list(seat.highlighted),
+                "waiting_on": waits.get(seat.position),
+                "pack": None
+                if expected is None
+                else {
+                    "id": expected.pack_id,
+                    "pick": expected.pick_number,
+                    "keep": expected.keep,
+                    "cards": [str(c) for c in expected.cards],
+                },
+            }
+        )
+    return {
+        "type": "snapshot",
+        "pod": pod.pk,
+        "tournament": pod.tournament_id,
+        "number": pod.number,
+        "version": pod.version,
+        "status": pod.status,
+        "pack_size": pod.pack_size,
+        "picks_per_pack": state.picks_per_pack,
+        "seconds_per_pick": pod.seconds_per_pick,
+        "server_time": timezone.now().isoformat(),
+        "seats": seats,
+    }
+
+
+def view_for(full: dict[str, Any], *, user_id: int | None, manager: bool) -> dict[str, Any]:
+    """What ``user_id`` may see of a full snapshot (pure: no query)."""
+    finished = full["status"] == PodStatus.FINISHED
+    you = None
+    seats = []
+    for seat in full["seats"]:
+        mine = user_id is not None and seat["user_id"] == user_id
+        public = {
+            key: seat[key]
+            for key in ("position", "name", "auto", "queued", "picks", "deadline", "waiting_on")
+        }
+        public["pool_size"] = len(seat["pool"])
+        if finished or manager:
+            public["pool"] = seat["pool"]
+        if manager:
+            public["pack"] = seat["pack"]
+        seats.append(public)
+        if mine:
+            you = {
+                "seat": seat["position"],
+                "pack": seat["pack"],
+                "queued": max(0, seat["queued"] - 1) if seat["pack"] else 0,
+                "pool": seat["pool"],
+                "highlighted": seat["highlighted"],
+                "deadline": seat["deadline"],
+                "auto": seat["auto"],
+            }
+    view = {key: value for key, value in full.items() if key != "seats"}
+    view.update({"seats": seats, "you": you, "manager": manager})
+    return view
+
+
+def viewer(pod: DraftPod, user: Any) -> tuple[int | None, bool]:
+    """(user id or None, may manage the pod)."""
+    if not user.is_authenticated:
+        return None, False
+    return user.pk, tournament_selectors.can_manage_club(user, pod.tournament.club)
+
+
+def pod_for_viewer(pod_id: int, user: Any) -> DraftPod | None:
+    """The pod if the user may see it (its tournament is visible to them)."""
+    visible = tournament_selectors.visible_tournaments(user)
+    return (
+        DraftPod.objects.select_related("tournament__club")
+        .filter(pk=pod_id, tournament__in=visible)
+        .first()
+    )
+
+
+def pick_log(pod: DraftPod) -> list[Pick]:
+    return list(pod.picks.select_related("seat__registration__player").order_by("id"))
+
+
+def tournament_pods(tournament: Any) -> list[DraftPod]:
+    return list(
+        DraftPod.objects.filter(tournament=tournament)
+        .prefetch_related("seats__registration__player")
+        .order_by("-before_round", "number")
+    )
+
+
+def pools_by_registration(tournament: Any) -> dict[int, list[str]]:
+    """Each registration's drafted pool in its latest pod (shown with the registration)."""
+    pools: dict[int, list[str]] = {}
+    for pod in DraftPod.objects.filter(tournament=tournament).order_by("before_round"):
+        state = engine.DraftState.from_dict(pod.state)
+        for seat in pod.seats.all():
+            pools[seat.registration_id] = [str(c) for c in engine.pool(state, seat.position)]
+    return pools

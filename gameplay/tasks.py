@@ -1,0 +1,24 @@
+"""Celery tasks of the live draft: thin edges that take ids and call one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.utils import timezone
+
+from gameplay import services
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def pick_deadline(seat_id: int, token: int) -> bool:
+    """Pick for a seat whose timer ran out (does nothing if the pick was made meanwhile)."""
+    return services.handle_pick_deadline(seat_id=seat_id, token=token)
+
+
+@shared_task(ignore_result=True)
+def sweep_draft_deadlines() -> int:
+    """The safety net: every pick deadline that passed unhandled (a lost task)."""
+    now = timezone.now()
+    handled = 0
+    for seat_id, token in services.due_seats(now):
+        handled += services.handle_pick_deadline(seat_id=seat_id, token=token, now=now)
+    return handled

@@ -1,0 +1,197 @@
+// The live draft page: follows the pod's websocket, falls back to polling when it drops,
+// and never trusts a snapshot older than the one it shows (every snapshot has a version).
+(function () {
+  "use strict";
+  var root = document.getElementById("draft");
+  if (!root) return;
+  var podId = root.dataset.pod, mode = root.dataset.mode;
+  var snap = null, version = -1, offset = 0, ws = null, retry = 0, pollTimer = null, nextId = 1;
+  var selected = [];
+  var csrf = (document.querySelector("[name=csrfmiddlewaretoken]") || {}).value;
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function suitClass(card) { return "suit-" + card.slice(-1); }
+
+  function apply(s) {
+    if (!s || s.type !== "snapshot" || s.version < version) return;
+    var packChanged = !snap || !snap.you || !s.you || JSON.stringify((snap.you || {}).pack) !== JSON.stringify(s.you.pack);
+    version = s.version; snap = s;
+    offset = Date.parse(s.server_time) - Date.now();
+    if (packChanged) selected = (s.you && s.you.highlighted) ? s.you.highlighted.slice() : [];
+    render();
+  }
+
+  function showError(text) {
+    var box = $("draft-error");
+    box.textContent = text; box.hidden = !text;
+  }
+
+  function setConnection(text) { $("connection").textContent = text; }
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    try { ws = new WebSocket(scheme + location.host + "/ws/drafts/" + podId + "/"); }
+    catch (e) { startPolling(); return; }
+    ws.onopen = function () { retry = 0; stopPolling(); setConnection("Live"); };
+    ws.onmessage = function (event) {
+      var message = JSON.parse(event.data);
+      if (message.type === "snapshot") apply(message);
+      else if (message.type === "error") showError(message.detail);
+      else if (message.type === "ack") showError("");
+    };
+    ws.onclose = function () {
+      ws = null;
+      setConnection("Connection lost: updating every few seconds, reconnecting…");
+      startPolling();
+      setTimeout(connect, Math.min(10000, 500 * Math.pow(2, retry++)));
+    };
+  }
+
+  function poll() {
+    fetch("/api/v1/drafts/" + podId + "/", { credentials: "same-origin" })
+      .then(function (r) { return r.json(); }).then(apply).catch(function () {});
+  }
+  function startPolling() { if (!pollTimer) { poll(); pollTimer = setInterval(poll, 2000); } }
+  function stopPolling() { if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } }
+
+  // Actions go over the socket; without one, over the API (same service, same checks).
+  function send(message) {
+    message.id = nextId++;
+    if (ws && ws.readyState === 1) { ws.send(JSON.stringify(message)); return; }
+    var base = "/api/v1/drafts/" + podId + "/", url = base + message.type + "/", body = {};
+    if (message.type === "pick") body = { pack: message.pack, pick: message.pick, cards: message.cards };
+    else if (message.type === "highlight") body = { cards: message.cards };
+    else if (message.type === "auto") { url = base + "seats/" + message.seat + "/auto/"; body = { on: message.on }; }
+    fetch(url, { method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+                 headers: { "Content-Type": "application/json", "X-CSRFToken": csrf } })
+      .then(function (r) { return r.json().then(function (data) { return [r.ok, data]; }); })
+      .then(function (pair) {
+        if (!pair[0]) showError(pair[1].detail || "That did not work.");
+        else { showError(""); if (pair[1].snapshot) apply(pair[1].snapshot); else poll(); }
+      }).catch(function () { showError("No connection: try again in a moment."); });
+  }
+
+  function tap(card) {
+    var you = snap && snap.you;
+    if (!you || !you.pack || snap.status !== "running") return;
+    var keep = you.pack.keep, index = selected.indexOf(card);
+    if (index >= 0 && selected.length === keep) {
+      // Tapping a highlighted card again confirms the pick.
+      send({ type: "pick", pack: you.pack.id, pick: you.pack.pick, cards: selected.slice() });
+      return;
+    }
+    if (index >= 0) selected.splice(index, 1);
+    else { selected.push(card); if (selected.length > keep) selected.shift(); }
+    send({ type: "highlight", cards: selected.slice() });
+    render();
+  }
+
+  function countdown(deadline) {
+    if (!deadline) return "";
+    var left = Math.max(0, Math.round((Date.parse(deadline) - (Date.now() + offset)) / 1000));
+    return Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2);
+  }
+
+  function render() {
+    if (!snap) return;
+    var statusText = { ready: "Waiting for the organiser to start.", running: "Drafting.",
+                       paused: "Paused by the organiser.", finished: "The draft is over." }[snap.status];
+    $("status-line").textContent = "Pod " + snap.number + ": " + statusText + " " + snap.pack_size + " cards each; the first pick of a pack keeps 2.";
+    if (mode === "pick" && snap.you) renderPick(snap.you);
+    renderSeats();
+    if (mode !== "pick") renderPools();
+    if (mode === "control") renderControls();
+  }
+
+  function renderPick(you) {
+    var cards = $("pack-cards"); cards.innerHTML = "";
+    if (you.pack && snap.status !== "finished") {
+      $("pack-title").textContent = "Pack " + (you.pack.id + 1) + ", pick " + you.pack.pick;
+      $("pick-help").textContent = "Keep " + you.pack.keep + (you.pack.keep > 1 ? " cards" : " card") +
+        ". Tap to highlight, tap a highlighted card again to pick." + (you.deadline ? " Time left: " + countdown(you.deadline) : "");
+      you.pack.cards.forEach(function (card) {
+        var b = el("button", { type: "button", "class": "card-button " + suitClass(card) + (selected.indexOf(card) >= 0 ? " selected" : ""), "data-card": card }, card);
+        b.addEventListener("click", function () { tap(card); });
+        cards.appendChild(b);
+      });
+    } else {
+      $("pack-title").textContent = snap.status === "finished" ? "Your draft is complete" : "Waiting for the next pack…";
+      $("pick-help").textContent = "";
+    }
+    $("queue-line").textContent = you.queued ? you.queued + " more pack(s) waiting for you" : "";
+    var pool = $("pool-cards"); pool.innerHTML = "";
+    you.pool.forEach(function (card) { pool.appendChild(el("span", { "class": "card-chip " + suitClass(card) }, card)); });
+    $("pool-count").textContent = you.pool.length;
+  }
+
+  function renderSeats() {
+    var body = document.querySelector("#seats tbody"); body.innerHTML = "";
+    snap.seats.forEach(function (seat) {
+      var tr = el("tr");
+      tr.appendChild(el("td", {}, String(seat.position + 1)));
+      tr.appendChild(el("td", {}, seat.name + (seat.auto ? " (auto-pick)" : "")));
+      tr.appendChild(el("td", {}, seat.picks + " / " + snap.picks_per_pack));
+      var waiting = seat.queued ? String(seat.queued) : (seat.waiting_on !== null && seat.waiting_on !== undefined ? "0 (waiting on seat " + (seat.waiting_on + 1) + ")" : "0");
+      tr.appendChild(el("td", {}, waiting));
+      tr.appendChild(el("td", { "class": "countdown-cell", "data-deadline": seat.deadline || "" }, countdown(seat.deadline)));
+      if (mode === "control") {
+        var td = el("td"), b = el("button", { type: "button", "class": "small secondary" }, seat.auto ? "Give back" : "Auto-pick");
+        b.addEventListener("click", function () { send({ type: "auto", seat: seat.position, on: !seat.auto }); });
+        if (snap.status !== "finished") td.appendChild(b);
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    });
+  }
+
+  function renderPools() {
+    var box = $("pools"), card = $("pools-card");
+    if (!box) return;
+    var any = snap.seats.some(function (s) { return s.pool; });
+    card.hidden = !any; box.innerHTML = "";
+    snap.seats.forEach(function (seat) {
+      if (!seat.pool) return;
+      var p = el("p"); p.appendChild(el("strong", {}, seat.name + ": "));
+      seat.pool.forEach(function (c) { p.appendChild(el("span", { "class": "card-chip " + suitClass(c) }, c)); });
+      box.appendChild(p);
+    });
+  }
+
+  function renderControls() {
+    $("btn-start").hidden = snap.status !== "ready";
+    $("btn-pause").hidden = snap.status !== "running";
+    $("btn-resume").hidden = snap.status !== "paused";
+    $("btn-end").hidden = snap.status === "finished" || snap.status === "ready";
+  }
+
+  document.querySelectorAll("#controls [data-action]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var action = button.dataset.action;
+      if (action === "end" && !confirm("End the draft now? The server picks for every seat.")) return;
+      if (action === "start") { send({ type: "start" }); return; }
+      send({ type: action });
+    });
+  });
+
+  setInterval(function () {
+    document.querySelectorAll(".countdown-cell").forEach(function (td) { td.textContent = countdown(td.dataset.deadline); });
+    if (mode === "pick" && snap && snap.you && snap.you.deadline) {
+      var help = $("pick-help");
+      if (help.textContent) help.textContent = help.textContent.replace(/Time left: .*$/, "Time left: " + countdown(snap.you.deadline));
+    }
+  }, 1000);
+  // A phone waking up asks for the current state at once.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "snapshot" })); else poll();
+  });
+
+  apply(JSON.parse($("draft-snapshot").textContent));
+  connect();
+})();
