@@ -126,6 +126,10 @@ if REDIS_URL:
                 # as channels-redis blocks waiting for a message: idle sockets would crash.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
                 "prefix": env("CHANNELS_PREFIX", "cardclub"),
+                # Every socket of one web process shares one Redis inbox, and channels-redis
+                # drops messages past its capacity (default 100) silently: a draft of 32
+                # pods sends 256 snapshots in a burst.
+                "capacity": int(env("CHANNELS_CAPACITY", "5000")),
             },
         }
     }

@@ -30,6 +30,13 @@ from gameplay.rules.errors import RuleViolation
 from tournaments.errors import DomainError
 
 
+def _in_pool(func: Any) -> Any:
+    """Run ORM work in the thread pool, not Channels' single thread-sensitive thread: picks
+    in different pods then wait on the database side by side (each thread has its own
+    connection); picks in one pod are serialised by the pod's row lock anyway."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
 def _run_action(pod_id: int, user: Any, message: dict[str, Any]) -> int:
     """Do one action; returns the pod's version after it."""
     kind = message.get("type")
@@ -67,7 +74,6 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
     pod_id: int
     user_id: int | None
     manager: bool
-    clock: asyncio.Task[None] | None = None
 
     async def connect(self) -> None:
         self.pod_id = int(self.scope["url_route"]["kwargs"]["pod_id"])
@@ -81,17 +87,15 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_snapshot()
         if _embedded_clock():
-            self.clock = asyncio.ensure_future(self._embedded_clock())
+            _start_embedded_clock()
 
     async def disconnect(self, code: int) -> None:
-        if self.clock is not None:
-            self.clock.cancel()
         if hasattr(self, "pod_id"):
             await self.channel_layer.group_discard(live.group_name(self.pod_id), self.channel_name)
 
     async def send_snapshot(self, full: dict[str, Any] | None = None) -> None:
         if full is None:
-            full = await database_sync_to_async(selectors.full_snapshot)(self.pod_id)
+            full = await _in_pool(selectors.full_snapshot)(self.pod_id)
         if full is not None:
             await self.send_json(
                 selectors.view_for(full, user_id=self.user_id, manager=self.manager)
@@ -118,7 +122,7 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         try:
-            version = await database_sync_to_async(_run_action)(self.pod_id, self.user, content)
+            version = await _in_pool(_run_action)(self.pod_id, self.user, content)
         except DomainError as error:
             await self.send_json(
                 {"type": "error", "id": request_id, "code": error.code, "detail": error.detail}
@@ -133,17 +137,30 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
     async def draft_snapshot(self, event: dict[str, Any]) -> None:
         await self.send_snapshot(event["snapshot"])
 
-    async def _embedded_clock(self) -> None:
-        """Without a worker (the embedded default) pick timers are swept from here."""
-        from gameplay.tasks import sweep_draft_deadlines
-
-        while True:
-            await asyncio.sleep(settings.DRAFT_SWEEP_SECONDS)
-            with contextlib.suppress(Exception):
-                await database_sync_to_async(sweep_draft_deadlines)()
-
 
 def _embedded_clock() -> bool:
     from config.celery import app
 
     return bool(app.conf.task_always_eager) and getattr(settings, "EMBEDDED_CLOCK", True)
+
+
+#: The embedded clock's task, one per event loop (not one per socket: hundreds of pages
+#: sweeping every few seconds would starve the server's database thread).
+_clocks: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+
+
+def _start_embedded_clock() -> None:
+    loop = asyncio.get_running_loop()
+    task = _clocks.get(loop)
+    if task is None or task.done():
+        _clocks[loop] = loop.create_task(_sweep_forever())
+
+
+async def _sweep_forever() -> None:
+    """Without a worker (the embedded default) pick timers are swept from here."""
+    from gameplay.tasks import sweep_draft_deadlines
+
+    while True:
+        await asyncio.sleep(settings.DRAFT_SWEEP_SECONDS)
+        with contextlib.suppress(Exception):
+            await _in_pool(sweep_draft_deadlines)()

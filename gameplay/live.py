@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -16,13 +17,15 @@ def group_name(pod_id: int) -> str:
     return f"draft_{pod_id}"
 
 
-def broadcast_pod(pod_id: int) -> None:
+def broadcast_pod(pod_id: int, snapshot: dict[str, Any] | None = None) -> None:
     """Send the pod's full snapshot to every connection; each cuts out its viewer's view.
 
-    A lost message is harmless: every snapshot is complete and versioned, and pages poll
-    when their socket is down.
+    ``snapshot``: built by the service from the rows it wrote (else read now). A lost
+    message is harmless: every snapshot is complete and versioned, and pages poll when
+    their socket is down.
     """
-    snapshot = selectors.full_snapshot(pod_id)
+    if snapshot is None:
+        snapshot = selectors.full_snapshot(pod_id)
     layer = get_channel_layer()
     if snapshot is None or layer is None:
         return

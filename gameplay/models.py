@@ -85,8 +85,10 @@ class DraftPod(models.Model):
 class DraftSeat(models.Model):
     pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(help_text="0 is the first seat.")
+    #: RESTRICT: a registration with a seat cannot be deleted on its own, but deleting
+    #: the tournament deletes both.
     registration = models.ForeignKey(
-        "tournaments.Registration", on_delete=models.PROTECT, related_name="draft_seats"
+        "tournaments.Registration", on_delete=models.RESTRICT, related_name="draft_seats"
     )
     #: Picks for this seat are made by the server (the player left or was replaced).
     auto_pick = models.BooleanField(default=False)

@@ -9,34 +9,45 @@ organiser sees every seat's state, a spectator sees counts until the draft is ov
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from django.utils import timezone
 
-from gameplay.models import DraftPod, Pick, PodStatus
+from gameplay import state_cache
+from gameplay.models import DraftPod, DraftSeat, Pick, PodStatus
 from gameplay.rules import draft as engine
 from tournaments import selectors as tournament_selectors
 
 
 def full_snapshot(pod_id: int) -> dict[str, Any] | None:
-    pod = DraftPod.objects.select_related("tournament").filter(pk=pod_id).first()
+    pod = DraftPod.objects.filter(pk=pod_id).first()
     if pod is None:
         return None
-    state = engine.DraftState.from_dict(pod.state)
+    seats = list(pod.seats.select_related("registration__player").order_by("position"))
+    return snapshot_of(pod, seats, state_cache.load(pod.pk, pod.version, pod.state))
+
+
+def snapshot_of(
+    pod: DraftPod, seats: Sequence[DraftSeat], state: engine.DraftState
+) -> dict[str, Any]:
+    """The full snapshot from rows already loaded (the services pass theirs: no query)."""
     waits = {w.seat: w.holder for w in engine.who_is_waiting_on_whom(state)}
-    seats = []
-    for seat in pod.seats.select_related("registration__player").order_by("position"):
+    made = Counter(r.seat for r in state.pick_log)
+    rows = []
+    for seat in sorted(seats, key=lambda s: s.position):
         expected = engine.expected_pick(state, seat.position)
-        seats.append(
+        rows.append(
             {
                 "position": seat.position,
                 "name": seat.registration.player.display_name,
                 "user_id": seat.registration.player.user_id,
                 "registration": seat.registration_id,
                 "auto": seat.auto_pick,
-                "queued": len(engine.queue(state, seat.position)),
-                "picks": sum(1 for r in state.pick_log if r.seat == seat.position),
-                "pool": [str(c) for c in engine.pool(state, seat.position)],
+                "queued": len(state.queues[seat.position]),
+                "picks": made[seat.position],
+                "pool": [str(c) for c in state.pools[seat.position]],
                 "deadline": seat.deadline.isoformat() if seat.deadline else None,
                 "highlighted": list(seat.highlighted),
                 "waiting_on": waits.get(seat.position),
@@ -61,7 +72,7 @@ def full_snapshot(pod_id: int) -> dict[str, Any] | None:
         "picks_per_pack": state.picks_per_pack,
         "seconds_per_pick": pod.seconds_per_pick,
         "server_time": timezone.now().isoformat(),
-        "seats": seats,
+        "seats": rows,
     }
 
 

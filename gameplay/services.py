@@ -38,6 +38,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from gameplay import state_cache
 from gameplay.models import (
     DraftPack,
     DraftPod,
@@ -97,7 +98,11 @@ def _lock_pod(pod: DraftPod | int) -> DraftPod:
 
 
 def _state(pod: DraftPod) -> engine.DraftState:
-    return engine.DraftState.from_dict(pod.state)
+    """The pod's engine state: the one this transaction just wrote, or the stored one."""
+    written = getattr(pod, "_written_state", None)
+    if written is not None and written[0] == pod.version:
+        return written[1]  # type: ignore[no-any-return]
+    return state_cache.load(pod.pk, pod.version, pod.state)
 
 
 def _seconds_for(pod: DraftPod, cards_in_pack: int) -> int:
@@ -106,10 +111,23 @@ def _seconds_for(pod: DraftPod, cards_in_pack: int) -> int:
     return min(pod.seconds_per_pick, max(MIN_SHRUNK_SECONDS, SECONDS_PER_CARD * cards_in_pack))
 
 
-def _after_commit_broadcast(pod_id: int) -> None:
-    from gameplay import live
+def _after_commit_broadcast(pod: DraftPod, seats: Sequence[DraftSeat] | None = None) -> None:
+    """Send the pod's snapshot once the transaction commits. With the locked ``seats`` (and
+    their players) at hand it is built now, from what this transaction wrote."""
+    from gameplay import live, selectors
 
-    transaction.on_commit(lambda: live.broadcast_pod(pod_id))
+    snapshot = None if seats is None else selectors.snapshot_of(pod, seats, _state(pod))
+    pod_id = pod.pk
+    transaction.on_commit(lambda: live.broadcast_pod(pod_id, snapshot))
+
+
+def _lock_seats(pod: DraftPod) -> list[DraftSeat]:
+    """The pod's seats, locked, in seat order, with their players (one query)."""
+    return list(
+        pod.seats.select_for_update(of=("self",))
+        .select_related("registration__player")
+        .order_by("position")
+    )
 
 
 def _after_commit_timer(seat: DraftSeat) -> None:
@@ -147,14 +165,18 @@ def _refresh_deadlines(
         key_now = None if now_expected is None else (now_expected.pack_id, now_expected.pick_number)
         if key_was == key_now and before is not None:
             continue
-        seat.timer_token += 1
-        seat.highlighted = [] if key_was != key_now else seat.highlighted
-        if now_expected is None or pod.seconds_per_pick == 0 or pod.status != PodStatus.RUNNING:
-            seat.deadline = None
-        else:
+        deadline = None
+        if now_expected is not None and pod.seconds_per_pick and pod.status == PodStatus.RUNNING:
             seconds = _seconds_for(pod, len(now_expected.cards))
-            seat.deadline = now + timedelta(seconds=seconds)
-        seat.save(update_fields=["deadline", "timer_token", "highlighted"])
+            deadline = now + timedelta(seconds=seconds)
+        if deadline is None and seat.deadline is None and not seat.highlighted:
+            continue  # no timer before or after, nothing highlighted: nothing to write
+        seat.timer_token += 1
+        seat.highlighted = []
+        seat.deadline = deadline
+        DraftSeat.objects.filter(pk=seat.pk).update(
+            deadline=deadline, timer_token=seat.timer_token, highlighted=[]
+        )
         _after_commit_timer(seat)
 
 
@@ -167,6 +189,8 @@ def _save_state(pod: DraftPod, state: engine.DraftState, now: datetime) -> None:
         pod.finished_at = now
         fields += ["status", "finished_at"]
     pod.save(update_fields=fields)
+    pod._written_state = (pod.version, state)  # type: ignore[attr-defined]
+    state_cache.remember_on_commit(pod.pk, pod.version, state)
 
 
 # --- pods -------------------------------------------------------------------------------------
@@ -293,11 +317,11 @@ def start_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
     pod.started_at = now
     pod.version += 1
     pod.save(update_fields=["status", "started_at", "version"])
-    seats = list(pod.seats.select_for_update().order_by("position"))
+    seats = _lock_seats(pod)
     _refresh_deadlines(pod, seats, None, _state(pod), now)
     _run_auto_seats(pod, seats, now)
     _audit(pod, actor, "draft.started", "draft started")
-    _after_commit_broadcast(pod.pk)
+    _after_commit_broadcast(pod, seats)
     return pod
 
 
@@ -318,12 +342,8 @@ def _audit(
 # --- picks ------------------------------------------------------------------------------------
 
 
-def _seat_of(pod: DraftPod, user: AbstractBaseUser) -> DraftSeat:
-    seat = (
-        DraftSeat.objects.select_for_update()
-        .filter(pod=pod, registration__player__user_id=user.pk)
-        .first()
-    )
+def _seat_of(seats: Sequence[DraftSeat], user: AbstractBaseUser) -> DraftSeat:
+    seat = next((s for s in seats if s.registration.player.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed("You are not seated in this pod.", code="not_seated")
     return seat
@@ -353,7 +373,8 @@ def make_pick(
 ) -> PickResult:
     """A player keeps ``cards`` from pack ``pack`` as that pack's pick ``pick_number``."""
     pod = _lock_pod(pod)
-    seat = _seat_of(pod, actor)
+    seats = _lock_seats(pod)
+    seat = _seat_of(seats, actor)
     chosen = _cards(cards)
     state = _state(pod)
     done = engine.find_pick(state, pack_id=pack, pick_number=pick_number)
@@ -367,11 +388,10 @@ def make_pick(
     new_state = engine.pick(
         state, seat=seat.position, pack_id=pack, pick_number=pick_number, cards=chosen
     )
-    seats = list(pod.seats.select_for_update().order_by("position"))
     now = timezone.now()
     _record(pod, seats, state, new_state, PickSource.PLAYER, actor, now)
     _run_auto_seats(pod, seats, now)
-    _after_commit_broadcast(pod.pk)
+    _after_commit_broadcast(pod, seats)
     return PickResult(pod, applied=True)
 
 
@@ -439,7 +459,7 @@ def _run_auto_seats(pod: DraftPod, seats: Sequence[DraftSeat], now: datetime) ->
 def highlight(*, actor: AbstractBaseUser, pod: DraftPod | int, cards: object) -> DraftSeat:
     """Remember the cards the player tapped once: the timer's auto-pick takes them."""
     pod = _lock_pod(pod)
-    seat = _seat_of(pod, actor)
+    seat = _seat_of(_lock_seats(pod), actor)
     _require_running(pod)
     chosen = _cards(cards)
     expected = engine.expected_pick(_state(pod), seat.position)
@@ -462,7 +482,7 @@ def handle_pick_deadline(
     if pod_id is None:
         return False
     pod = _lock_pod(pod_id)
-    seats = list(pod.seats.select_for_update().order_by("position"))
+    seats = _lock_seats(pod)
     seat = next(s for s in seats if s.pk == seat_id)
     if (
         pod.status != PodStatus.RUNNING
@@ -475,7 +495,7 @@ def handle_pick_deadline(
         return False
     _server_pick(pod, seats, seat, PickSource.TIMER, now)
     _run_auto_seats(pod, seats, now)
-    _after_commit_broadcast(pod.pk)
+    _after_commit_broadcast(pod, seats)
     logger.info("pod %s: seat %s timed out, picked by the server", pod.pk, seat.position + 1)
     return True
 
@@ -489,7 +509,8 @@ def pause_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
     _require_manager(actor, pod.tournament)
     _require_running(pod)
     now = timezone.now()
-    for seat in pod.seats.select_for_update():
+    seats = _lock_seats(pod)
+    for seat in seats:
         if seat.deadline is not None:
             seat.paused_remaining = max(seat.deadline - now, timedelta(0))
             seat.deadline = None
@@ -500,7 +521,7 @@ def pause_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
     pod.version += 1
     pod.save(update_fields=["status", "paused_at", "version"])
     _audit(pod, actor, "draft.paused", "paused")
-    _after_commit_broadcast(pod.pk)
+    _after_commit_broadcast(pod, seats)
     return pod
 
 
@@ -515,7 +536,8 @@ def resume_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
     pod.paused_at = None
     pod.version += 1
     pod.save(update_fields=["status", "paused_at", "version"])
-    for seat in pod.seats.select_for_update():
+    seats = _lock_seats(pod)
+    for seat in seats:
         if seat.paused_remaining is not None:
             seat.deadline = now + seat.paused_remaining
             seat.paused_remaining = None
@@ -523,7 +545,7 @@ def resume_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
             seat.save(update_fields=["paused_remaining", "deadline", "timer_token"])
             _after_commit_timer(seat)
     _audit(pod, actor, "draft.resumed", "resumed")
-    _after_commit_broadcast(pod.pk)
+    _after_commit_broadcast(pod, seats)
     return pod
 
 
@@ -536,8 +558,7 @@ def set_auto_pick(
     _require_manager(actor, pod.tournament)
     if pod.status == PodStatus.FINISHED:
         raise Conflict("The draft is over.", code="pod_finished")
-    seats = list(pod.seats.select_for_update().select_related("registration__player"))
-    seats.sort(key=lambda s: s.position)
+    seats = _lock_seats(pod)
     if not 0 <= position < len(seats):
         raise InvalidInput(f"This pod has no seat {position + 1}.", code="unknown_seat")
     seat = seats[position]
@@ -555,7 +576,7 @@ def set_auto_pick(
         f"seat {position + 1} ({name}) " + ("on auto-pick" if auto else "back to the player"),
     )
     _run_auto_seats(pod, seats, timezone.now())
-    _after_commit_broadcast(pod.pk)
+    _after_commit_broadcast(pod, seats)
     return seat
 
 
@@ -568,7 +589,7 @@ def end_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
         raise Conflict("The draft is over.", code="pod_finished")
     now = timezone.now()
     pod.status = PodStatus.RUNNING  # the picks below run; the last one finishes the pod
-    seats = list(pod.seats.select_for_update().order_by("position"))
+    seats = _lock_seats(pod)
     state = _state(pod)
     while not engine.is_finished(state):
         seat = next(s for s in seats if engine.expected_pick(state, s.position) is not None)
@@ -579,7 +600,7 @@ def end_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
         seat.timer_token += 1
         seat.save(update_fields=["deadline", "paused_remaining", "timer_token"])
     _audit(pod, actor, "draft.ended", "ended by the organiser")
-    _after_commit_broadcast(pod.pk)
+    _after_commit_broadcast(pod, seats)
     return pod
 
 

@@ -445,9 +445,11 @@ class Match(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField()
-    a = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    #: RESTRICT: a paired registration cannot be deleted on its own, but deleting the
+    #: tournament deletes its matches too.
+    a = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="+")
     b = models.ForeignKey(
-        Registration, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+        Registration, on_delete=models.RESTRICT, related_name="+", null=True, blank=True
     )
     status = models.CharField(
         max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING

@@ -104,6 +104,16 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read ``"7H"``, ``"10♠"``, ``"qd"`` or ``"JK"``; ``cards.unknown_card`` otherwise."""
+        known = _PARSED.get(text)
+        if known is not None:
+            return known
+        card = cls._parse(text)
+        if len(_PARSED) < _PARSED_MAX:  # only texts that are cards: a few hundred at most
+            _PARSED[text] = card
+        return card
+
+    @classmethod
+    def _parse(cls, text: str) -> Card:
         raw = text.strip().upper()
         if raw in {"JK", "JOKER", "*"}:
             return JOKER
@@ -128,6 +138,11 @@ class Card:
 
 
 JOKER = Card(None, None)
+
+#: Card texts already read (cards are immutable; stored states parse the same few texts
+#: again and again).
+_PARSED: dict[str, Card] = {}
+_PARSED_MAX = 4096
 
 
 class DeckType(StrEnum):

@@ -7,6 +7,7 @@
   var podId = root.dataset.pod, mode = root.dataset.mode;
   var snap = null, version = -1, offset = 0, ws = null, retry = 0, pollTimer = null, nextId = 1;
   var selected = [];
+  var lastMessage = Date.now();
   var csrf = (document.querySelector("[name=csrfmiddlewaretoken]") || {}).value;
 
   function $(id) { return document.getElementById(id); }
@@ -40,6 +41,7 @@
     catch (e) { startPolling(); return; }
     ws.onopen = function () { retry = 0; stopPolling(); setConnection("Live"); };
     ws.onmessage = function (event) {
+      lastMessage = Date.now();
       var message = JSON.parse(event.data);
       if (message.type === "snapshot") apply(message);
       else if (message.type === "error") showError(message.detail);
@@ -49,7 +51,10 @@
       ws = null;
       setConnection("Connection lost: updating every few seconds, reconnecting…");
       startPolling();
-      setTimeout(connect, Math.min(10000, 500 * Math.pow(2, retry++)));
+      // Exponential backoff with jitter: a server restart must not bring every phone back
+      // in the same instant.
+      var wait = Math.min(10000, 500 * Math.pow(2, retry++));
+      setTimeout(connect, wait / 2 + Math.random() * wait / 2);
     };
   }
 
@@ -186,6 +191,14 @@
       if (help.textContent) help.textContent = help.textContent.replace(/Time left: .*$/, "Time left: " + countdown(snap.you.deadline));
     }
   }, 1000);
+  // A quiet socket asks for the state now and then: an update lost on the way (a full
+  // queue, a network blip) heals itself within seconds.
+  setInterval(function () {
+    if (ws && ws.readyState === 1 && Date.now() - lastMessage > 20000) {
+      lastMessage = Date.now();
+      ws.send(JSON.stringify({ type: "snapshot" }));
+    }
+  }, 5000);
   // A phone waking up asks for the current state at once.
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState !== "visible") return;

@@ -324,3 +324,16 @@ def test_snapshot_query_count_does_not_grow_with_seats(django_assert_max_num_que
         pods, _, _ = draft_pods(size, pod_size=size)
         with django_assert_max_num_queries(3):
             selectors.full_snapshot(pods[0].pk)
+
+
+def test_deleting_a_tournament_deletes_its_rounds_and_drafts() -> None:
+    from tournaments.models import Match, Registration
+    from tournaments.services import rounds
+
+    pods, organiser, _ = draft_pods(4)
+    tournament = pods[0].tournament
+    services.start_pod(actor=organiser, pod=pods[0])
+    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    tournament.delete()
+    assert not DraftPod.objects.exists() and not Match.objects.exists()
+    assert not Registration.objects.exists()
