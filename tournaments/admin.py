@@ -89,3 +89,67 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False
+
+
+# --- Swiss rounds and results ---------------------------------------------------------------
+
+from tournaments.models import (  # noqa: E402  (grouped with their admin classes)
+    Event,
+    Match,
+    ResultReport,
+    Round,
+    SwissSettings,
+)
+
+
+@admin.register(SwissSettings)
+class SwissSettingsAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "rounds", "round_minutes", "auto_pair", "overdue_policy"]
+    list_filter = ["auto_pair", "overdue_policy", "first_round", "late_entry"]
+    search_fields = ["tournament__name"]
+    raw_id_fields = ["tournament"]
+
+
+class MatchInline(admin.TabularInline):
+    model = Match
+    extra = 0
+    fields = ["table", "a", "b", "status", "winner", "overdue"]
+    raw_id_fields = ["a", "b"]
+    show_change_link = True
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "number", "status", "started_at", "ends_at", "completed_at"]
+    list_filter = ["status"]
+    search_fields = ["tournament__name"]
+    raw_id_fields = ["tournament"]
+    inlines = [MatchInline]
+
+
+class ReportInline(admin.TabularInline):
+    model = ResultReport
+    extra = 0
+    fields = ["side", "reported_by", "games", "complete", "current", "created_at"]
+    readonly_fields = fields
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["round", "table", "a", "b", "status", "winner", "overdue"]
+    list_filter = ["status", "overdue", "winner"]
+    search_fields = [
+        "round__tournament__name",
+        "a__player__display_name",
+        "b__player__display_name",
+    ]
+    raw_id_fields = ["round", "a", "b", "confirmed_by"]
+    inlines = [ReportInline]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "tournament", "kind", "message"]
+    list_filter = ["kind"]
+    search_fields = ["tournament__name", "message"]
+    raw_id_fields = ["tournament"]

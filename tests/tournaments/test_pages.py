@@ -215,12 +215,51 @@ def test_invitation_page_accepts(client) -> None:  # type: ignore[no-untyped-def
 
 @pytest.mark.parametrize(
     "model",
-    ["player", "club", "membership", "invitation", "tournament", "registration", "auditentry"],
+    [
+        "tournaments/player",
+        "tournaments/club",
+        "tournaments/membership",
+        "tournaments/invitation",
+        "tournaments/tournament",
+        "tournaments/registration",
+        "tournaments/auditentry",
+        "tournaments/swisssettings",
+        "tournaments/round",
+        "tournaments/match",
+        "tournaments/event",
+        "gameplay/draftpod",
+        "gameplay/draftseat",
+        "gameplay/pick",
+        "gameplay/draftpack",
+        "gameplay/draftsettings",
+    ],
 )
 def test_admin_lists_every_model(admin_client, model: str) -> None:  # type: ignore[no-untyped-def]
-    RegistrationFactory()
-    response = admin_client.get(f"/admin/tournaments/{model}/?q=a")
-    assert response.status_code == 200
+    from tests.factories import draft_pods
+
+    pods, organiser, _ = draft_pods(2, pod_size=2)
+    from gameplay import services as draft_services
+    from gameplay.rules import draft as engine
+    from tournaments.models import Invitation
+    from tournaments.services import rounds
+
+    pod = draft_services.start_pod(actor=organiser, pod=pods[0])
+    expected = engine.expected_pick(engine.DraftState.from_dict(pod.state), 0)
+    seat = pod.seats.select_related("registration__player__user").get(position=0)
+    draft_services.make_pick(
+        actor=seat.registration.player.user,
+        pod=pod,
+        pack=expected.pack_id,
+        pick_number=1,
+        cards=[str(c) for c in expected.cards[:2]],
+    )
+    rounds.pair_next_round(actor=organiser, tournament=pod.tournament)
+    Invitation.objects.create(club=pod.tournament.club, email="new@example.com", token="t0k3n")
+    assert admin_client.get(f"/admin/{model}/?q=a").status_code == 200  # search works
+    response = admin_client.get(f"/admin/{model}/")
+    first = response.context["cl"].result_list.first()
+    assert first is not None, f"{model} lists nothing"
+    assert admin_client.get(f"/admin/{model}/{first.pk}/change/").status_code == 200
 
 
 def test_embedded_clock_runs_the_sweeper_on_requests(client, settings) -> None:  # type: ignore[no-untyped-def]

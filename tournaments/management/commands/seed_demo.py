@@ -13,6 +13,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.utils import timezone
 
+from gameplay import services as draft_services
 from tournaments import services
 from tournaments.models import Club, Game, Match, Role
 from tournaments.services import results, rounds
@@ -152,6 +153,10 @@ class Command(BaseCommand):
         rounds.update_swiss_settings(
             actor=owner, tournament=tournament, changes={"auto_pair": True}
         )
+        # A Gosu draft seated for the next round, ready for the organiser to start.
+        draft_services.create_pods(
+            actor=owner, tournament=tournament, pod_size=8, seconds_per_pick=45
+        )
 
     def _print_logins(self) -> None:
         self.stdout.write(self.style.SUCCESS(f"Demo logins (password for all: {DEMO_PASSWORD})"))
@@ -159,4 +164,7 @@ class Command(BaseCommand):
         self.stdout.write("  judge      club judge")
         self.stdout.write("  player1 … player24  players (1-20 registered, 1-12 checked in)")
         self.stdout.write("  admin      staff, for /admin/")
-        self.stdout.write("Monday Vanilla Gwent Swiss is running (round 2): pairings, standings.")
+        self.stdout.write(
+            "Monday Vanilla Gwent Swiss is running (round 2): pairings, standings, and two "
+            "Gosu draft pods ready to start from its page."
+        )
