@@ -49,8 +49,8 @@ game-round wins and wins the game after round 2; there is no third round (the so
 Gap decisions (the texts are silent or unclear; a careful judge's reading):
 
 1. *Settings*: two-player Gesoseka ignores ``GameOptions.rounds_to_win`` (the README's
-   "first to two, setting" is the 4-player variant; a ``GameRecord`` holds two scores, so
-   the 4-player outcome is not modelled here). Field scoring takes 2-8 fields
+   "first to two, setting" is the 4-player variant, ``pod_outcome``: a ``GameRecord``
+   holds two scores, so the pod game has its own result type). Field scoring takes 2-8 fields
    (``MAX_PLAYERS``, a sanity bound for "4 players, or even more").
 2. *Jack*: the board is the state after the Jack acted, so its move is **validated, not
    applied**: a player's ``taken`` cards (taken with their Jacks) are at most as many as the
@@ -155,6 +155,81 @@ GAME: Final = "gesoseka"
 MAX_GAME_ROUNDS: Final = 3
 #: The game round after which the game can be decided on game-round wins.
 DECIDING_ROUND: Final = 2
+
+
+#: Four-player Gesoseka: game rounds dealt from one deal of 10 cards each, before all the
+#: cards are gathered and dealt again when nobody has won yet (README).
+POD_ROUNDS_PER_DEAL = 2
+
+
+@dataclass(frozen=True, slots=True)
+class PodOutcome:
+    """A 4-player (or bigger pod) Gesoseka game read from its game rounds."""
+
+    #: Per game round, the player who won it (None: a tie for the highest score).
+    round_winners: tuple[int | None, ...]
+    wins: tuple[int, ...]
+    decided: bool
+    winner: int | None
+    #: The deal the next game round is played from (1: the first deal of 10 cards each).
+    deal: int
+    #: The next game round starts a new deal: gather every card, shuffle, deal 10 each.
+    redeal: bool
+
+
+def pod_outcome(
+    rounds: Sequence[Sequence[int]], *, players: int = 4, rounds_to_win: int = 2
+) -> PodOutcome:
+    """README "Gesoseka with 4 players": the same game in a pod; the first player to
+    ``rounds_to_win`` game-round wins (a setting, default 2) wins. A game round goes to the
+    one highest score (a tie for it: nobody). If nobody has won after a deal's 2 game
+    rounds, all cards are gathered, shuffled and 10 dealt to each again, and play goes on.
+
+    Gap decision: the redeal repeats after every deal of 2 game rounds until someone wins
+    (the README names round 2 only; a careful judge applies it to each new deal alike).
+    Refuses a round with the wrong number of scores (``gesoseka.pod_scores``), a negative
+    score, and a round after the game was won (``gesoseka.after_decided``).
+    """
+    if players < 3 or players > MAX_PLAYERS:
+        raise RuleViolation(
+            f"{GAME}.players", f"a Gesoseka pod has 3 to {MAX_PLAYERS} players, not {players}"
+        )
+    if rounds_to_win < 1:
+        raise RuleViolation(f"{GAME}.rounds_to_win", "a game is won with at least 1 round win")
+    wins = [0] * players
+    winners: list[int | None] = []
+    for number, scores in enumerate(rounds, start=1):
+        where = f"game round {number}"
+        if max(wins) >= rounds_to_win:
+            raise RuleViolation(
+                f"{GAME}.after_decided",
+                f"game round {number} was recorded after the game was won",
+                where=where,
+            )
+        if len(scores) != players:
+            raise RuleViolation(
+                f"{GAME}.pod_scores",
+                f"a game round of a {players}-player pod has {players} scores",
+                where=where,
+            )
+        if any(score < 0 for score in scores):
+            raise RuleViolation(f"{GAME}.negative_score", "a score cannot be negative", where=where)
+        best = max(scores)
+        leaders = [p for p, score in enumerate(scores) if score == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        winners.append(winner)
+        if winner is not None:
+            wins[winner] += 1
+    decided = max(wins) >= rounds_to_win
+    played = len(winners)
+    return PodOutcome(
+        round_winners=tuple(winners),
+        wins=tuple(wins),
+        decided=decided,
+        winner=wins.index(max(wins)) if decided else None,
+        deal=played // POD_ROUNDS_PER_DEAL + 1,
+        redeal=not decided and played > 0 and played % POD_ROUNDS_PER_DEAL == 0,
+    )
 
 
 def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:

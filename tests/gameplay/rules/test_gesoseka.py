@@ -1310,3 +1310,49 @@ def test_adding_a_strengthener_anywhere_never_lowers_its_owners_score(
     if after is not None:
         assert after.points[owner] >= before.points[owner]
         assert after.points[1 - owner] == before.points[1 - owner]
+
+
+# --- Gesoseka with 4 players (README "Gesoseka with 4 players") ------------------------------
+
+
+def test_pod_game_is_won_by_the_first_to_two_game_round_wins() -> None:
+    outcome = gesoseka.pod_outcome([[50, 40, 30, 20], [10, 60, 30, 20], [70, 10, 10, 10]])
+    assert outcome.round_winners == (0, 1, 0)
+    assert outcome.decided and outcome.winner == 0 and outcome.wins == (2, 1, 0, 0)
+
+
+def test_pod_game_redeals_when_nobody_has_won_after_two_game_rounds() -> None:
+    after_two = gesoseka.pod_outcome([[50, 40, 30, 20], [10, 60, 30, 20]])
+    assert not after_two.decided and after_two.redeal and after_two.deal == 2
+    after_three = gesoseka.pod_outcome([[50, 40, 30, 20], [10, 60, 30, 20], [1, 2, 3, 4]])
+    assert not after_three.redeal and after_three.deal == 2
+    after_four = gesoseka.pod_outcome(
+        [[50, 40, 30, 20], [10, 60, 30, 20], [1, 2, 3, 4], [1, 1, 9, 1]]
+    )
+    assert after_four.wins == (1, 1, 1, 1)
+    assert after_four.redeal and after_four.deal == 3  # the redeal repeats per deal
+
+
+def test_pod_game_round_tied_for_the_highest_score_goes_to_nobody() -> None:
+    outcome = gesoseka.pod_outcome([[50, 50, 30, 20]])
+    assert outcome.round_winners == (None,) and outcome.wins == (0, 0, 0, 0)
+
+
+def test_pod_game_wins_needed_is_a_setting() -> None:
+    outcome = gesoseka.pod_outcome([[5, 1, 1, 1], [5, 1, 1, 1]], rounds_to_win=3)
+    assert not outcome.decided
+    assert gesoseka.pod_outcome([[5, 1, 1, 1]], rounds_to_win=1).winner == 0
+
+
+@pytest.mark.parametrize(
+    ("rounds", "code"),
+    [
+        ([[5, 1, 1, 1], [5, 1, 1, 1], [5, 1, 1, 1]], "gesoseka.after_decided"),
+        ([[5, 1, 1]], "gesoseka.pod_scores"),
+        ([[5, -1, 1, 1]], "gesoseka.negative_score"),
+    ],
+)
+def test_pod_game_refuses_impossible_records(rounds, code) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(RuleViolation) as error:
+        gesoseka.pod_outcome(rounds)
+    assert error.value.rule == code
