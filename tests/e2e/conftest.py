@@ -18,7 +18,10 @@ CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: while Playwright's sync API is open it marks its event loop
+# as running in the main thread, and the async tests that run after this package (channel
+# layer, websocket consumers) would refuse to start their own.
+@pytest.fixture(scope="package")
 def browser():  # type: ignore[no-untyped-def]
     if not os.path.exists(CHROMIUM):
         pytest.fail(

@@ -12,18 +12,21 @@ from tournaments.models import Match, Role, TournamentStatus
 
 pytestmark = pytest.mark.django_db
 
+GESOSEKA_WIN = [{"rounds": [[40, 30], [35, 20]]}]
+
 
 def test_a_tournament_runs_to_the_end_through_the_api(
     api_as,
     django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
 ) -> None:
-    tournament, organiser, regs = running_tournament(6, rounds=3)
+    tournament, organiser, regs = running_tournament(24, game="gesoseka", rounds=None)
     users = {r.pk: r.player.user for r in regs}
     org = api_as(organiser)
     base = f"/api/v1/tournaments/{tournament.pk}"
     response = org.post(f"{base}/rounds/")
     assert response.status_code == 201, response.json()
-    for number in (1, 2, 3):
+    assert org.get(f"{base}/swiss/").json()["rounds"] == 5  # 24 players: 5 rounds (MTR)
+    for number in range(1, 6):
         rnd = org.get(f"{base}/rounds/{number}/").json()
         assert rnd["status"] == "paired"
         assert org.post(f"{base}/rounds/{number}/start/", {"minutes": 40}).status_code == 200
@@ -32,15 +35,16 @@ def test_a_tournament_runs_to_the_end_through_the_api(
                 continue
             a, b = users[m["a"]["registration"]], users[m["b"]["registration"]]
             with django_capture_on_commit_callbacks(execute=True):
-                r = api_as(a).post(f"/api/v1/matches/{m['id']}/report/", {"games": A_WINS})
+                r = api_as(a).post(f"/api/v1/matches/{m['id']}/report/", {"games": GESOSEKA_WIN})
                 assert r.status_code == 200 and r.json()["status"] == "reported"
                 r = api_as(b).post(f"/api/v1/matches/{m['id']}/confirm/")
                 assert r.status_code == 200 and r.json()["status"] == "confirmed", r.json()
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
     standings = org.get(f"{base}/standings/").json()
-    assert len(standings["rows"]) == 6
-    assert standings["rows"][0]["points"] == 9
+    assert len(standings["rows"]) == 24
+    points = [row["points"] for row in standings["rows"]]
+    assert points == sorted(points, reverse=True) and sum(points) == 3 * 12 * 5
     assert list(standings["rows"][0]["tiebreakers"]) == ["omw", "gw", "ogw"]
     events = org.get(f"{base}/events/").json()
     kinds = {e["kind"] for e in events}
