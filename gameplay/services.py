@@ -44,6 +44,7 @@ from gameplay.models import (
     DraftPod,
     DraftSeat,
     DraftSettings,
+    DraftTiming,
     Pick,
     PickSource,
     PodStatus,
@@ -212,8 +213,13 @@ def create_pods(
     shrinking_timer: bool | None = None,
     direction: str | None = None,
     pack_size: int | None = None,
+    timing: str | None = None,
 ) -> list[DraftPod]:
-    """Seat the tournament's checked-in players in pods for the next round's draft."""
+    """Seat the tournament's checked-in players in pods for the next round's draft.
+
+    With the timing "once, before round 1" (the default) that is only possible before
+    round 1 is paired, once; with "before every round", before each round.
+    """
     tournament = (
         Tournament.objects.select_for_update(of=("self",))
         .select_related("club")
@@ -229,6 +235,7 @@ def create_pods(
         "shrinking_timer": shrinking_timer,
         "direction": direction,
         "pack_size": pack_size,
+        "timing": timing,
     }
     for name, value in changes.items():
         if value is not None:
@@ -240,9 +247,19 @@ def create_pods(
             "At most 600 seconds per pick.", code="invalid_timer", field="seconds_per_pick"
         )
     settings.save()
+    if settings.timing not in DraftTiming.values:
+        raise InvalidInput("Draft once or before every round.", code="invalid_timing")
     before_round = tournament.rounds.count() + 1
     if DraftPod.objects.filter(tournament=tournament, before_round=before_round).exists():
         raise Conflict(f"The pods for round {before_round} are already seated.", code="pods_exist")
+    if settings.timing == DraftTiming.BEFORE_FIRST_ROUND and (
+        before_round > 1 or DraftPod.objects.filter(tournament=tournament).exists()
+    ):
+        raise Conflict(
+            f'{tournament.name} drafts once, before round 1: choose "before every round" '
+            "to draft again.",
+            code="draft_once",
+        )
     players = Registration.objects.select_related("player").filter(
         tournament=tournament, status=RegistrationStatus.REGISTERED
     )

@@ -120,6 +120,7 @@ def draft_action(request: HttpRequest, tournament_pk: int, action: str) -> HttpR
                 seconds_per_pick=_int_or_none(request.POST.get("seconds_per_pick")),
                 shrinking_timer=request.POST.get("shrinking_timer") == "on",
                 direction=request.POST.get("direction") or None,
+                timing=request.POST.get("timing") or None,
             )
             messages.success(request, f"{len(pods)} draft pod(s) seated.")
         elif action == "start":

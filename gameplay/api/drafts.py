@@ -18,7 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from gameplay import selectors, services
-from gameplay.models import DraftPod, PodStatus
+from gameplay.models import DraftPod, DraftTiming, PodStatus
 from tournaments import selectors as tournament_selectors
 from tournaments.api.views import ERRORS, _int, _valid
 from tournaments.errors import NotAllowed, NotFound
@@ -30,6 +30,11 @@ class PodInput(serializers.Serializer):
     shrinking_timer = serializers.BooleanField(required=False)
     direction = serializers.ChoiceField(choices=["left", "right"], required=False)
     pack_size = serializers.IntegerField(required=False, min_value=2, max_value=20)
+    timing = serializers.ChoiceField(
+        choices=DraftTiming.choices,
+        required=False,
+        help_text="first: one draft before round 1; each: a draft before every round.",
+    )
 
 
 class PodSerializer(serializers.ModelSerializer):

@@ -337,3 +337,26 @@ def test_deleting_a_tournament_deletes_its_rounds_and_drafts() -> None:
     tournament.delete()
     assert not DraftPod.objects.exists() and not Match.objects.exists()
     assert not Registration.objects.exists()
+
+
+def test_a_tournament_that_drafts_once_refuses_a_second_draft() -> None:
+    from tournaments.services import rounds
+
+    pods, organiser, _ = draft_pods(4)
+    tournament = pods[0].tournament
+    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    with pytest.raises(Conflict) as error:
+        services.create_pods(actor=organiser, tournament=tournament)
+    assert error.value.code == "draft_once"
+
+
+def test_a_tournament_that_drafts_before_every_round_seats_pods_for_round_two() -> None:
+    from tournaments.services import rounds
+
+    tournament, organiser, _ = running_tournament(4)
+    first = services.create_pods(actor=organiser, tournament=tournament, timing="each")
+    services.end_pod(actor=organiser, pod=first[0])
+    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    again = services.create_pods(actor=organiser, tournament=tournament)
+    assert again[0].before_round == 2
+    assert DraftPod.objects.filter(tournament=tournament).count() == 2

@@ -155,7 +155,7 @@ class Command(BaseCommand):
         )
         # A Gosu draft seated for the next round, ready for the organiser to start.
         draft_services.create_pods(
-            actor=owner, tournament=tournament, pod_size=8, seconds_per_pick=45
+            actor=owner, tournament=tournament, pod_size=8, seconds_per_pick=45, timing="each"
         )
 
     def _print_logins(self) -> None:
