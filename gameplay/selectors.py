@@ -110,9 +110,7 @@ def view_for(full: dict[str, Any], *, user_id: int | None, manager: bool) -> dic
 
 def viewer(pod: DraftPod, user: Any) -> tuple[int | None, bool]:
     """(user id or None, may manage the pod)."""
-    if not user.is_authenticated:
-        return None, False
-    return user.pk, tournament_selectors.can_manage_club(user, pod.tournament.club)
+    return viewer_of_tournament(pod.tournament, user)
 
 
 def pod_for_viewer(pod_id: int, user: Any) -> DraftPod | None:
@@ -137,11 +135,28 @@ def tournament_pods(tournament: Any) -> list[DraftPod]:
     )
 
 
-def pools_by_registration(tournament: Any) -> dict[int, list[str]]:
-    """Each registration's drafted pool in its latest pod (shown with the registration)."""
-    pools: dict[int, list[str]] = {}
-    for pod in DraftPod.objects.filter(tournament=tournament).order_by("before_round"):
-        state = engine.DraftState.from_dict(pod.state)
-        for seat in pod.seats.all():
-            pools[seat.registration_id] = [str(c) for c in engine.pool(state, seat.position)]
-    return pools
+def pods_panel(tournament: Any, user: Any) -> list[dict[str, Any]]:
+    """The tournament page's draft pods with their seats and the pools this user may see:
+    their own always, everyone's once the draft is over or for the organisers (the same
+    rule as ``view_for``)."""
+    _, manager = viewer_of_tournament(tournament, user)
+    panel = []
+    for pod in tournament_pods(tournament):
+        state = state_cache.load(pod.pk, pod.version, pod.state)
+        everyone = pod.status == PodStatus.FINISHED or manager
+        seats = []
+        for seat in sorted(pod.seats.all(), key=lambda s: s.position):
+            mine = user.is_authenticated and seat.registration.player.user_id == user.pk
+            pool = [str(c) for c in state.pools[seat.position]] if everyone or mine else None
+            seats.append(
+                {"name": seat.registration.player.display_name, "mine": mine, "pool": pool}
+            )
+        panel.append({"pod": pod, "seats": seats, "mine": any(s["mine"] for s in seats)})
+    return panel
+
+
+def viewer_of_tournament(tournament: Any, user: Any) -> tuple[int | None, bool]:
+    """(user id or None, may manage the tournament's drafts)."""
+    if not user.is_authenticated:
+        return None, False
+    return user.pk, tournament_selectors.can_manage_club(user, tournament.club)

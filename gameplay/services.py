@@ -57,6 +57,7 @@ from tournaments import selectors as tournament_selectors
 from tournaments.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
 from tournaments.services.core import record_audit
+from tournaments.services.queue import enqueue_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -133,22 +134,10 @@ def _lock_seats(pod: DraftPod) -> list[DraftSeat]:
 
 def _after_commit_timer(seat: DraftSeat) -> None:
     """Queue the seat's timer task for its deadline (plus the grace), after commit."""
-    from config.celery import app
     from gameplay import tasks
 
-    if seat.deadline is None:
-        return
-    seat_id, token, eta = seat.pk, seat.timer_token, seat.deadline + GRACE
-
-    def enqueue() -> None:
-        if app.conf.task_always_eager:
-            return  # no worker: the in-process sweeper handles it on time
-        try:
-            tasks.pick_deadline.apply_async(args=[seat_id, token], eta=eta)
-        except Exception:
-            logger.warning("could not queue the pick timer of seat %s", seat_id)
-
-    transaction.on_commit(enqueue)
+    if seat.deadline is not None:
+        enqueue_on_commit(tasks.pick_deadline, seat.pk, seat.timer_token, eta=seat.deadline + GRACE)
 
 
 def _refresh_deadlines(

@@ -139,6 +139,21 @@ class Card:
 
 JOKER = Card(None, None)
 
+
+def read_card(raw: str, *, rule: str, where: str | None, max_len: int, jokers: bool) -> Card:
+    """A card from request text, for the engines' JSON readers: ``RuleViolation(rule)``
+    naming the card text (cut to ``max_len``) for anything that is not one, including
+    over-long text (refused before parsing) and digits ``int()`` rejects, such as "²"."""
+    hint = "rank 2-10, J, Q, K or A, then C, D, H or S" + ('; or "JK"' if jokers else "")
+    bad = RuleViolation(rule, f"{raw[:max_len]!r} is not a card: {hint}", where=where)
+    if len(raw) > max_len:
+        raise bad
+    try:
+        return Card.parse(raw)
+    except ValueError:  # RuleViolation, or int() refusing a Unicode digit
+        raise bad from None
+
+
 #: Card texts already read (cards are immutable; stored states parse the same few texts
 #: again and again).
 _PARSED: dict[str, Card] = {}

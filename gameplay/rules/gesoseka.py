@@ -136,7 +136,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, TypeGuard
 
-from gameplay.rules.cards import ACE, JACK, KING, QUEEN, Card, DeckType, build_decks
+from gameplay.rules.cards import ACE, JACK, KING, QUEEN, Card, DeckType, build_decks, read_card
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
     PLAYERS,
@@ -1035,18 +1035,9 @@ class _Budget:
 def _card(raw: object, where: str) -> Card:
     if not isinstance(raw, str):
         raise _shape(f'a card is a string such as "10S", not {type(raw).__name__}', where)
-    bad = RuleViolation(
-        f"{GAME}.unknown_card",
-        f"{raw[:_MAX_CARD_TEXT]!r} is not a card: rank 2-10, J, Q, K or A, then C, D, H or S; "
-        'or "JK"',
-        where=where,
+    return read_card(
+        raw, rule=f"{GAME}.unknown_card", where=where, max_len=_MAX_CARD_TEXT, jokers=True
     )
-    if len(raw) > _MAX_CARD_TEXT:
-        raise bad
-    try:
-        return Card.parse(raw)
-    except ValueError:  # RuleViolation, or int() refusing a Unicode digit such as "²"
-        raise bad from None
 
 
 def _field_card(raw: object, budget: _Budget, where: str) -> FieldCard:

@@ -58,7 +58,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, TypeGuard
 
-from gameplay.rules.cards import ACE, JACK, Card, Suit
+from gameplay.rules.cards import ACE, JACK, Card, Suit, read_card
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
     PLAYERS,
@@ -513,17 +513,9 @@ def _shape(detail: str, where: str) -> RuleViolation:
 def _parse_card(raw: object, where: str) -> Card:
     if not isinstance(raw, str):
         raise _shape(f'a card is a string such as "10D", not {type(raw).__name__}', where)
-    bad = RuleViolation(
-        "cards.unknown_card",
-        f"{raw[:_MAX_CARD_TEXT]!r} is not a card: rank 2-10, J, Q, K or A, then C, D, H or S",
-        where=where,
+    return read_card(
+        raw, rule="cards.unknown_card", where=where, max_len=_MAX_CARD_TEXT, jokers=False
     )
-    if len(raw) > _MAX_CARD_TEXT:
-        raise bad
-    try:
-        return Card.parse(raw)
-    except ValueError:  # RuleViolation, or int() refusing a Unicode digit such as "²"
-        raise bad from None
 
 
 def _parse_cards(raw: object, ledger: _Ledger, place: str) -> tuple[Card, ...]:

@@ -208,7 +208,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final, TypeAlias, TypeGuard
 
-from gameplay.rules.cards import ACE, JACK, JOKER, KING, QUEEN, Card, Suit
+from gameplay.rules.cards import ACE, JACK, JOKER, KING, QUEEN, Card, Suit, read_card
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
     PLAYERS,
@@ -895,17 +895,7 @@ def _shape(detail: str, where: str) -> RuleViolation:
 def _parse_card(raw: object, where: str) -> Card:
     if not isinstance(raw, str):
         raise _shape(f'a card is a string such as "10S" or "JK", not {type(raw).__name__}', where)
-    bad = RuleViolation(
-        "cards.unknown_card",
-        f'{raw[:_MAX_TEXT]!r} is not a card: rank 2-10, J, Q, K or A, then C, D, H or S; or "JK"',
-        where=where,
-    )
-    if len(raw) > _MAX_TEXT:
-        raise bad
-    try:
-        return Card.parse(raw)
-    except ValueError:  # RuleViolation, or int() refusing a Unicode digit such as "²"
-        raise bad from None
+    return read_card(raw, rule="cards.unknown_card", where=where, max_len=_MAX_TEXT, jokers=True)
 
 
 def _parse_row(raw: object, where: str) -> Row:

@@ -360,3 +360,20 @@ def test_a_tournament_that_drafts_before_every_round_seats_pods_for_round_two() 
     again = services.create_pods(actor=organiser, tournament=tournament)
     assert again[0].before_round == 2
     assert DraftPod.objects.filter(tournament=tournament).count() == 2
+
+
+def test_the_tournament_page_shows_a_player_their_own_pool_and_all_pools_after_the_draft() -> None:
+    from django.contrib.auth.models import AnonymousUser
+
+    pods, organiser, _ = draft_pods(4)
+    pod = services.start_pod(actor=organiser, pod=pods[0])
+    _pick_best(pod, 0)
+    player = _seat_user(pod, 0)
+    seats = selectors.pods_panel(pod.tournament, player)[0]["seats"]
+    assert [s["pool"] is not None for s in seats] == [True, False, False, False]
+    assert len(seats[0]["pool"]) == 2
+    organiser_seats = selectors.pods_panel(pod.tournament, organiser)[0]["seats"]
+    assert all(s["pool"] is not None for s in organiser_seats)
+    services.end_pod(actor=organiser, pod=pod)
+    public = selectors.pods_panel(pod.tournament, AnonymousUser())[0]["seats"]
+    assert all(len(s["pool"]) == 7 for s in public)

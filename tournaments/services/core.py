@@ -468,24 +468,11 @@ def _validate_tournament(t: Tournament, *, now: datetime, start_changed: bool) -
 
 
 def _schedule_start_job(tournament: Tournament) -> None:
-    """Queue the start clock job for the start time, once the transaction commits.
-
-    The task is an optimisation: ``sweep_deadlines`` (beat) handles any start it missed.
-    """
-    from config.celery import app
+    """Queue the start clock job for the start time (``sweep_deadlines`` is the net)."""
     from tournaments import tasks
+    from tournaments.services.queue import enqueue_on_commit
 
-    tournament_id, eta = tournament.pk, tournament.scheduled_start
-
-    def enqueue() -> None:
-        if app.conf.task_always_eager and eta > timezone.now():
-            return  # Eager mode ignores eta; the in-process sweeper handles it on time.
-        try:
-            tasks.handle_tournament_start.apply_async(args=[tournament_id], eta=eta)
-        except Exception:  # the broker is down: the beat sweeper is the safety net
-            logger.warning("could not queue the start job of tournament %s", tournament_id)
-
-    transaction.on_commit(enqueue)
+    enqueue_on_commit(tasks.handle_tournament_start, tournament.pk, eta=tournament.scheduled_start)
 
 
 @transaction.atomic

@@ -62,6 +62,7 @@ from tournaments.models import (
 )
 from tournaments.pairing import swiss
 from tournaments.services.core import ensure_player, record_audit, record_event
+from tournaments.services.queue import enqueue_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -111,20 +112,9 @@ def _lock_round(round_id: int) -> Round:
 
 
 def _after_commit(task_name: str, *args: Any, eta: datetime | None = None) -> None:
-    """Queue a task once the transaction commits; a broker outage is logged, not raised:
-    the beat sweeper is the safety net."""
-    from config.celery import app
     from tournaments import tasks
 
-    def enqueue() -> None:
-        if app.conf.task_always_eager and eta is not None and eta > timezone.now():
-            return  # eager mode ignores eta; the in-process sweeper handles it on time
-        try:
-            getattr(tasks, task_name).apply_async(args=list(args), eta=eta)
-        except Exception:
-            logger.warning("could not queue %s%s; the sweeper will catch it", task_name, args)
-
-    transaction.on_commit(enqueue)
+    enqueue_on_commit(getattr(tasks, task_name), *args, eta=eta)
 
 
 # --- pairing ---------------------------------------------------------------------------------
