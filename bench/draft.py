@@ -1,13 +1,21 @@
-"""Live draft benchmark: ``python -m bench.draft [--pods 32] [--seats 8] [--workers 1]``.
+"""Live draft benchmark: ``python -m bench.draft [--pods 32] [--seats 8] [--think MIN,MAX ...]``.
 
 Drives ``pods`` pods of ``seats`` seats (256 simulated players by default) through a whole
 Gosu draft over real websocket connections to the ASGI server (Daphne) on loopback, with
 PostgreSQL and the Redis channel layer, as the full stack runs. Each simulated player
-connects with its own logged-in session, waits for the pack in front of it and picks
-(the first cards of the pack) as soon as a snapshot shows one; a pick's acknowledgement
-time is from sending the pick to receiving its ``ack``. Prints picks per second and the
-p50/p90/p99 acknowledgement times, then checks the database: every pick stored exactly
-once, every pool exactly the pack size, every card of the packs drafted once.
+connects with its own logged-in session, waits for the pack in front of it, "thinks" for a
+random time in ``MIN,MAX`` seconds and picks (the first cards of the pack); a pick's
+acknowledgement time is from sending the pick to receiving its ``ack``.
+
+Every ``--think`` profile is a whole fresh draft against the same server process, so the
+profiles compare in one run. The default is two: ``2,6`` (a fast table: every player picks
+2 to 6 seconds after the pack reaches them) and ``0`` (the stress run: every simulated
+player picks the instant a pack arrives, so all 256 are queued at once and the
+acknowledgement time is the length of that queue, whatever the server does per pick).
+
+For each profile it prints picks per second, the p50/p90/p99 acknowledgement times, the
+server's CPU time per pick, then checks the database: every pick stored exactly once, every
+pool exactly the pack size, every card of the packs drafted once.
 
 Needs PostgreSQL and Redis (``DATABASE_URL`` base, default ``postgres://postgres@127.0.0.1:
 5432/cardclub``; ``REDIS_URL``, default database 14). It uses its own database
@@ -64,19 +72,14 @@ def _create_database(url: str) -> None:
 
 def _set_up(pods: int, seats: int) -> list[tuple[str, int]]:
     """Create the tournament, seat and start the pods; returns (session key, pod id) each."""
-    import django
-
-    django.setup()
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
-    from django.core.management import call_command
     from django.utils import timezone
 
     from gameplay import services
     from tournaments import services as tournament_services
     from tournaments.models import Club, Registration, Tournament, TournamentStatus
 
-    call_command("migrate", verbosity=0)
     Club.objects.filter(slug__startswith="bench-club").delete()
     from django.contrib.auth import get_user_model
 
@@ -212,8 +215,10 @@ async def _player(
 
 
 async def _drive(
-    port: int, sessions: list[tuple[str, int]], think: tuple[float, float]
-) -> tuple[float, list[float], Counter[str], int]:
+    port: int, sessions: list[tuple[str, int]], think: tuple[float, float], server_pid: int
+) -> tuple[float, float, list[float], Counter[str], int]:
+    """Connect everyone, then draft; returns (seconds, server CPU seconds, ack times, errors,
+    picks acknowledged), the times counted from the moment all are connected."""
     latencies: list[float] = []
     errors: Counter[str] = Counter()
     reporter = asyncio.ensure_future(_report_progress())
@@ -226,10 +231,11 @@ async def _drive(
         for i, (key, pod) in enumerate(sessions)
     ]
     await all_in.wait()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_seconds(server_pid)
     results = await asyncio.gather(*players)
     reporter.cancel()
-    return time.perf_counter() - start, latencies, errors, sum(results)
+    elapsed, cpu = time.perf_counter() - start, _cpu_seconds(server_pid) - cpu
+    return elapsed, cpu, latencies, errors, sum(results)
 
 
 def _check(pods: int, seats: int) -> tuple[int, list[str]]:
@@ -269,75 +275,105 @@ def _stop(server: subprocess.Popen[str], log_path: str) -> str:
         return log.read()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--pods", type=int, default=32)
-    parser.add_argument("--seats", type=int, default=8)
-    parser.add_argument(
-        "--think",
-        default="0",
-        help="seconds a player takes per pick: 0 (all at once: the stress run) or MIN,MAX",
-    )
-    args = parser.parse_args()
-    env = _environment(args)
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    _create_database(env["DATABASE_URL"])
-    sessions = _set_up(args.pods, args.seats)
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+_APP = ["config.asgi:application"]
+
+
+def _start_server(env: dict[str, str], log_path: str) -> tuple[subprocess.Popen[str], int]:
     port = _free_port()
-    log_path = os.environ.get("BENCH_SERVER_LOG", "/tmp/bench-draft-server.log")
-    log = open(log_path, "w")  # noqa: SIM115  (closed once the server stops)
+    log = open(log_path, "w")  # noqa: SIM115  (the child keeps it; closed when we exit)
     server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "daphne",
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(port),
-            "config.asgi:application",
-        ],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *_APP],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=log,
         text=True,
     )
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        bounds = [float(x) for x in args.think.split(",")] * 2
-        think = (bounds[0], bounds[1])
-        elapsed, latencies, errors, acked = asyncio.run(_drive(port, sessions, think))
-    except BaseException:
-        print(_stop(server, log_path)[-5000:])
-        raise
-    stderr = _stop(server, log_path)
-    log.close()
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.1)
+    return server, port
+
+
+def _run_profile(
+    args: argparse.Namespace, profile: str, server: subprocess.Popen[str], port: int
+) -> bool:
+    """One whole draft at one pace; prints its figures, returns whether it was clean."""
+    sessions = _set_up(args.pods, args.seats)
+    bounds = [float(x) for x in profile.split(",")] * 2
+    think = (bounds[0], bounds[1])
+    _progress.clear()
+    elapsed, cpu, latencies, errors, acked = asyncio.run(_drive(port, sessions, think, server.pid))
     stored, problems = _check(args.pods, args.seats)
     latencies.sort()
 
     def pct(p: float) -> float:
         return 1000 * latencies[min(len(latencies) - 1, int(p * len(latencies)))]
 
-    print(
-        f"{args.pods} pods x {args.seats} seats = {len(sessions)} players over websockets "
-        "(Daphne, PostgreSQL, Redis channel layer, one server process); "
-        + ("all picking at once" if think[1] == 0 else f"think time {think[0]:g}-{think[1]:g} s")
-    )
+    pace = "all picking at once" if think[1] == 0 else f"think {think[0]:g}-{think[1]:g} s"
+    print(f"{len(sessions)} players, {pace}:")
     print(f"  {acked} picks acknowledged in {elapsed:.2f} s: {acked / elapsed:.0f} picks/s")
     print(
         f"  pick acknowledgement: p50 {pct(0.50):.1f} ms, p90 {pct(0.90):.1f} ms, "
         f"p99 {pct(0.99):.1f} ms, max {1000 * latencies[-1]:.1f} ms "
         f"(median {1000 * statistics.median(latencies):.1f} ms)"
     )
+    print(
+        f"  server CPU: {cpu:.2f} s over the draft, {1000 * cpu / max(acked, 1):.1f} ms a pick "
+        f"(all threads; every snapshot sent to {args.seats} pages included)"
+    )
     print(f"  errors sent back: {dict(errors) or 'none'}")
-    print(f"  database: {stored} picks stored; lost or doubled: {problems or 'none'}")
-    if problems or stored != acked:
+    print(f"  database: {stored} picks stored; lost or doubled: {problems or 'none'}", flush=True)
+    return not problems and stored == acked
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--pods", type=int, default=32)
+    parser.add_argument("--seats", type=int, default=8)
+    parser.add_argument(
+        "--think",
+        action="append",
+        help="seconds a player takes per pick, MIN,MAX, or 0 (all at once); repeat to "
+        "compare paces in one run (default: 2,6 then 0)",
+    )
+    args = parser.parse_args()
+    profiles = args.think or ["2,6", "0"]
+    env = _environment(args)
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    _create_database(env["DATABASE_URL"])
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    log_path = os.environ.get("BENCH_SERVER_LOG", "/tmp/bench-draft-server.log")
+    server, port = _start_server(env, log_path)
+    print(
+        f"{args.pods} pods x {args.seats} seats over websockets to one Daphne process "
+        f"(PostgreSQL, Redis channel layer); server pid {server.pid}, log {log_path}",
+        flush=True,
+    )
+    clean = True
+    try:
+        for profile in profiles:
+            clean = _run_profile(args, profile, server, port) and clean
+    except BaseException:
+        print(_stop(server, log_path)[-5000:])
+        raise
+    stderr = _stop(server, log_path)
+    if not clean:
         print(stderr[-3000:])
         sys.exit(1)
 

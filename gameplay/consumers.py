@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import weakref
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -68,6 +69,32 @@ def _run_action(pod_id: int, user: Any, message: dict[str, Any]) -> int:
     from gameplay.models import DraftPod
 
     return DraftPod.objects.values_list("version", flat=True).get(pk=pod_id)
+
+
+def _act(
+    pod_id: int, user: Any, message: dict[str, Any]
+) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
+    """:func:`_run_action`, with the snapshots it would broadcast handed back instead."""
+    with live.deferred() as pending:
+        version = _run_action(pod_id, user, message)
+    return version, pending
+
+
+#: One asyncio lock per pod and event loop. Actions on one pod are serialised by the pod's
+#: row lock anyway; queueing them here first keeps a burst of picks in one pod from filling
+#: the thread pool with threads that only wait on that row lock while other pods' picks
+#: wait for a thread. The row lock still does the real work (other processes, the timers).
+_pod_locks: weakref.WeakValueDictionary[tuple[asyncio.AbstractEventLoop, int], asyncio.Lock] = (
+    weakref.WeakValueDictionary()
+)
+
+
+def _pod_lock(pod_id: int) -> asyncio.Lock:
+    key = (asyncio.get_running_loop(), pod_id)
+    lock = _pod_locks.get(key)
+    if lock is None:
+        lock = _pod_locks[key] = asyncio.Lock()
+    return lock
 
 
 class DraftConsumer(AsyncJsonWebsocketConsumer):
@@ -122,7 +149,8 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
             )
             return
         try:
-            version = await _in_pool(_run_action)(self.pod_id, self.user, content)
+            async with _pod_lock(self.pod_id):
+                version, pending = await _in_pool(_act)(self.pod_id, self.user, content)
         except DomainError as error:
             await self.send_json(
                 {"type": "error", "id": request_id, "code": error.code, "detail": error.detail}
@@ -133,6 +161,8 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
             )
         else:
             await self.send_json({"type": "ack", "id": request_id, "version": version})
+            for pod_id, snapshot in pending:
+                live.publish(self.channel_layer, pod_id, snapshot)
 
     async def draft_snapshot(self, event: dict[str, Any]) -> None:
         await self.send_snapshot(event["snapshot"])

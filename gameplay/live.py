@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import threading
+import weakref
+from collections.abc import Iterator
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -11,6 +16,8 @@ from channels.layers import get_channel_layer
 from gameplay import selectors
 
 logger = logging.getLogger(__name__)
+
+_deferred = threading.local()
 
 
 def group_name(pod_id: int) -> str:
@@ -22,16 +29,89 @@ def broadcast_pod(pod_id: int, snapshot: dict[str, Any] | None = None) -> None:
 
     ``snapshot``: built by the service from the rows it wrote (else read now). A lost
     message is harmless: every snapshot is complete and versioned, and pages poll when
-    their socket is down.
+    their socket is down. Inside :func:`deferred` the snapshot is handed to the caller
+    instead, to send once it has answered its own client.
     """
     if snapshot is None:
         snapshot = selectors.full_snapshot(pod_id)
+    if snapshot is None:
+        return
+    pending: list[tuple[int, dict[str, Any]]] | None = getattr(_deferred, "pending", None)
+    if pending is not None:
+        pending.append((pod_id, snapshot))
+        return
     layer = get_channel_layer()
-    if snapshot is None or layer is None:
+    if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(
-            group_name(pod_id), {"type": "draft.snapshot", "snapshot": snapshot}
-        )
+        async_to_sync(layer.group_send)(group_name(pod_id), message(snapshot))
     except Exception:  # Redis down: pages fall back to polling
         logger.warning("could not broadcast pod %s", pod_id, exc_info=True)
+
+
+def message(snapshot: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "draft.snapshot", "snapshot": snapshot}
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[list[tuple[int, dict[str, Any]]]]:
+    """Collect this thread's broadcasts instead of sending them.
+
+    The websocket consumer runs an action in a worker thread inside this, acknowledges the
+    action to its client, and only then sends the collected snapshots from the event loop:
+    the acknowledgement does not wait on the channel layer, and the worker thread is not
+    held while Redis answers.
+    """
+    outer = getattr(_deferred, "pending", None)
+    pending: list[tuple[int, dict[str, Any]]] = []
+    _deferred.pending = pending
+    try:
+        yield pending
+    finally:
+        _deferred.pending = outer
+
+
+class _Outbox:
+    """One event loop's snapshots waiting to go out, newest per pod."""
+
+    def __init__(self) -> None:
+        self.latest: dict[int, dict[str, Any]] = {}
+        self.senders: dict[int, asyncio.Task[None]] = {}
+        # redis-py's asyncio pool refuses (rather than waits) past 100 connections; a burst
+        # of picks in 32 pods must queue here instead.
+        self.slots = asyncio.Semaphore(16)
+
+
+_outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def publish(layer: Any, pod_id: int, snapshot: dict[str, Any]) -> None:
+    """Send ``snapshot`` to the pod's group from the running event loop, without waiting.
+
+    Snapshots are complete, so only the newest matters: while one is on its way to Redis,
+    a newer one replaces any still waiting for the same pod. A burst of eight picks in a pod
+    then fans out as a few snapshots, not eight times eight.
+    """
+    loop = asyncio.get_running_loop()
+    outbox = _outboxes.get(loop)
+    if outbox is None:
+        outbox = _outboxes[loop] = _Outbox()
+    waiting = outbox.latest.get(pod_id)
+    if waiting is None or waiting["version"] <= snapshot["version"]:
+        outbox.latest[pod_id] = snapshot
+    if pod_id not in outbox.senders:
+        outbox.senders[pod_id] = loop.create_task(_send(layer, outbox, pod_id))
+
+
+async def _send(layer: Any, outbox: _Outbox, pod_id: int) -> None:
+    try:
+        while (snapshot := outbox.latest.pop(pod_id, None)) is not None:
+            async with outbox.slots:
+                try:
+                    await layer.group_send(group_name(pod_id), message(snapshot))
+                except Exception:  # Redis down: pages fall back to polling
+                    logger.warning("could not broadcast pod %s", pod_id, exc_info=True)
+    finally:
+        outbox.senders.pop(pod_id, None)

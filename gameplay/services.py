@@ -86,17 +86,17 @@ def _require_manager(actor: AbstractBaseUser, tournament: Tournament) -> None:
         )
 
 
-def _lock_pod(pod: DraftPod | int) -> DraftPod:
+def _lock_pod(pod: DraftPod | int, *, with_club: bool = True) -> DraftPod:
+    """The pod, locked. Its stored state is left behind (``_state`` reads it only when the
+    parsed state is not cached); a pick, the hot path, needs no tournament or club."""
     pk = pod if isinstance(pod, int) else pod.pk
-    found = (
-        DraftPod.objects.select_for_update(of=("self",))
-        .select_related("tournament__club")
-        .filter(pk=pk)
-        .first()
-    )
-    if found is None:
-        raise NotFound("No such draft pod.")
-    return found
+    query = DraftPod.objects.select_for_update(of=("self",)).defer("state")
+    if with_club:
+        query = query.select_related("tournament__club")
+    try:
+        return query.get(pk=pk)
+    except DraftPod.DoesNotExist:
+        raise NotFound("No such draft pod.") from None
 
 
 def _state(pod: DraftPod) -> engine.DraftState:
@@ -104,6 +104,9 @@ def _state(pod: DraftPod) -> engine.DraftState:
     written = getattr(pod, "_written_state", None)
     if written is not None and written[0] == pod.version:
         return written[1]  # type: ignore[no-any-return]
+    state = state_cache.cached(pod.pk, pod.version)
+    if state is not None:
+        return state  # the stored state (deferred by ``_lock_pod``) is not even read
     return state_cache.load(pod.pk, pod.version, pod.state)
 
 
@@ -123,11 +126,20 @@ def _after_commit_broadcast(pod: DraftPod, seats: Sequence[DraftSeat] | None = N
     transaction.on_commit(lambda: live.broadcast_pod(pod_id, snapshot))
 
 
+#: What the draft needs of a seat's registration: whose it is and the name to show.
+_SEAT_PLAYER_FIELDS = (
+    "registration__player__user_id",
+    "registration__player__display_name",
+)
+
+
 def _lock_seats(pod: DraftPod) -> list[DraftSeat]:
-    """The pod's seats, locked, in seat order, with their players (one query)."""
+    """The pod's seats, locked, in seat order, with their players' names (one query; the
+    registrations' other columns are left behind: this runs on every pick)."""
     return list(
         pod.seats.select_for_update(of=("self",))
         .select_related("registration__player")
+        .only(*[f.name for f in DraftSeat._meta.concrete_fields], *_SEAT_PLAYER_FIELDS)
         .order_by("position")
     )
 
@@ -378,7 +390,7 @@ def make_pick(
     *, actor: AbstractBaseUser, pod: DraftPod | int, pack: int, pick_number: int, cards: object
 ) -> PickResult:
     """A player keeps ``cards`` from pack ``pack`` as that pack's pick ``pick_number``."""
-    pod = _lock_pod(pod)
+    pod = _lock_pod(pod, with_club=False)
     seats = _lock_seats(pod)
     seat = _seat_of(seats, actor)
     chosen = _cards(cards)

@@ -21,13 +21,21 @@ _states: OrderedDict[tuple[int, int], engine.DraftState] = OrderedDict()
 _lock = Lock()
 
 
-def load(pod_id: int, version: int, stored: dict[str, object]) -> engine.DraftState:
+def cached(pod_id: int, version: int) -> engine.DraftState | None:
+    """The parsed state of ``(pod, version)`` if this process has it."""
     key = (pod_id, version)
     with _lock:
         state = _states.get(key)
         if state is not None:
             _states.move_to_end(key)
-            return state
+        return state
+
+
+def load(pod_id: int, version: int, stored: dict[str, object]) -> engine.DraftState:
+    state = cached(pod_id, version)
+    if state is not None:
+        return state
+    key = (pod_id, version)
     state = engine.DraftState.from_dict(stored)
     _remember(key, state)
     return state

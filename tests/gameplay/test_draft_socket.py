@@ -4,6 +4,7 @@ acks or clear errors, and a reconnect mid-draft. Runs over the real channel laye
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,6 +21,21 @@ from tests.factories import UserFactory, draft_pods
 pytestmark = pytest.mark.django_db(transaction=True)
 
 application = URLRouter(websocket_urlpatterns)
+
+
+@pytest.fixture(autouse=True)
+def _end_pool_connections() -> Iterator[None]:
+    """The socket runs the ORM in pool threads whose connections outlive the test's event
+    loop (Django keeps them in context-local storage that channels' cleanup does not see);
+    end them, or the test database could not be dropped after the last test."""
+    yield
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 def _user(pod, position):  # type: ignore[no-untyped-def]
@@ -153,3 +169,36 @@ def test_a_pod_of_a_hidden_tournament_refuses_the_connection() -> None:
         assert not connected and code == 4404
 
     async_to_sync(scenario)()
+
+
+def test_a_burst_of_picks_in_one_pod_ends_with_every_page_on_the_newest_snapshot() -> None:
+    """All four players pick at the same moment: each gets its ack, the picks are stored
+    once each, and every page's last snapshot is the pod's final version (snapshots may be
+    merged on the way, never lost at the end)."""
+    from gameplay.models import DraftPod
+
+    pods, organiser, _ = draft_pods(4)
+    pod = services.start_pod(actor=organiser, pod=pods[0])
+    users = [_user(pod, position) for position in range(4)]
+
+    async def scenario() -> None:
+        opened = [await _open(pod.pk, user) for user in users]
+        for n, (communicator, first) in enumerate(opened):
+            pack = first["you"]["pack"]
+            await communicator.send_json_to(
+                {"type": "pick", "id": n, "pack": pack["id"], "pick": 1, "cards": pack["cards"][:2]}
+            )
+        acks = [await _next_of_type(c, "ack") for c, _ in opened]
+        assert sorted(a["id"] for a in acks) == [0, 1, 2, 3]
+        final = max(a["version"] for a in acks)
+        for communicator, _ in opened:
+            latest = -1
+            while latest < final:
+                latest = (await _next_of_type(communicator, "snapshot"))["version"]
+            assert latest == final
+            assert await communicator.receive_nothing(timeout=0.2)
+            await communicator.disconnect()
+
+    async_to_sync(scenario)()
+    assert Pick.objects.filter(pod=pod).count() == 4
+    assert DraftPod.objects.get(pk=pod.pk).version == pod.version + 4
