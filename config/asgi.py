@@ -25,6 +25,6 @@ application = ProtocolTypeRouter(
 
 # Everything imported so far (Django, the apps, the URL and model registries) lives as long
 # as the process: take it out of the garbage collector's view. Without this a full
-# collection walks every one of those objects, which stalled the live draft for 80-120 ms
-# at a time under load (``python -m bench.draft``); with it, 15-30 ms.
+# collection walks every one of those objects, which stalled the live draft for 77-120 ms
+# at a time under load (``python -m bench.draft``); with it, 17-27 ms.
 gc.freeze()

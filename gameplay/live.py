@@ -41,16 +41,15 @@ def broadcast_pod(pod_id: int, snapshot: dict[str, Any] | None = None) -> None:
         pending.append((pod_id, snapshot))
         return
     layer = get_channel_layer()
-    if layer is None:
-        return
+    if layer is not None:
+        async_to_sync(_group_send)(layer, pod_id, snapshot)
+
+
+async def _group_send(layer: Any, pod_id: int, snapshot: dict[str, Any]) -> None:
     try:
-        async_to_sync(layer.group_send)(group_name(pod_id), message(snapshot))
+        await layer.group_send(group_name(pod_id), {"type": "draft.snapshot", "snapshot": snapshot})
     except Exception:  # Redis down: pages fall back to polling
         logger.warning("could not broadcast pod %s", pod_id, exc_info=True)
-
-
-def message(snapshot: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "draft.snapshot", "snapshot": snapshot}
 
 
 @contextlib.contextmanager
@@ -109,9 +108,6 @@ async def _send(layer: Any, outbox: _Outbox, pod_id: int) -> None:
     try:
         while (snapshot := outbox.latest.pop(pod_id, None)) is not None:
             async with outbox.slots:
-                try:
-                    await layer.group_send(group_name(pod_id), message(snapshot))
-                except Exception:  # Redis down: pages fall back to polling
-                    logger.warning("could not broadcast pod %s", pod_id, exc_info=True)
+                await _group_send(layer, pod_id, snapshot)
     finally:
         outbox.senders.pop(pod_id, None)

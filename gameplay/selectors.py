@@ -26,7 +26,7 @@ def full_snapshot(pod_id: int) -> dict[str, Any] | None:
     if pod is None:
         return None
     seats = list(pod.seats.select_related("registration__player").order_by("position"))
-    return snapshot_of(pod, seats, state_cache.load(pod.pk, pod.version, pod.state))
+    return snapshot_of(pod, seats, state_cache.load(pod.pk, pod.version, lambda: pod.state))
 
 
 def snapshot_of(
@@ -142,7 +142,7 @@ def pods_panel(tournament: Any, user: Any) -> list[dict[str, Any]]:
     _, manager = viewer_of_tournament(tournament, user)
     panel = []
     for pod in tournament_pods(tournament):
-        state = state_cache.load(pod.pk, pod.version, pod.state)
+        state = state_cache.load(pod.pk, pod.version, lambda p=pod: p.state)
         everyone = pod.status == PodStatus.FINISHED or manager
         seats = []
         for seat in sorted(pod.seats.all(), key=lambda s: s.position):

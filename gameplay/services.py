@@ -104,10 +104,8 @@ def _state(pod: DraftPod) -> engine.DraftState:
     written = getattr(pod, "_written_state", None)
     if written is not None and written[0] == pod.version:
         return written[1]  # type: ignore[no-any-return]
-    state = state_cache.cached(pod.pk, pod.version)
-    if state is not None:
-        return state  # the stored state (deferred by ``_lock_pod``) is not even read
-    return state_cache.load(pod.pk, pod.version, pod.state)
+    # The stored state (deferred by ``_lock_pod``) is read only if the cache lacks it.
+    return state_cache.load(pod.pk, pod.version, lambda: pod.state)
 
 
 def _seconds_for(pod: DraftPod, cards_in_pack: int) -> int:
@@ -331,16 +329,22 @@ def start_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
     if pod.status != PodStatus.READY:
         raise Conflict("This draft has already started.", code="pod_started")
     now = timezone.now()
-    pod.status = PodStatus.RUNNING
-    pod.started_at = now
-    pod.version += 1
-    pod.save(update_fields=["status", "started_at", "version"])
+    _move(pod, PodStatus.RUNNING, started_at=now)
     seats = _lock_seats(pod)
     _refresh_deadlines(pod, seats, None, _state(pod), now)
     _run_auto_seats(pod, seats, now)
     _audit(pod, actor, "draft.started", "draft started")
     _after_commit_broadcast(pod, seats)
     return pod
+
+
+def _move(pod: DraftPod, status: str, **stamps: datetime | None) -> None:
+    """Save the pod's new status (and when it happened) as a new version."""
+    pod.status = status
+    for name, value in stamps.items():
+        setattr(pod, name, value)
+    pod.version += 1
+    pod.save(update_fields=["status", "version", *stamps])
 
 
 def _audit(
@@ -534,10 +538,7 @@ def pause_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
             seat.deadline = None
             seat.timer_token += 1
             seat.save(update_fields=["paused_remaining", "deadline", "timer_token"])
-    pod.status = PodStatus.PAUSED
-    pod.paused_at = now
-    pod.version += 1
-    pod.save(update_fields=["status", "paused_at", "version"])
+    _move(pod, PodStatus.PAUSED, paused_at=now)
     _audit(pod, actor, "draft.paused", "paused")
     _after_commit_broadcast(pod, seats)
     return pod
@@ -550,10 +551,7 @@ def resume_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
     if pod.status != PodStatus.PAUSED:
         raise Conflict("The draft is not paused.", code="pod_not_paused")
     now = timezone.now()
-    pod.status = PodStatus.RUNNING
-    pod.paused_at = None
-    pod.version += 1
-    pod.save(update_fields=["status", "paused_at", "version"])
+    _move(pod, PodStatus.RUNNING, paused_at=None)
     seats = _lock_seats(pod)
     for seat in seats:
         if seat.paused_remaining is not None:

@@ -10,6 +10,7 @@ never leaves a state behind that a later change could reuse the version number o
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from threading import Lock
 
 from django.db import transaction
@@ -21,22 +22,15 @@ _states: OrderedDict[tuple[int, int], engine.DraftState] = OrderedDict()
 _lock = Lock()
 
 
-def cached(pod_id: int, version: int) -> engine.DraftState | None:
-    """The parsed state of ``(pod, version)`` if this process has it."""
+def load(pod_id: int, version: int, stored: Callable[[], dict[str, object]]) -> engine.DraftState:
+    """The parsed state of ``(pod, version)``; ``stored()`` is called only on a miss."""
     key = (pod_id, version)
     with _lock:
         state = _states.get(key)
         if state is not None:
             _states.move_to_end(key)
-        return state
-
-
-def load(pod_id: int, version: int, stored: dict[str, object]) -> engine.DraftState:
-    state = cached(pod_id, version)
-    if state is not None:
-        return state
-    key = (pod_id, version)
-    state = engine.DraftState.from_dict(stored)
+            return state
+    state = engine.DraftState.from_dict(stored())
     _remember(key, state)
     return state
 

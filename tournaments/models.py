@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -337,9 +338,14 @@ class SwissSettings(models.Model):
         Tournament, on_delete=models.CASCADE, related_name="swiss", primary_key=True
     )
     rounds = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Empty: from attendance (MTR table)."
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text="Empty: from attendance (MTR table).",
     )
-    round_minutes = models.PositiveSmallIntegerField(default=50)
+    round_minutes = models.PositiveSmallIntegerField(
+        default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
     auto_pair = models.BooleanField(
         default=True, help_text="Pair the next round as soon as the last result is confirmed."
     )
@@ -355,12 +361,31 @@ class SwissSettings(models.Model):
         default=True, help_text="MTR: a bye counts as a match win in your own MW%."
     )
     rounds_to_win = models.PositiveSmallIntegerField(
-        default=2, help_text="Generic games: game-round wins that win a game."
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(5)],
+        help_text="Generic games: game-round wins that win a game.",
     )
     kontsina_rounds = models.PositiveSmallIntegerField(
-        default=3, help_text="Kontsina: game rounds in a game."
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text="Kontsina: game rounds in a game.",
     )
     seed = models.BigIntegerField(default=0, help_text="Seeds random pairings (reproducible).")
+
+    #: What organisers change (the page's form and the API's serializer both list these;
+    #: the limits are the fields' validators, checked again by the service).
+    EDITABLE = (
+        "rounds",
+        "round_minutes",
+        "auto_pair",
+        "overdue_policy",
+        "first_round",
+        "late_entry",
+        "tiebreakers",
+        "bye_counts_in_own_mw",
+        "rounds_to_win",
+        "kontsina_rounds",
+    )
 
     class Meta:
         constraints = [

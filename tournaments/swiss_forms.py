@@ -30,28 +30,7 @@ class SwissSettingsForm(forms.ModelForm):
 
     class Meta:
         model = SwissSettings
-        fields = [
-            "rounds",
-            "round_minutes",
-            "auto_pair",
-            "overdue_policy",
-            "first_round",
-            "late_entry",
-            "tiebreakers",
-            "bye_counts_in_own_mw",
-            "rounds_to_win",
-            "kontsina_rounds",
-        ]
-        widgets = {
-            "rounds": forms.NumberInput(attrs={"min": 1, "max": 30}),
-            "round_minutes": forms.NumberInput(attrs={"min": 1, "max": 600}),
-        }
-
-    def clean_round_minutes(self) -> int:
-        value: int = self.cleaned_data["round_minutes"]
-        if not 1 <= value <= 600:
-            raise forms.ValidationError("A round lasts between 1 and 600 minutes.")
-        return value
+        fields = SwissSettings.EDITABLE
 
 
 def _max_rounds(tournament: Tournament) -> int:

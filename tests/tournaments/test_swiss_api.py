@@ -106,3 +106,45 @@ def test_swiss_settings_change_through_the_api(api_as) -> None:  # type: ignore[
     assert response.status_code == 200, response.json()
     assert response.json()["round_minutes"] == 35
     assert response.json()["tiebreakers"] == ["buchholz", "sonneborn_berger"]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"rounds_to_win": 99}, "rounds_to_win"),
+        ({"kontsina_rounds": 0}, "kontsina_rounds"),
+        ({"rounds": 31}, "rounds"),
+        ({"round_minutes": 601}, "round_minutes"),
+    ],
+)
+def test_swiss_limits_hold_for_the_page_the_api_and_the_service(
+    client, api_as, changes, field
+) -> None:  # type: ignore[no-untyped-def]
+    """One set of limits (the model's validators): the page, the API and the service itself
+    refuse the same values, naming the field, and nothing is saved."""
+    from django.urls import reverse
+
+    from tournaments.errors import InvalidInput
+    from tournaments.models import SwissSettings
+    from tournaments.services import rounds
+
+    tournament, organiser, _ = running_tournament(4)
+    before = SwissSettings.objects.get(tournament=tournament)
+    response = api_as(organiser).patch(
+        f"/api/v1/tournaments/{tournament.pk}/swiss/", changes, format="json"
+    )
+    assert response.status_code == 400 and field in response.json()["fields"]
+    client.force_login(organiser)
+    form = {name: getattr(before, name) for name in ("round_minutes", "overdue_policy")}
+    form.update(first_round=before.first_round, late_entry=before.late_entry)
+    form.update(rounds_to_win=before.rounds_to_win, kontsina_rounds=before.kontsina_rounds)
+    form.update(changes)
+    page = client.post(reverse("swiss-settings", args=[tournament.pk]), form)
+    assert page.status_code == 200 and page.context["form"].errors[field]
+    with pytest.raises(InvalidInput) as refused:
+        rounds.update_swiss_settings(actor=organiser, tournament=tournament, changes=changes)
+    assert refused.value.field == field and refused.value.code == "invalid_setting"
+    after = SwissSettings.objects.get(tournament=tournament)
+    assert [getattr(after, f) for f in SwissSettings.EDITABLE] == [
+        getattr(before, f) for f in SwissSettings.EDITABLE
+    ]

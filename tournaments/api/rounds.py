@@ -159,24 +159,7 @@ class SwissSettingsSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = SwissSettings
-        fields = [
-            "rounds",
-            "round_minutes",
-            "auto_pair",
-            "overdue_policy",
-            "first_round",
-            "late_entry",
-            "tiebreakers",
-            "bye_counts_in_own_mw",
-            "rounds_to_win",
-            "kontsina_rounds",
-        ]
-        extra_kwargs = {
-            "round_minutes": {"min_value": 1, "max_value": 600},
-            "rounds": {"min_value": 1, "max_value": 30},
-            "rounds_to_win": {"min_value": 1, "max_value": 5},
-            "kontsina_rounds": {"min_value": 1, "max_value": 12},
-        }
+        fields = SwissSettings.EDITABLE
 
 
 class StandingRowSerializer(serializers.Serializer):

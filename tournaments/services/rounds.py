@@ -35,7 +35,7 @@ Where the issue is silent, this module decides:
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -728,6 +728,21 @@ def add_late_entrant(
     return reg
 
 
+def _check_limits(settings: SwissSettings, *, changed: Iterable[str]) -> None:
+    """The changed settings against their fields' limits and choices (the model's validators:
+    the page and the API show the same limits, and no caller gets past them)."""
+    from django.core.exceptions import ValidationError
+
+    changed = set(changed)
+    others = [f.name for f in SwissSettings._meta.fields if f.name not in changed]
+    try:
+        settings.clean_fields(exclude=others)
+    except ValidationError as error:
+        name, problems = next(iter(error.message_dict.items()))
+        label = str(SwissSettings._meta.get_field(name).verbose_name).capitalize()
+        raise InvalidInput(f"{label}: {problems[0]}", code="invalid_setting", field=name) from None
+
+
 @transaction.atomic
 def update_swiss_settings(
     *, actor: AbstractBaseUser, tournament: Tournament, changes: dict[str, Any]
@@ -763,6 +778,7 @@ def update_swiss_settings(
                     field="rounds",
                 )
         setattr(settings, name, value)
+    _check_limits(settings, changed=changes)
     settings.save()
     record_audit(
         actor=actor,
