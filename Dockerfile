@@ -6,6 +6,7 @@ WORKDIR /app
 
 COPY pyproject.toml README.md ./
 COPY config ./config
+COPY core ./core
 COPY tournaments ./tournaments
 COPY gameplay ./gameplay
 RUN pip install --no-cache-dir .

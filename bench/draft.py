@@ -78,20 +78,18 @@ def _set_up(pods: int, seats: int) -> list[tuple[str, int]]:
     from django.contrib.sessions.backends.db import SessionStore
     from django.utils import timezone
 
-    from gameplay import services
-    from tournaments import services as tournament_services
+    from gameplay.services import drafts as services
     from tournaments.models import Club, Registration, Tournament, TournamentStatus
+    from tournaments.services import clubs, lifecycle, people
 
     Club.objects.filter(slug__startswith="bench-club").delete()
     from django.contrib.auth import get_user_model
 
     User = get_user_model()
     User.objects.filter(username__startswith="bench-").delete()
-    owner = tournament_services.sign_up(
-        username="bench-organiser", email="", password="bench-pass-2026"
-    ).user
-    club = tournament_services.create_club(actor=owner, name="bench club")
-    tournament = tournament_services.create_tournament(
+    owner = people.sign_up(username="bench-organiser", email="", password="bench-pass-2026").user
+    club = clubs.create_club(actor=owner, name="bench club")
+    tournament = lifecycle.create_tournament(
         actor=owner,
         club=club,
         name="Draft benchmark",

@@ -10,11 +10,13 @@ Every setting a deployment may change is an environment variable named like the 
 
 from __future__ import annotations
 
+import math
 import os
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -23,11 +25,57 @@ def env(name: str, default: str = "") -> str:
     return os.environ.get(name, default)
 
 
+#: What ``env_bool`` accepts (any case); anything else is a mistake, not "off".
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("0", "false", "no", "off")
+
+
 def env_bool(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
+    """A yes/no variable: 1/0, true/false, yes/no, on/off (any case); unset or empty is the
+    default. A typo (``DEBUG=ture``) stops the start-up instead of quietly meaning "off"."""
+    value = os.environ.get(name, "").strip().lower()
+    if value == "":
         return default
-    return value.strip().lower() in {"1", "true", "yes", "on"}
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={os.environ[name]!r} is not a yes/no value: use one of "
+        f"{'/'.join(TRUE_WORDS)} or {'/'.join(FALSE_WORDS)} (any case), or leave it empty."
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    """A whole-number variable; unset or empty is the default, anything else must parse
+    (and be at least ``minimum``)."""
+    value = os.environ.get(name, "").strip()
+    if value == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r}: it must be at least {minimum}.")
+    return number
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+    """A number variable (``2`` or ``0.5``); unset or empty is the default, anything else
+    must be a finite number (at least ``minimum``)."""
+    value = os.environ.get(name, "").strip()
+    if value == "":
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a number.") from None
+    if not math.isfinite(number):
+        raise ImproperlyConfigured(f"{name}={value!r} is not a finite number.")
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={value!r}: it must be at least {minimum}.")
+    return number
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -39,7 +87,7 @@ SECRET_KEY = env("SECRET_KEY") or (
     "insecure-development-key-only-for-the-embedded-default" if DEBUG else ""
 )
 if not SECRET_KEY:
-    raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
+    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SITE_URL = env("SITE_URL", "http://localhost:8000")
@@ -60,6 +108,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "channels",
+    "core",
     "tournaments",
     "gameplay",
 ]
@@ -74,7 +123,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "tournaments.middleware.EmbeddedClockMiddleware",
+    "core.clock.EmbeddedClockMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -99,7 +148,7 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=int(env("DB_CONN_MAX_AGE", "60")),
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0),
         conn_health_checks=True,
     )
 }
@@ -129,7 +178,7 @@ if REDIS_URL:
                 # Every socket of one web process shares one Redis inbox, and channels-redis
                 # drops messages past its capacity (default 100) silently: a draft of 32
                 # pods sends 256 snapshots in a burst.
-                "capacity": int(env("CHANNELS_CAPACITY", "5000")),
+                "capacity": env_int("CHANNELS_CAPACITY", 5000, minimum=1),
             },
         }
     }
@@ -172,7 +221,7 @@ STORAGES = {
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(env("EMAIL_PORT", "25"))
+EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "tournaments@localhost")
 
 if not DEBUG:
@@ -187,7 +236,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "tournaments.api.pagination.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
@@ -195,7 +244,7 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "core.api.exception_handler",
     "DEFAULT_VERSIONING_CLASS": None,
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -232,8 +281,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", "cardclub")
 CELERY_TIMEZONE = TIME_ZONE
-CLOCK_SWEEP_SECONDS = float(env("CLOCK_SWEEP_SECONDS", "5"))
-DRAFT_SWEEP_SECONDS = float(env("DRAFT_SWEEP_SECONDS", "2"))
+# A sweep interval of 0 would spin beat (and the embedded clock): at least 0.1 s.
+CLOCK_SWEEP_SECONDS = env_float("CLOCK_SWEEP_SECONDS", 5, minimum=0.1)
+DRAFT_SWEEP_SECONDS = env_float("DRAFT_SWEEP_SECONDS", 2, minimum=0.1)
+# The embedded default (no worker, no beat) runs these sweepers in the web process
+# (``core.clock``); EMBEDDED_CLOCK=0 turns that off.
+EMBEDDED_CLOCK = env_bool("EMBEDDED_CLOCK", default=True)
+EMBEDDED_SWEEPERS = ["tournaments.tasks.sweep_deadlines", "gameplay.tasks.sweep_draft_deadlines"]
 CELERY_BEAT_SCHEDULE = {
     # The safety net for every deadline (DESIGN.md, "Clocks and background work").
     "sweep-deadlines": {

@@ -1,51 +1,76 @@
-"""The Django admin for the live drafts (staff only: organisers use the draft pages)."""
+"""The Django admin for the live drafts (staff only: organisers use the draft pages).
+
+Pods, seats, packs and picks are read-only here: a draft moves only through the services
+(the organiser's controls, the players' picks, the timers), which keep the engine state,
+the pick log and the audit log consistent. Staff may read, search and delete.
+"""
+
+from typing import Any
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from gameplay.models import DraftPack, DraftPod, DraftSeat, DraftSettings, Pick
 
 
-class SeatInline(admin.TabularInline):
-    model = DraftSeat
+class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
     extra = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = DraftSeat
     fields = ["position", "registration", "auto_pick", "deadline"]
-    raw_id_fields = ["registration"]
 
 
 @admin.register(DraftPod)
-class DraftPodAdmin(admin.ModelAdmin):
+class DraftPodAdmin(ReadOnlyAdmin):
     list_display = ["tournament", "before_round", "number", "status", "pack_size", "version"]
     list_filter = ["status", "deck_type", "direction"]
     search_fields = ["tournament__name"]
-    raw_id_fields = ["tournament"]
-    readonly_fields = ["state", "version", "seed"]
+    list_select_related = ["tournament"]
     inlines = [SeatInline]
 
 
 @admin.register(DraftSeat)
-class DraftSeatAdmin(admin.ModelAdmin):
+class DraftSeatAdmin(ReadOnlyAdmin):
     list_display = ["pod", "position", "registration", "auto_pick", "deadline"]
     list_filter = ["auto_pick"]
     search_fields = ["registration__player__display_name", "pod__tournament__name"]
-    raw_id_fields = ["pod", "registration"]
+    list_select_related = ["pod__tournament", "registration__player"]
 
 
 @admin.register(Pick)
-class PickAdmin(admin.ModelAdmin):
+class PickAdmin(ReadOnlyAdmin):
     list_display = ["pod", "seat", "pack", "pack_pick", "cards", "source", "created_at"]
     list_filter = ["source"]
     search_fields = ["pod__tournament__name", "seat__registration__player__display_name"]
-    raw_id_fields = ["pod", "seat", "picked_by"]
-    readonly_fields = ["pack_before"]
+    list_select_related = ["pod__tournament", "seat__pod__tournament"]
 
 
 @admin.register(DraftPack)
-class DraftPackAdmin(admin.ModelAdmin):
+class DraftPackAdmin(ReadOnlyAdmin):
     list_display = ["pod", "number", "opened_by"]
-    raw_id_fields = ["pod"]
+    list_select_related = ["pod__tournament"]
 
 
 @admin.register(DraftSettings)
-class DraftSettingsAdmin(admin.ModelAdmin):
+class DraftSettingsAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """How a tournament drafts (pod size, timer): settings, not state, so editable."""
+
     list_display = ["tournament", "timing", "pod_size", "seconds_per_pick", "direction"]
     raw_id_fields = ["tournament"]
+    list_select_related = ["tournament"]

@@ -41,7 +41,12 @@ class DraftPod(models.Model):
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="draft_pods"
     )
-    #: The tournament round this draft is for (1: before round 1).
+    #: The stage this draft is for, and the tournament round it comes before (1: before
+    #: round 1). The round has no row until it is paired, so the pod names the stage and
+    #: the round's number.
+    stage = models.ForeignKey(
+        "tournaments.Stage", on_delete=models.CASCADE, related_name="draft_pods"
+    )
     before_round = models.PositiveSmallIntegerField(default=1)
     number = models.PositiveSmallIntegerField(help_text="Pod 1, pod 2… within the round.")
     status = models.CharField(max_length=10, choices=PodStatus.choices, default=PodStatus.READY)

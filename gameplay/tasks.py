@@ -5,13 +5,14 @@ from __future__ import annotations
 from celery import shared_task
 from django.utils import timezone
 
-from gameplay import services
+from gameplay import selectors
+from gameplay.services import picks
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def pick_deadline(seat_id: int, token: int) -> bool:
     """Pick for a seat whose timer ran out (does nothing if the pick was made meanwhile)."""
-    return services.handle_pick_deadline(seat_id=seat_id, token=token)
+    return picks.handle_pick_deadline(seat_id=seat_id, token=token)
 
 
 @shared_task(ignore_result=True)
@@ -19,6 +20,6 @@ def sweep_draft_deadlines() -> int:
     """The safety net: every pick deadline that passed unhandled (a lost task)."""
     now = timezone.now()
     handled = 0
-    for seat_id, token in services.due_seats(now):
-        handled += services.handle_pick_deadline(seat_id=seat_id, token=token, now=now)
+    for seat_id, token in selectors.due_seats(now):
+        handled += picks.handle_pick_deadline(seat_id=seat_id, token=token, now=now)
     return handled

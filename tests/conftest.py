@@ -19,6 +19,14 @@ def _celery_eager(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(autouse=True)
+def _embedded_clock(request: pytest.FixtureRequest, settings):  # type: ignore[no-untyped-def]
+    """Tasks run eagerly in tests, which is the embedded default's "no worker": its clock
+    would sweep before every request. Only the browser tests (a live server, as the demo
+    runs) keep it; the others drive the clock by hand, and count their queries."""
+    settings.EMBEDDED_CLOCK = request.node.get_closest_marker("e2e") is not None
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):  # type: ignore[no-untyped-def]
     """PBKDF2 is slow on purpose; tests need not be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -15,6 +15,9 @@ from tournaments.models import (
     Player,
     Registration,
     Role,
+    Stage,
+    StageStatus,
+    SwissSettings,
     Tournament,
     TournamentStatus,
 )
@@ -58,6 +61,7 @@ class MembershipFactory(factory.django.DjangoModelFactory):
 class TournamentFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Tournament
+        skip_postgeneration_save = True
 
     club = factory.SubFactory(ClubFactory)
     name = factory.Sequence(lambda n: f"Tournament {n}")
@@ -67,6 +71,21 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     scheduled_start = factory.LazyFunction(lambda: timezone.now() + timedelta(days=1))
     check_in_opens_at = factory.LazyFunction(lambda: timezone.now() - timedelta(minutes=5))
     check_in_closes_at = factory.LazyAttribute(lambda t: t.scheduled_start)
+
+    @factory.post_generation
+    def stage(self, create: bool, extracted: object, **kwargs: object) -> None:
+        """Like ``lifecycle.create_tournament``: one Swiss stage with default settings
+        (running when the tournament is)."""
+        if not create:
+            return
+        stage = Stage.objects.create(
+            tournament=self,
+            number=1,
+            status=StageStatus.RUNNING
+            if self.status == TournamentStatus.RUNNING
+            else StageStatus.PENDING,
+        )
+        SwissSettings.objects.create(stage=stage, tiebreakers=["omw", "gw", "ogw"])
 
 
 class RegistrationFactory(factory.django.DjangoModelFactory):
@@ -92,8 +111,6 @@ def running_tournament(  # type: ignore[no-untyped-def]
     Returns ``(tournament, organiser, registrations)``; ``swiss`` sets ``SwissSettings``
     fields (default: automatic pairing, 3 rounds, seed 7).
     """
-    from tournaments.models import SwissSettings
-
     tournament = TournamentFactory(
         game=game,
         best_of=best_of,
@@ -105,7 +122,7 @@ def running_tournament(  # type: ignore[no-untyped-def]
         start_handled_at=timezone.now(),
     )
     options = {"rounds": 3, "seed": 7, "tiebreakers": ["omw", "gw", "ogw"], **swiss}
-    SwissSettings.objects.create(tournament=tournament, **options)
+    SwissSettings.objects.filter(stage__tournament=tournament).update(**options)
     organiser = member(tournament.club, Role.ORGANISER)
     registrations = [
         RegistrationFactory(tournament=tournament, checked_in_at=timezone.now())
@@ -124,7 +141,7 @@ def draft_pods(players: int = 4, *, pod_size: int = 4, seconds: int = 60, game: 
 
     Returns ``(pods, organiser, registrations)``.
     """
-    from gameplay import services as draft_services
+    from gameplay.services import drafts as draft_services
 
     tournament, organiser, registrations = running_tournament(players, game=game)
     pods = draft_services.create_pods(

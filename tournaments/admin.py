@@ -1,33 +1,57 @@
-"""The Django admin, for staff: every model listed with search and filters."""
+"""The Django admin, for staff: every model listed with search and filters.
+
+State and derived fields are read-only here: a tournament's status, a round's clock, a
+match's status, winner and result columns, a registration's status and check-in change
+only through the services (the pages, the API), which audit every change. Staff may still
+fix plain data (names, descriptions, schedules, a rating) and delete rows.
+"""
+
+from typing import Any
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from tournaments.models import (
-    AuditEntry,
     Club,
     Invitation,
+    Match,
     Membership,
     Player,
     Registration,
+    ResultReport,
+    Round,
+    Stage,
+    SwissSettings,
     Tournament,
 )
 
 
+class NoAddAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Rows of this kind are made by services (pairing, registration), not by hand."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["display_name", "user", "created_at"]
     search_fields = ["display_name", "user__username", "user__email"]
     raw_id_fields = ["user"]
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Membership
     extra = 0
     raw_id_fields = ["user"]
+    readonly_fields = ["role", "joined_at"]  # roles change through the club page (audited)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -35,107 +59,141 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(NoAddAdmin):
     list_display = ["user", "club", "role", "joined_at"]
     list_filter = ["role", "club"]
     search_fields = ["user__username", "club__name"]
     raw_id_fields = ["user", "club"]
+    readonly_fields = ["user", "club", "role", "joined_at"]
+    list_select_related = ["user", "club"]
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(NoAddAdmin):
     list_display = ["email", "club", "role", "created_at", "accepted_at"]
     list_filter = ["role", "club"]
     search_fields = ["email", "club__name"]
-    readonly_fields = ["token"]
+    readonly_fields = ["club", "email", "role", "token", "invited_by", "accepted_at", "accepted_by"]
+    list_select_related = ["club"]
 
 
-class RegistrationInline(admin.TabularInline):
+class RegistrationInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Registration
     extra = 0
     raw_id_fields = ["player"]
     fields = ["player", "status", "registered_at", "checked_in_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class StageInline(admin.TabularInline):  # type: ignore[type-arg]
+    model = Stage
+    extra = 0
+    fields = ["number", "kind", "name", "status", "started_at", "completed_at"]
+    readonly_fields = ["number", "kind", "status", "started_at", "completed_at"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(NoAddAdmin):
     list_display = ["name", "club", "game", "status", "scheduled_start", "capacity"]
     list_filter = ["status", "game", "club"]
     search_fields = ["name", "club__name"]
     date_hierarchy = "scheduled_start"
-    readonly_fields = ["start_handled_at", "created_at", "updated_at"]
-    raw_id_fields = ["created_by"]
-    inlines = [RegistrationInline]
+    readonly_fields = [
+        "club",
+        "game",
+        "entrant_type",
+        "status",
+        "start_handled_at",
+        "created_by",
+        "created_at",
+        "updated_at",
+    ]
+    inlines = [StageInline, RegistrationInline]
+    list_select_related = ["club"]
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(NoAddAdmin):
     list_display = ["player", "tournament", "status", "registered_at", "checked_in_at"]
     list_filter = ["status", "tournament__club"]
     search_fields = ["player__display_name", "player__user__username", "tournament__name"]
-    raw_id_fields = ["player", "tournament"]
+    readonly_fields = [
+        "tournament",
+        "player",
+        "status",
+        "registered_at",
+        "checked_in_at",
+        "joined_round",
+        "dropped_after_round",
+        "updated_at",
+    ]
+    list_select_related = ["player", "tournament"]
 
 
-@admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "actor", "action", "summary", "tournament", "club"]
-    list_filter = ["action", "club"]
-    search_fields = ["summary", "actor__username", "object_id"]
-    date_hierarchy = "created_at"
-    readonly_fields = [f.name for f in AuditEntry._meta.fields]
-
-    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
-        return False  # the log is written by services only
-
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
-
-
-# --- Swiss rounds and results ---------------------------------------------------------------
-
-from tournaments.models import (  # noqa: E402  (grouped with their admin classes)
-    Event,
-    Match,
-    ResultReport,
-    Round,
-    SwissSettings,
-)
+@admin.register(Stage)
+class StageAdmin(NoAddAdmin):
+    list_display = ["tournament", "number", "kind", "status", "started_at", "completed_at"]
+    list_filter = ["kind", "status"]
+    search_fields = ["tournament__name", "name"]
+    readonly_fields = ["tournament", "number", "kind", "status", "started_at", "completed_at"]
+    list_select_related = ["tournament"]
 
 
 @admin.register(SwissSettings)
-class SwissSettingsAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "rounds", "round_minutes", "auto_pair", "overdue_policy"]
+class SwissSettingsAdmin(NoAddAdmin):
+    """Changes go through the Swiss settings page (checked and audited): read-only here."""
+
+    list_display = ["stage", "rounds", "round_minutes", "auto_pair", "overdue_policy"]
     list_filter = ["auto_pair", "overdue_policy", "first_round", "late_entry"]
-    search_fields = ["tournament__name"]
-    raw_id_fields = ["tournament"]
+    search_fields = ["stage__tournament__name"]
+    list_select_related = ["stage__tournament"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
-class MatchInline(admin.TabularInline):
+class MatchInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Match
     extra = 0
     fields = ["table", "a", "b", "status", "winner", "overdue"]
-    raw_id_fields = ["a", "b"]
+    readonly_fields = fields
     show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(NoAddAdmin):
     list_display = ["tournament", "number", "status", "started_at", "ends_at", "completed_at"]
     list_filter = ["status"]
     search_fields = ["tournament__name"]
-    raw_id_fields = ["tournament"]
+    readonly_fields = [f.name for f in Round._meta.fields]
     inlines = [MatchInline]
+    list_select_related = ["tournament"]
 
 
-class ReportInline(admin.TabularInline):
+class ReportInline(admin.TabularInline):  # type: ignore[type-arg]
     model = ResultReport
     extra = 0
     fields = ["side", "reported_by", "games", "complete", "current", "created_at"]
     readonly_fields = fields
 
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(NoAddAdmin):
+    """Results are entered on the judges' page (rules checked, standings and the audit log
+    follow): everything here is read-only."""
+
     list_display = ["round", "table", "a", "b", "status", "winner", "overdue"]
     list_filter = ["status", "overdue", "winner"]
     search_fields = [
@@ -143,13 +201,9 @@ class MatchAdmin(admin.ModelAdmin):
         "a__player__display_name",
         "b__player__display_name",
     ]
-    raw_id_fields = ["round", "a", "b", "confirmed_by"]
+    readonly_fields = [f.name for f in Match._meta.fields]
     inlines = [ReportInline]
+    list_select_related = ["round__tournament", "a__player", "b__player"]
 
-
-@admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "tournament", "kind", "message"]
-    list_filter = ["kind"]
-    search_fields = ["tournament__name", "message"]
-    raw_id_fields = ["tournament"]
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

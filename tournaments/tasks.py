@@ -13,23 +13,23 @@ import logging
 from celery import shared_task
 from django.utils import timezone
 
-from tournaments import selectors, services
-from tournaments.errors import DomainError
-from tournaments.services import rounds
+from core.errors import DomainError
+from tournaments import selectors
+from tournaments.services import lifecycle, swiss
 
 logger = logging.getLogger(__name__)
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def handle_tournament_start(tournament_id: int) -> bool:
-    return services.handle_tournament_start(tournament_id=tournament_id)
+    return lifecycle.handle_tournament_start(tournament_id=tournament_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def pair_next_round(tournament_id: int, number: int) -> bool:
     """Pair round ``number`` if it is still the next one (automatic pairing)."""
     try:
-        rnd = rounds.pair_next_round(actor=None, tournament=tournament_id, expected_number=number)
+        rnd = swiss.pair_next_round(actor=None, tournament=tournament_id, expected_number=number)
     except DomainError as error:  # e.g. everybody dropped: the organiser will see it
         logger.warning("tournament %s: round %s not paired: %s", tournament_id, number, error)
         return False
@@ -38,7 +38,7 @@ def pair_next_round(tournament_id: int, number: int) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def round_clock(round_id: int) -> bool:
-    return rounds.handle_round_clock(round_id=round_id)
+    return swiss.handle_round_clock(round_id=round_id)
 
 
 @shared_task(ignore_result=True)
@@ -47,9 +47,9 @@ def sweep_deadlines() -> int:
     now = timezone.now()
     handled = 0
     for tournament_id in selectors.due_tournament_starts(now):
-        handled += services.handle_tournament_start(tournament_id=tournament_id, now=now)
+        handled += lifecycle.handle_tournament_start(tournament_id=tournament_id, now=now)
     for round_id in selectors.due_round_clocks(now):
-        handled += rounds.handle_round_clock(round_id=round_id, now=now)
+        handled += swiss.handle_round_clock(round_id=round_id, now=now)
     for tournament_id, number in selectors.rounds_waiting_for_pairing():
         handled += pair_next_round(tournament_id, number)
     return handled

@@ -4,8 +4,6 @@ whose socket dropped: they poll the snapshot and post picks here), plus the pick
 
 from __future__ import annotations
 
-import csv
-import io
 from typing import Any
 
 from django.http import HttpResponse
@@ -17,11 +15,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from gameplay import selectors, services
+from core.api import ERRORS, path_int, valid
+from core.errors import NotAllowed, NotFound
+from core.web import csv_response
+from gameplay import selectors
 from gameplay.models import DraftPod, DraftTiming, PodStatus
+from gameplay.selectors import drafts as draft_selectors
+from gameplay.services import drafts as services
+from gameplay.services import picks
 from tournaments import selectors as tournament_selectors
-from tournaments.api.views import ERRORS, _int, _valid
-from tournaments.errors import NotAllowed, NotFound
 
 
 class PodInput(serializers.Serializer):
@@ -84,7 +86,7 @@ class AutoInput(serializers.Serializer):
 
 
 def _pod(request: Request, pk: str) -> DraftPod:
-    pod = selectors.pod_for_viewer(_int(pk), request.user)
+    pod = selectors.pod_for_viewer(path_int(pk), request.user)
     if pod is None:
         raise NotFound("No such draft pod.")
     return pod
@@ -101,7 +103,7 @@ class TournamentPodsView(APIView):
     @extend_schema(responses={200: PodSerializer(many=True), **ERRORS}, summary="Draft pods")
     def get(self, request: Request, pk: str) -> Response:
         tournament = get_object_or_404(
-            tournament_selectors.visible_tournaments(request.user), pk=_int(pk)
+            tournament_selectors.visible_tournaments(request.user), pk=path_int(pk)
         )
         return Response(PodSerializer(selectors.tournament_pods(tournament), many=True).data)
 
@@ -112,11 +114,12 @@ class TournamentPodsView(APIView):
     )
     def post(self, request: Request, pk: str) -> Response:
         tournament = get_object_or_404(
-            tournament_selectors.visible_tournaments(request.user), pk=_int(pk)
+            tournament_selectors.visible_tournaments(request.user), pk=path_int(pk)
         )
-        data = _valid(PodInput, request.data)
+        data = valid(PodInput, request.data)
         pods = services.create_pods(actor=request.user, tournament=tournament, **data)
-        return Response(PodSerializer(pods, many=True).data, status=status.HTTP_201_CREATED)
+        seated = draft_selectors.pods_by_id([pod.pk for pod in pods])  # seats in 2 queries
+        return Response(PodSerializer(seated, many=True).data, status=status.HTTP_201_CREATED)
 
 
 class PodView(APIView):
@@ -141,8 +144,8 @@ class PickView(APIView):
     )
     def post(self, request: Request, pk: str) -> Response:
         pod = _pod(request, pk)
-        data = _valid(PickInput, request.data)
-        result = services.make_pick(
+        data = valid(PickInput, request.data)
+        result = picks.make_pick(
             actor=request.user,
             pod=pod,
             pack=data["pack"],
@@ -162,8 +165,8 @@ class HighlightView(APIView):
     )
     def post(self, request: Request, pk: str) -> Response:
         pod = _pod(request, pk)
-        data = _valid(HighlightInput, request.data)
-        seat = services.highlight(actor=request.user, pod=pod, cards=data["cards"])
+        data = valid(HighlightInput, request.data)
+        seat = picks.highlight(actor=request.user, pod=pod, cards=data["cards"])
         return Response({"highlighted": seat.highlighted})
 
 
@@ -218,9 +221,9 @@ class SeatAutoView(APIView):
     )
     def post(self, request: Request, pk: str, position: str) -> Response:
         pod = _pod(request, pk)
-        data = _valid(AutoInput, request.data)
+        data = valid(AutoInput, request.data)
         services.set_auto_pick(
-            actor=request.user, pod=pod, position=_int(position), auto=data["on"]
+            actor=request.user, pod=pod, position=path_int(position), auto=data["on"]
         )
         return Response(_snapshot(request, pod))
 
@@ -265,10 +268,4 @@ class PickLogView(APIView):
                     "picks": [dict(zip(PICK_LOG_HEADER, r, strict=True)) for r in rows],
                 }
             )
-        buffer = io.StringIO()
-        writer = csv.writer(buffer)
-        writer.writerow(PICK_LOG_HEADER)
-        writer.writerows(rows)
-        response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="draft-pod-{pod.pk}-picks.csv"'
-        return response
+        return csv_response(f"draft-pod-{pod.pk}-picks.csv", PICK_LOG_HEADER, rows)

@@ -1,10 +1,10 @@
 from django.urls import path, re_path
 
-from gameplay.api import drafts, views
+from gameplay.api import drafts, rules
 
 urlpatterns = [
-    path("rules/<str:game>/score/", views.ScoreView.as_view(), name="api-rules-score"),
-    path("rules/<str:game>/outcome/", views.OutcomeView.as_view(), name="api-rules-outcome"),
+    path("rules/<str:game>/score/", rules.ScoreView.as_view(), name="api-rules-score"),
+    path("rules/<str:game>/outcome/", rules.OutcomeView.as_view(), name="api-rules-outcome"),
     path(
         "tournaments/<int:pk>/drafts/",
         drafts.TournamentPodsView.as_view(),

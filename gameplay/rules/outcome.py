@@ -12,7 +12,13 @@ be recorded, and rejects an impossible record with a ``RuleViolation`` naming th
 Match rules (this project's reading, as in the MTR): a best-of-N match ends as soon as one
 entrant has won more than N/2 games, or when N games have been played (a drawn game counts
 as a game played). The entrant with more game wins wins the match; equal game wins is a
-drawn match. Game points: 3 per game won, 1 per game drawn (used by GW% tiebreakers).
+drawn match.
+
+The numbers of a result live here, once, for the whole project: match points (3 a match won,
+1 a match drawn, 0 a match lost), game points (3 a game won, 1 a game drawn: the GW%
+tiebreakers), the bye (a 2-0 match win) and the round clock's overdue outcomes at time
+(``drawn_at_time``, ``ahead_at_time``). The standings, the pairing engine and the services
+read them from here.
 """
 
 from __future__ import annotations
@@ -24,6 +30,17 @@ from enum import StrEnum
 from gameplay.rules.errors import RuleViolation
 
 PLAYERS = (0, 1)
+
+#: Match points: a match won, drawn, lost.
+MATCH_WIN_POINTS = 3
+MATCH_DRAW_POINTS = 1
+MATCH_LOSS_POINTS = 0
+#: Game points (GW% tiebreakers): a game won, a game drawn (a game lost earns none).
+GAME_WIN_POINTS = 3
+GAME_DRAW_POINTS = 1
+#: A bye is a match win, 2-0 in games.
+BYE_GAMES_WON = 2
+BYE_MATCH_POINTS = MATCH_WIN_POINTS
 
 
 class Alignment(StrEnum):
@@ -115,7 +132,7 @@ class MatchOutcome:
     finished: bool
     #: The match winner, if finished and not a draw.
     winner: int | None
-    #: 3 per game won, 1 per game drawn, per player.
+    #: Per player: ``GAME_WIN_POINTS`` per game won, ``GAME_DRAW_POINTS`` per game drawn.
     game_points: tuple[int, int]
     #: Game rounds won and score totals over all games (Gwent-style tiebreakers).
     round_wins: tuple[int, int] = field(default=(0, 0))
@@ -174,7 +191,58 @@ def match_outcome(games: Sequence[GameOutcome], *, best_of: int = 1) -> MatchOut
         games_drawn=drawn,
         finished=finished,
         winner=winner,
-        game_points=(3 * wins[0] + drawn, 3 * wins[1] + drawn),
+        game_points=(game_points(wins[0], drawn), game_points(wins[1], drawn)),
         round_wins=(rounds[0], rounds[1]),
         totals=(totals[0], totals[1]),
+    )
+
+
+def game_points(won: int, drawn: int) -> int:
+    """Game points for ``won`` games won and ``drawn`` games drawn."""
+    return GAME_WIN_POINTS * won + GAME_DRAW_POINTS * drawn
+
+
+def bye_outcome() -> MatchOutcome:
+    """The bye: a finished match won by its only entrant (player 0), 2-0 in games."""
+    return MatchOutcome(
+        games_won=(BYE_GAMES_WON, 0),
+        games_drawn=0,
+        finished=True,
+        winner=0,
+        game_points=(game_points(BYE_GAMES_WON, 0), 0),
+    )
+
+
+def drawn_at_time(so_far: MatchOutcome | None = None) -> MatchOutcome:
+    """The "draw" overdue policy: an unfinished match at time is a drawn match, one game
+    drawn (0-0-1). The game rounds won and score totals recorded ``so_far`` (None: nothing
+    recorded, or the players disagree) are kept for the Gwent-style tiebreakers."""
+    return MatchOutcome(
+        games_won=(0, 0),
+        games_drawn=1,
+        finished=True,
+        winner=None,
+        game_points=(game_points(0, 1), game_points(0, 1)),
+        round_wins=so_far.round_wins if so_far is not None else (0, 0),
+        totals=so_far.totals if so_far is not None else (0, 0),
+    )
+
+
+def ahead_at_time(so_far: MatchOutcome) -> MatchOutcome:
+    """The "ahead" overdue policy: the player with more game rounds won ``so_far`` wins the
+    match 1-0 in games; level is a drawn match, as under ``drawn_at_time``. Game rounds won
+    and score totals are kept."""
+    a, b = so_far.round_wins
+    if a == b:
+        return drawn_at_time(so_far)
+    winner = 0 if a > b else 1
+    won = (int(winner == 0), int(winner == 1))
+    return MatchOutcome(
+        games_won=won,
+        games_drawn=0,
+        finished=True,
+        winner=winner,
+        game_points=(game_points(won[0], 0), game_points(won[1], 0)),
+        round_wins=so_far.round_wins,
+        totals=so_far.totals,
     )

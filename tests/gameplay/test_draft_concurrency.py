@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 
-from gameplay import services
+from core.errors import DomainError
+from gameplay import selectors
 from gameplay.models import DraftSeat, Pick
 from gameplay.rules import draft as engine
 from gameplay.rules.errors import RuleViolation
+from gameplay.services import drafts as services
+from gameplay.services import picks as pick_services
 from tests.factories import draft_pods
 from tests.tournaments.test_concurrency import run_together
-from tournaments.errors import DomainError
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -31,8 +33,12 @@ def test_two_different_picks_for_the_same_seat_at_once_one_wins_one_is_refused()
     pod, seat, cards = _setup()
     user = seat.registration.player.user
     outcome = run_together(
-        lambda: services.make_pick(actor=user, pod=pod.pk, pack=0, pick_number=1, cards=cards[:2]),
-        lambda: services.make_pick(actor=user, pod=pod.pk, pack=0, pick_number=1, cards=cards[2:4]),
+        lambda: pick_services.make_pick(
+            actor=user, pod=pod.pk, pack=0, pick_number=1, cards=cards[:2]
+        ),
+        lambda: pick_services.make_pick(
+            actor=user, pod=pod.pk, pack=0, pick_number=1, cards=cards[2:4]
+        ),
     )
     refused = [o for o in outcome if isinstance(o, RuleViolation | DomainError)]
     assert len(refused) == 1 and getattr(refused[0], "rule", "") == "draft.repeated_pick"
@@ -44,7 +50,7 @@ def test_a_double_tapped_pick_is_stored_once() -> None:
     user = seat.registration.player.user
     outcome = run_together(
         *[
-            lambda: services.make_pick(
+            lambda: pick_services.make_pick(
                 actor=user, pod=pod.pk, pack=0, pick_number=1, cards=cards[:2]
             )
         ]
@@ -57,10 +63,12 @@ def test_a_double_tapped_pick_is_stored_once() -> None:
 def test_the_timer_firing_with_a_manual_pick_makes_exactly_one_pick() -> None:
     pod, seat, cards = _setup(seconds=30)
     user = seat.registration.player.user
-    fire_at = seat.deadline + services.GRACE
+    fire_at = seat.deadline + selectors.GRACE
     outcome = run_together(
-        lambda: services.make_pick(actor=user, pod=pod.pk, pack=0, pick_number=1, cards=cards[:2]),
-        lambda: services.handle_pick_deadline(seat_id=seat.pk, now=fire_at),
+        lambda: pick_services.make_pick(
+            actor=user, pod=pod.pk, pack=0, pick_number=1, cards=cards[:2]
+        ),
+        lambda: pick_services.handle_pick_deadline(seat_id=seat.pk, now=fire_at),
     )
     assert not [o for o in outcome if isinstance(o, Exception) and not isinstance(o, RuleViolation)]
     picks = Pick.objects.filter(pod=pod, seat=seat)
@@ -79,7 +87,7 @@ def test_every_seat_picking_at_once_loses_no_pick() -> None:
     for seat in seats:
         expected = engine.expected_pick(state, seat.position)
         calls.append(
-            lambda seat=seat, expected=expected: services.make_pick(
+            lambda seat=seat, expected=expected: pick_services.make_pick(
                 actor=seat.registration.player.user,
                 pod=pod.pk,
                 pack=expected.pack_id,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 
-from gameplay import live
+from gameplay.realtime import broadcast as live
 
 
 class _SlowLayer:

@@ -8,13 +8,16 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from gameplay import selectors, services
+from core.errors import Conflict, InvalidInput, NotAllowed
+from gameplay import selectors
 from gameplay.models import DraftPod, DraftSeat, Pick, PickSource, PodStatus
 from gameplay.rules import draft as engine
 from gameplay.rules.errors import RuleViolation
+from gameplay.services import drafts as services
+from gameplay.services import picks
 from gameplay.tasks import sweep_draft_deadlines
 from tests.factories import UserFactory, draft_pods, running_tournament
-from tournaments.errors import Conflict, InvalidInput, NotAllowed
+from tournaments.services import swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +39,7 @@ def _pick_best(pod: DraftPod, position: int):  # type: ignore[no-untyped-def]
     expected = _expected(pod, position)
     assert expected is not None
     cards = [str(c) for c in expected.cards[: expected.keep]]
-    return services.make_pick(
+    return picks.make_pick(
         actor=_seat_user(pod, position),
         pod=pod,
         pack=expected.pack_id,
@@ -128,8 +131,8 @@ def test_the_same_pick_sent_twice_changes_nothing() -> None:
     expected = _expected(pod, 0)
     cards = [str(c) for c in expected.cards[:2]]
     user = _seat_user(pod, 0)
-    services.make_pick(actor=user, pod=pod, pack=0, pick_number=1, cards=cards)
-    again = services.make_pick(actor=user, pod=pod, pack=0, pick_number=1, cards=cards)
+    picks.make_pick(actor=user, pod=pod, pack=0, pick_number=1, cards=cards)
+    again = picks.make_pick(actor=user, pod=pod, pack=0, pick_number=1, cards=cards)
     assert again.applied is False
     assert Pick.objects.filter(pod=pod).count() == 1
 
@@ -149,7 +152,7 @@ def test_bad_picks_are_refused_with_the_rule(pack, pick_number, count, code) -> 
     expected = _expected(pod, 0)
     cards = [str(c) for c in expected.cards[:count]]
     with pytest.raises(RuleViolation) as error:
-        services.make_pick(
+        picks.make_pick(
             actor=_seat_user(pod, 0), pod=pod, pack=pack, pick_number=pick_number, cards=cards
         )
     assert error.value.rule == code
@@ -162,9 +165,7 @@ def test_a_card_not_in_the_pack_is_refused() -> None:
     state = engine.DraftState.from_dict(pod.state)
     elsewhere = [str(c) for c in state.opening_packs[1][:2]]
     with pytest.raises(RuleViolation) as error:
-        services.make_pick(
-            actor=_seat_user(pod, 0), pod=pod, pack=0, pick_number=1, cards=elsewhere
-        )
+        picks.make_pick(actor=_seat_user(pod, 0), pod=pod, pack=0, pick_number=1, cards=elsewhere)
     assert error.value.rule == "draft.card_not_in_pack"
 
 
@@ -172,7 +173,7 @@ def test_picking_in_a_pod_you_are_not_seated_in_is_refused() -> None:
     pods, organiser, _ = draft_pods(4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     with pytest.raises(NotAllowed) as error:
-        services.make_pick(actor=UserFactory(), pod=pod, pack=0, pick_number=1, cards=["AS"])
+        picks.make_pick(actor=UserFactory(), pod=pod, pack=0, pick_number=1, cards=["AS"])
     assert error.value.code == "not_seated"
 
 
@@ -186,7 +187,7 @@ def test_picking_in_a_paused_or_finished_pod_is_refused() -> None:
     services.resume_pod(actor=organiser, pod=pod)
     services.end_pod(actor=organiser, pod=pod)
     with pytest.raises(Conflict) as error:
-        services.make_pick(actor=_seat_user(pod, 0), pod=pod, pack=3, pick_number=2, cards=["2C"])
+        picks.make_pick(actor=_seat_user(pod, 0), pod=pod, pack=3, pick_number=2, cards=["2C"])
     assert error.value.code == "pod_finished"
 
 
@@ -214,10 +215,10 @@ def test_timer_picks_the_highlighted_card_after_the_deadline() -> None:
     pod = services.start_pod(actor=organiser, pod=pods[0])
     expected = _expected(pod, 2)
     wanted = [str(c) for c in expected.cards[-2:]]
-    services.highlight(actor=_seat_user(pod, 2), pod=pod, cards=wanted)
+    picks.highlight(actor=_seat_user(pod, 2), pod=pod, cards=wanted)
     seat = DraftSeat.objects.get(pod=pod, position=2)
-    assert services.handle_pick_deadline(seat_id=seat.pk, now=seat.deadline) is False  # grace
-    assert services.handle_pick_deadline(seat_id=seat.pk, now=seat.deadline + services.GRACE)
+    assert picks.handle_pick_deadline(seat_id=seat.pk, now=seat.deadline) is False  # grace
+    assert picks.handle_pick_deadline(seat_id=seat.pk, now=seat.deadline + selectors.GRACE)
     pick = Pick.objects.get(pod=pod, seat=seat)
     assert sorted(pick.cards) == sorted(wanted) and pick.source == PickSource.TIMER
 
@@ -229,7 +230,7 @@ def test_timer_does_nothing_if_the_pick_was_made_or_the_token_is_old() -> None:
     old_token, deadline = seat.timer_token, seat.deadline
     _pick_best(pod, 0)
     late = deadline + timedelta(minutes=5)
-    assert services.handle_pick_deadline(seat_id=seat.pk, token=old_token, now=late) is False
+    assert picks.handle_pick_deadline(seat_id=seat.pk, token=old_token, now=late) is False
     assert Pick.objects.filter(pod=pod).count() == 1
 
 
@@ -328,35 +329,32 @@ def test_snapshot_query_count_does_not_grow_with_seats(django_assert_max_num_que
 
 def test_deleting_a_tournament_deletes_its_rounds_and_drafts() -> None:
     from tournaments.models import Match, Registration
-    from tournaments.services import rounds
 
     pods, organiser, _ = draft_pods(4)
     tournament = pods[0].tournament
     services.start_pod(actor=organiser, pod=pods[0])
-    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
     tournament.delete()
     assert not DraftPod.objects.exists() and not Match.objects.exists()
     assert not Registration.objects.exists()
 
 
 def test_a_tournament_that_drafts_once_refuses_a_second_draft() -> None:
-    from tournaments.services import rounds
 
     pods, organiser, _ = draft_pods(4)
     tournament = pods[0].tournament
-    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
     with pytest.raises(Conflict) as error:
         services.create_pods(actor=organiser, tournament=tournament)
     assert error.value.code == "draft_once"
 
 
 def test_a_tournament_that_drafts_before_every_round_seats_pods_for_round_two() -> None:
-    from tournaments.services import rounds
 
     tournament, organiser, _ = running_tournament(4)
     first = services.create_pods(actor=organiser, tournament=tournament, timing="each")
     services.end_pod(actor=organiser, pod=first[0])
-    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
     again = services.create_pods(actor=organiser, tournament=tournament)
     assert again[0].before_round == 2
     assert DraftPod.objects.filter(tournament=tournament).count() == 2

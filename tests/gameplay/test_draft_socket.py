@@ -13,9 +13,10 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from gameplay import services
 from gameplay.models import DraftSeat, Pick
-from gameplay.routing import websocket_urlpatterns
+from gameplay.realtime.routing import websocket_urlpatterns
+from gameplay.services import drafts as services
+from gameplay.services import picks
 from tests.factories import UserFactory, draft_pods
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -138,7 +139,7 @@ def test_reconnecting_mid_draft_gets_the_current_state() -> None:
 
     pod.refresh_from_db()
     expected = engine.expected_pick(engine.DraftState.from_dict(pod.state), 0)
-    services.make_pick(
+    picks.make_pick(
         actor=_user(pod, 0),
         pod=pod,
         pack=0,

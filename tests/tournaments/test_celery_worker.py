@@ -20,8 +20,9 @@ from django.utils import timezone
 
 from config.celery import app
 from tests.factories import ClubFactory, RegistrationFactory, TournamentFactory, member
-from tournaments import services, tasks
+from tournaments import tasks
 from tournaments.models import RegistrationStatus, Role, Tournament, TournamentStatus
+from tournaments.services import lifecycle, results, swiss
 
 pytestmark = [
     pytest.mark.celery_worker,
@@ -96,7 +97,7 @@ def test_worker_closes_registration_at_the_scheduled_start(worker) -> None:  # t
     club = ClubFactory()
     organiser = member(club, Role.ORGANISER)
     start = timezone.now() + timedelta(seconds=4)
-    tournament = services.create_tournament(
+    tournament = lifecycle.create_tournament(
         actor=organiser,
         club=club,
         name="Clockwork",
@@ -139,10 +140,9 @@ def test_worker_sweeper_catches_a_start_nobody_queued(worker) -> None:  # type: 
 def test_worker_pairs_the_next_round_when_the_last_result_is_confirmed(worker) -> None:  # type: ignore[no-untyped-def]
     from tests.factories import A_WINS, running_tournament
     from tournaments.models import Match, Round
-    from tournaments.services import results, rounds
 
     tournament, organiser, _ = running_tournament(6)
-    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
     for m in Match.objects.filter(round__tournament=tournament, b__isnull=False).select_related(
         "a__player__user", "b__player__user"
     ):
@@ -155,13 +155,13 @@ def test_worker_pairs_the_next_round_when_the_last_result_is_confirmed(worker) -
 
 
 def test_worker_calls_time_on_a_round_and_applies_the_overdue_policy(worker) -> None:  # type: ignore[no-untyped-def]
+    from core.models import Event
     from tests.factories import running_tournament
-    from tournaments.models import Event, Match, MatchStatus, Round, RoundStatus, Winner
-    from tournaments.services import rounds
+    from tournaments.models import Match, MatchStatus, Round, RoundStatus, Winner
 
     tournament, organiser, _ = running_tournament(4, overdue_policy="draw", round_minutes=1)
-    rnd = rounds.pair_next_round(actor=organiser, tournament=tournament)
-    rounds.start_round(actor=organiser, round=rnd)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.start_round(actor=organiser, round=rnd)
     # The clock task was queued on commit for the round's end, a minute from now.
     assert wait_for(lambda: Round.objects.get(pk=rnd.pk).time_handled_at is not None, seconds=90), (
         "the worker did not call time"
@@ -178,8 +178,8 @@ def test_worker_calls_time_on_a_round_and_applies_the_overdue_policy(worker) -> 
 
 
 def test_worker_auto_picks_for_a_seat_whose_timer_ran_out(worker) -> None:  # type: ignore[no-untyped-def]
-    from gameplay import services as draft_services
     from gameplay.models import Pick, PickSource
+    from gameplay.services import drafts as draft_services
     from tests.factories import draft_pods
 
     pods, organiser, _ = draft_pods(2, pod_size=2, seconds=2)
@@ -190,9 +190,9 @@ def test_worker_auto_picks_for_a_seat_whose_timer_ran_out(worker) -> None:  # ty
 
 
 def test_pending_pick_timers_survive_a_worker_restart(worker) -> None:  # type: ignore[no-untyped-def]
-    from gameplay import services as draft_services
     from gameplay import tasks as draft_tasks
     from gameplay.models import Pick
+    from gameplay.services import drafts as draft_services
     from tests.factories import draft_pods
 
     pods, organiser, _ = draft_pods(2, pod_size=2, seconds=5)

@@ -7,6 +7,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from core.models import AuditEntry
 from tests.factories import (
     ClubFactory,
     PlayerFactory,
@@ -15,10 +17,8 @@ from tests.factories import (
     UserFactory,
     member,
 )
-from tournaments import services, tasks
-from tournaments.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from tournaments import tasks
 from tournaments.models import (
-    AuditEntry,
     Membership,
     Registration,
     RegistrationStatus,
@@ -26,6 +26,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.services import clubs, entrants, lifecycle, people
 
 pytestmark = pytest.mark.django_db
 
@@ -47,15 +48,15 @@ def tournament_kwargs(**overrides):  # type: ignore[no-untyped-def]
 
 def test_creating_a_club_makes_the_creator_its_owner() -> None:
     user = UserFactory()
-    club = services.create_club(actor=user, name="Riverside Card Club")
+    club = clubs.create_club(actor=user, name="Riverside Card Club")
     assert club.slug == "riverside-card-club"
     assert Membership.objects.get(club=club, user=user).role == Role.OWNER
 
 
 def test_club_slugs_stay_unique() -> None:
     user = UserFactory()
-    first = services.create_club(actor=user, name="Card Club")
-    second = services.create_club(actor=user, name="Card Club")
+    first = clubs.create_club(actor=user, name="Card Club")
+    second = clubs.create_club(actor=user, name="Card Club")
     assert first.slug != second.slug
 
 
@@ -65,7 +66,7 @@ def test_only_owners_add_members(role: str) -> None:
     actor = member(club, role)
     UserFactory(username="newbie")
     with pytest.raises(NotAllowed):
-        services.add_member(actor=actor, club=club, username="newbie")
+        clubs.add_member(actor=actor, club=club, username="newbie")
     assert not Membership.objects.filter(user__username="newbie").exists()
 
 
@@ -73,7 +74,7 @@ def test_owner_adds_member_with_role_and_it_is_audited() -> None:
     club = ClubFactory()
     owner = member(club, Role.OWNER)
     UserFactory(username="jules")
-    membership = services.add_member(actor=owner, club=club, username="Jules", role=Role.JUDGE)
+    membership = clubs.add_member(actor=owner, club=club, username="Jules", role=Role.JUDGE)
     assert membership.role == Role.JUDGE
     entry = AuditEntry.objects.get(action="membership.added")
     assert entry.actor == owner and entry.after == {"user": "jules", "role": "judge"}
@@ -83,11 +84,11 @@ def test_adding_an_unknown_user_or_a_member_twice_is_refused() -> None:
     club = ClubFactory()
     owner = member(club, Role.OWNER)
     with pytest.raises(NotFound):
-        services.add_member(actor=owner, club=club, username="ghost")
+        clubs.add_member(actor=owner, club=club, username="ghost")
     UserFactory(username="twice")
-    services.add_member(actor=owner, club=club, username="twice")
+    clubs.add_member(actor=owner, club=club, username="twice")
     with pytest.raises(Conflict) as error:
-        services.add_member(actor=owner, club=club, username="twice")
+        clubs.add_member(actor=owner, club=club, username="twice")
     assert error.value.code == "already_member"
 
 
@@ -96,7 +97,7 @@ def test_role_change_is_audited_with_before_and_after() -> None:
     owner = member(club, Role.OWNER)
     judge = member(club, Role.MEMBER)
     membership = Membership.objects.get(user=judge)
-    services.set_role(actor=owner, membership=membership, role=Role.ORGANISER)
+    clubs.set_role(actor=owner, membership=membership, role=Role.ORGANISER)
     entry = AuditEntry.objects.filter(action="membership.role_set").latest("id")
     assert entry.before == {"role": "member"} and entry.after == {"role": "organiser"}
 
@@ -106,10 +107,10 @@ def test_last_owner_cannot_be_demoted_or_removed() -> None:
     owner = member(club, Role.OWNER)
     membership = Membership.objects.get(user=owner)
     with pytest.raises(Conflict) as error:
-        services.set_role(actor=owner, membership=membership, role=Role.MEMBER)
+        clubs.set_role(actor=owner, membership=membership, role=Role.MEMBER)
     assert error.value.code == "last_owner"
     with pytest.raises(Conflict):
-        services.remove_member(actor=owner, membership=membership)
+        clubs.remove_member(actor=owner, membership=membership)
     membership.refresh_from_db()
     assert membership.role == Role.OWNER
 
@@ -119,7 +120,7 @@ def test_unknown_role_is_refused() -> None:
     owner = member(club, Role.OWNER)
     UserFactory(username="x")
     with pytest.raises(InvalidInput) as error:
-        services.add_member(actor=owner, club=club, username="x", role="emperor")
+        clubs.add_member(actor=owner, club=club, username="x", role="emperor")
     assert error.value.code == "unknown_role"
 
 
@@ -130,15 +131,15 @@ def test_invitation_sends_mail_and_accepting_adds_the_member(
     club = ClubFactory()
     owner = member(club, Role.OWNER)
     with django_capture_on_commit_callbacks(execute=True):
-        invitation = services.invite_member(
+        invitation = clubs.invite_member(
             actor=owner, club=club, email="New@Example.com", role=Role.JUDGE
         )
     assert len(mailoutbox) == 1 and invitation.token in mailoutbox[0].body
     guest = UserFactory()
-    membership = services.accept_invitation(user=guest, token=invitation.token)
+    membership = clubs.accept_invitation(user=guest, token=invitation.token)
     assert membership.role == Role.JUDGE
     with pytest.raises(Conflict):
-        services.accept_invitation(user=UserFactory(), token=invitation.token)
+        clubs.accept_invitation(user=UserFactory(), token=invitation.token)
 
 
 # --- tournaments ----------------------------------------------------------------------------
@@ -147,7 +148,7 @@ def test_invitation_sends_mail_and_accepting_adds_the_member(
 def test_organiser_creates_a_published_tournament_with_a_default_check_in_window() -> None:
     club = ClubFactory()
     organiser = member(club, Role.ORGANISER)
-    tournament = services.create_tournament(actor=organiser, club=club, **tournament_kwargs())
+    tournament = lifecycle.create_tournament(actor=organiser, club=club, **tournament_kwargs())
     assert tournament.status == TournamentStatus.REGISTRATION
     assert tournament.check_in_closes_at == tournament.scheduled_start
     assert tournament.scheduled_start - tournament.check_in_opens_at == timedelta(hours=1)
@@ -191,7 +192,7 @@ def test_bad_tournament_settings_are_refused_naming_the_field(overrides, code, f
     club = ClubFactory()
     organiser = member(club, Role.ORGANISER)
     with pytest.raises(InvalidInput) as error:
-        services.create_tournament(actor=organiser, club=club, **tournament_kwargs(**overrides))
+        lifecycle.create_tournament(actor=organiser, club=club, **tournament_kwargs(**overrides))
     assert (error.value.code, error.value.field) == (code, field)
     assert not Tournament.objects.exists()
 
@@ -201,7 +202,7 @@ def test_only_owners_and_organisers_create_tournaments(role: str | None) -> None
     club = ClubFactory()
     actor = member(club, role) if role else UserFactory()
     with pytest.raises(NotAllowed) as error:
-        services.create_tournament(actor=actor, club=club, **tournament_kwargs())
+        lifecycle.create_tournament(actor=actor, club=club, **tournament_kwargs())
     assert error.value.code == "not_organiser"
 
 
@@ -209,7 +210,7 @@ def test_organiser_of_another_club_cannot_edit() -> None:
     tournament = TournamentFactory()
     stranger = member(ClubFactory(), Role.OWNER)
     with pytest.raises(NotAllowed):
-        services.update_tournament(actor=stranger, tournament=tournament, changes={"name": "x"})
+        lifecycle.update_tournament(actor=stranger, tournament=tournament, changes={"name": "x"})
     tournament.refresh_from_db()
     assert tournament.name != "x"
 
@@ -219,30 +220,32 @@ def test_capacity_cannot_drop_below_registered_players() -> None:
     organiser = member(tournament.club, Role.ORGANISER)
     RegistrationFactory.create_batch(3, tournament=tournament)
     with pytest.raises(Conflict) as error:
-        services.update_tournament(actor=organiser, tournament=tournament, changes={"capacity": 2})
+        lifecycle.update_tournament(actor=organiser, tournament=tournament, changes={"capacity": 2})
     assert error.value.code == "capacity_below_registered"
 
 
 def test_started_tournament_only_changes_name_and_description() -> None:
     tournament = TournamentFactory(status=TournamentStatus.RUNNING)
     organiser = member(tournament.club, Role.ORGANISER)
-    services.update_tournament(
+    lifecycle.update_tournament(
         actor=organiser,
         tournament=tournament,
         changes={"name": "Renamed", "capacity": tournament.capacity},
     )
     with pytest.raises(Conflict):
-        services.update_tournament(actor=organiser, tournament=tournament, changes={"capacity": 64})
+        lifecycle.update_tournament(
+            actor=organiser, tournament=tournament, changes={"capacity": 64}
+        )
 
 
 def test_publishing_a_draft_opens_registration() -> None:
     tournament = TournamentFactory(status=TournamentStatus.DRAFT)
     organiser = member(tournament.club, Role.OWNER)
-    services.publish_tournament(actor=organiser, tournament=tournament)
+    lifecycle.publish_tournament(actor=organiser, tournament=tournament)
     tournament.refresh_from_db()
     assert tournament.registration_is_open()
     with pytest.raises(Conflict):
-        services.publish_tournament(actor=organiser, tournament=tournament)
+        lifecycle.publish_tournament(actor=organiser, tournament=tournament)
 
 
 # --- registration and check-in ------------------------------------------------------------------
@@ -251,7 +254,7 @@ def test_publishing_a_draft_opens_registration() -> None:
 def test_player_registers_and_it_is_audited() -> None:
     tournament = TournamentFactory()
     user = UserFactory()
-    registration = services.register(actor=user, tournament=tournament)
+    registration = entrants.register(actor=user, tournament=tournament)
     assert registration.status == RegistrationStatus.REGISTERED
     assert registration.player.user == user  # the player profile is created on the fly
     entry = AuditEntry.objects.get(action="registration.added")
@@ -261,9 +264,9 @@ def test_player_registers_and_it_is_audited() -> None:
 def test_registering_twice_is_refused() -> None:
     tournament = TournamentFactory()
     user = UserFactory()
-    services.register(actor=user, tournament=tournament)
+    entrants.register(actor=user, tournament=tournament)
     with pytest.raises(Conflict) as error:
-        services.register(actor=user, tournament=tournament)
+        entrants.register(actor=user, tournament=tournament)
     assert error.value.code == "already_registered"
     assert Registration.objects.count() == 1
 
@@ -272,7 +275,7 @@ def test_registering_when_full_is_refused() -> None:
     tournament = TournamentFactory(capacity=2)
     RegistrationFactory.create_batch(2, tournament=tournament)
     with pytest.raises(Conflict) as error:
-        services.register(actor=UserFactory(), tournament=tournament)
+        entrants.register(actor=UserFactory(), tournament=tournament)
     assert error.value.code == "tournament_full"
 
 
@@ -291,7 +294,7 @@ def test_registering_when_full_is_refused() -> None:
 def test_registering_when_closed_is_refused(fields) -> None:  # type: ignore[no-untyped-def]
     tournament = TournamentFactory(**fields)
     with pytest.raises(Conflict) as error:
-        services.register(actor=UserFactory(), tournament=tournament)
+        entrants.register(actor=UserFactory(), tournament=tournament)
     assert error.value.code == "registration_closed"
     assert not Registration.objects.exists()
 
@@ -299,12 +302,12 @@ def test_registering_when_closed_is_refused(fields) -> None:  # type: ignore[no-
 def test_withdrawn_player_can_register_again_and_frees_the_seat() -> None:
     tournament = TournamentFactory(capacity=2)
     user = UserFactory()
-    registration = services.register(actor=user, tournament=tournament)
-    services.unregister(actor=user, registration=registration)
-    services.unregister(actor=user, registration=registration)  # twice changes nothing
+    registration = entrants.register(actor=user, tournament=tournament)
+    entrants.unregister(actor=user, registration=registration)
+    entrants.unregister(actor=user, registration=registration)  # twice changes nothing
     assert AuditEntry.objects.filter(action="registration.withdrawn").count() == 1
-    services.register(actor=UserFactory(), tournament=tournament)
-    again = services.register(actor=user, tournament=tournament)
+    entrants.register(actor=UserFactory(), tournament=tournament)
+    again = entrants.register(actor=user, tournament=tournament)
     assert again.pk == registration.pk and again.is_active
 
 
@@ -312,17 +315,17 @@ def test_a_player_changes_only_their_own_registration() -> None:
     registration = RegistrationFactory()
     other = UserFactory()
     with pytest.raises(NotAllowed):
-        services.unregister(actor=other, registration=registration)
+        entrants.unregister(actor=other, registration=registration)
     with pytest.raises(NotAllowed):
-        services.check_in(actor=other, registration=registration)
+        entrants.check_in(actor=other, registration=registration)
     registration.refresh_from_db()
     assert registration.is_active and not registration.checked_in
 
 
 def test_check_in_during_the_window() -> None:
     registration = RegistrationFactory()
-    services.check_in(actor=registration.player.user, registration=registration)
-    services.check_in(actor=registration.player.user, registration=registration)
+    entrants.check_in(actor=registration.player.user, registration=registration)
+    entrants.check_in(actor=registration.player.user, registration=registration)
     registration.refresh_from_db()
     assert registration.checked_in
     assert AuditEntry.objects.filter(action="registration.checked_in").count() == 1
@@ -337,7 +340,7 @@ def test_check_in_outside_the_window_is_refused(opens, closes) -> None:  # type:
     tournament = TournamentFactory(check_in_opens_at=now + opens, check_in_closes_at=now + closes)
     registration = RegistrationFactory(tournament=tournament)
     with pytest.raises(Conflict) as error:
-        services.check_in(actor=registration.player.user, registration=registration)
+        entrants.check_in(actor=registration.player.user, registration=registration)
     assert error.value.code == "check_in_closed"
     registration.refresh_from_db()
     assert not registration.checked_in
@@ -352,11 +355,11 @@ def test_organiser_adds_removes_and_checks_in_players_outside_the_window() -> No
     )
     organiser = member(tournament.club, Role.ORGANISER)
     PlayerFactory(user__username="walkin")
-    registration = services.add_player(actor=organiser, tournament=tournament, username="walkin")
-    services.check_in_player(actor=organiser, registration=registration)
+    registration = entrants.add_player(actor=organiser, tournament=tournament, username="walkin")
+    entrants.check_in_player(actor=organiser, registration=registration)
     registration.refresh_from_db()
     assert registration.checked_in
-    services.remove_player(actor=organiser, registration=registration)
+    entrants.remove_player(actor=organiser, registration=registration)
     registration.refresh_from_db()
     assert registration.status == RegistrationStatus.WITHDRAWN and not registration.checked_in
     assert AuditEntry.objects.filter(action="registration.added_by_organiser").exists()
@@ -366,9 +369,9 @@ def test_judge_cannot_manage_registrations() -> None:
     registration = RegistrationFactory()
     judge = member(registration.tournament.club, Role.JUDGE)
     with pytest.raises(NotAllowed):
-        services.remove_player(actor=judge, registration=registration)
+        entrants.remove_player(actor=judge, registration=registration)
     with pytest.raises(NotAllowed):
-        services.add_player(
+        entrants.add_player(
             actor=judge,
             tournament=registration.tournament,
             username=registration.player.user.username,
@@ -393,7 +396,7 @@ def _started_tournament():  # type: ignore[no-untyped-def]
 
 def test_start_closes_registration_and_marks_no_shows_not_playing() -> None:
     tournament, present, absent, withdrawn = _started_tournament()
-    assert services.handle_tournament_start(tournament_id=tournament.pk) is True
+    assert lifecycle.handle_tournament_start(tournament_id=tournament.pk) is True
     for row in (tournament, present, absent, withdrawn):
         row.refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING and tournament.start_handled_at
@@ -406,9 +409,9 @@ def test_start_closes_registration_and_marks_no_shows_not_playing() -> None:
 
 def test_start_job_running_twice_does_nothing_more() -> None:
     tournament, *_ = _started_tournament()
-    assert services.handle_tournament_start(tournament_id=tournament.pk)
+    assert lifecycle.handle_tournament_start(tournament_id=tournament.pk)
     audit_count = AuditEntry.objects.count()
-    assert services.handle_tournament_start(tournament_id=tournament.pk) is False
+    assert lifecycle.handle_tournament_start(tournament_id=tournament.pk) is False
     assert tasks.sweep_deadlines() == 0
     assert AuditEntry.objects.count() == audit_count
 
@@ -416,8 +419,8 @@ def test_start_job_running_twice_does_nothing_more() -> None:
 def test_start_job_before_the_start_does_nothing() -> None:
     tournament = TournamentFactory()
     registration = RegistrationFactory(tournament=tournament)
-    assert services.handle_tournament_start(tournament_id=tournament.pk) is False
-    assert services.handle_tournament_start(tournament_id=10**9) is False
+    assert lifecycle.handle_tournament_start(tournament_id=tournament.pk) is False
+    assert lifecycle.handle_tournament_start(tournament_id=10**9) is False
     registration.refresh_from_db()
     assert registration.is_active
 
@@ -453,7 +456,7 @@ def test_start_job_is_queued_for_the_start_time_on_commit(
     club = ClubFactory()
     organiser = member(club, Role.ORGANISER)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        tournament = services.create_tournament(actor=organiser, club=club, **tournament_kwargs())
+        tournament = lifecycle.create_tournament(actor=organiser, club=club, **tournament_kwargs())
     assert queued == []  # nothing is sent before the transaction commits
     for callback in callbacks:
         callback()
@@ -461,10 +464,10 @@ def test_start_job_is_queued_for_the_start_time_on_commit(
 
 
 def test_sign_up_creates_a_player_and_refuses_taken_names() -> None:
-    player = services.sign_up(
+    player = people.sign_up(
         username="mila", email="", password="long-pass-123", display_name="Mila K"
     )
     assert player.display_name == "Mila K" and player.user.check_password("long-pass-123")
     with pytest.raises(Conflict) as error:
-        services.sign_up(username="MILA", email="", password="long-pass-123")
+        people.sign_up(username="MILA", email="", password="long-pass-123")
     assert error.value.field == "username"

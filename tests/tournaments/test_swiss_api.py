@@ -9,6 +9,7 @@ import pytest
 
 from tests.factories import A_WINS, B_WINS, member, running_tournament
 from tournaments.models import Match, Role, TournamentStatus
+from tournaments.services import swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -124,12 +125,11 @@ def test_swiss_limits_hold_for_the_page_the_api_and_the_service(
     refuse the same values, naming the field, and nothing is saved."""
     from django.urls import reverse
 
-    from tournaments.errors import InvalidInput
+    from core.errors import InvalidInput
     from tournaments.models import SwissSettings
-    from tournaments.services import rounds
 
     tournament, organiser, _ = running_tournament(4)
-    before = SwissSettings.objects.get(tournament=tournament)
+    before = SwissSettings.objects.get(stage__tournament=tournament)
     response = api_as(organiser).patch(
         f"/api/v1/tournaments/{tournament.pk}/swiss/", changes, format="json"
     )
@@ -142,9 +142,9 @@ def test_swiss_limits_hold_for_the_page_the_api_and_the_service(
     page = client.post(reverse("swiss-settings", args=[tournament.pk]), form)
     assert page.status_code == 200 and page.context["form"].errors[field]
     with pytest.raises(InvalidInput) as refused:
-        rounds.update_swiss_settings(actor=organiser, tournament=tournament, changes=changes)
+        swiss.update_swiss_settings(actor=organiser, tournament=tournament, changes=changes)
     assert refused.value.field == field and refused.value.code == "invalid_setting"
-    after = SwissSettings.objects.get(tournament=tournament)
+    after = SwissSettings.objects.get(stage__tournament=tournament)
     assert [getattr(after, f) for f in SwissSettings.EDITABLE] == [
         getattr(before, f) for f in SwissSettings.EDITABLE
     ]

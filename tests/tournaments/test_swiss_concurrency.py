@@ -8,7 +8,7 @@ from django.db import connection
 from tests.factories import A_WINS, B_WINS, running_tournament
 from tests.tournaments.test_concurrency import run_together
 from tournaments.models import Match, MatchStatus, ResultReport, Round
-from tournaments.services import results, rounds
+from tournaments.services import results, swiss
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,7 +26,7 @@ def _played(tournament):  # type: ignore[no-untyped-def]
 
 def test_two_conflicting_reports_at_once_make_one_dispute_and_lose_none() -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
-    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
     m = _played(tournament)[0]
     outcome = run_together(
         lambda: results.report_result(actor=m.a.player.user, match=m.pk, games=A_WINS),
@@ -40,7 +40,7 @@ def test_two_conflicting_reports_at_once_make_one_dispute_and_lose_none() -> Non
 
 def test_two_identical_reports_at_once_confirm_once() -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
-    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
     m = _played(tournament)[0]
     run_together(
         lambda: results.report_result(actor=m.a.player.user, match=m.pk, games=A_WINS),
@@ -52,7 +52,7 @@ def test_two_identical_reports_at_once_confirm_once() -> None:
 
 def test_double_clicked_report_is_stored_once() -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
-    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
     m = _played(tournament)[0]
     run_together(
         *[lambda: results.report_result(actor=m.a.player.user, match=m.pk, games=A_WINS)] * 3
@@ -62,7 +62,7 @@ def test_double_clicked_report_is_stored_once() -> None:
 
 def test_last_two_confirmations_at_once_pair_the_next_round_exactly_once() -> None:
     tournament, organiser, _ = running_tournament(4)  # automatic pairing, eager tasks
-    rounds.pair_next_round(actor=organiser, tournament=tournament)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
     m1, m2 = _played(tournament)
     for m in (m1, m2):
         results.report_result(actor=m.a.player.user, match=m.pk, games=A_WINS)
@@ -91,13 +91,13 @@ def test_timer_at_the_same_moment_as_a_confirmation_loses_nothing() -> None:
     from datetime import timedelta
 
     tournament, organiser, _ = running_tournament(4, auto_pair=False, overdue_policy="draw")
-    rnd = rounds.pair_next_round(actor=organiser, tournament=tournament)
-    rnd = rounds.start_round(actor=organiser, round=rnd)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    rnd = swiss.start_round(actor=organiser, round=rnd)
     m1, _ = _played(tournament)
     results.report_result(actor=m1.a.player.user, match=m1.pk, games=A_WINS)
     run_together(
         lambda: results.confirm_result(actor=m1.b.player.user, match=m1.pk),
-        lambda: rounds.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(seconds=1)),
+        lambda: swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(seconds=1)),
     )
     m1.refresh_from_db()
     assert m1.status == MatchStatus.CONFIRMED

@@ -8,13 +8,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from core.errors import Conflict, InvalidInput, NotAllowed
+from core.models import AuditEntry, Event
 from gameplay.rules.errors import RuleViolation
 from tests.factories import A_WINS, B_WINS, UserFactory, member, running_tournament
 from tournaments import selectors
-from tournaments.errors import Conflict, InvalidInput, NotAllowed
 from tournaments.models import (
-    AuditEntry,
-    Event,
     Match,
     MatchSeat,
     MatchStatus,
@@ -28,14 +27,14 @@ from tournaments.models import (
     TournamentStatus,
     Winner,
 )
-from tournaments.services import results, rounds
+from tournaments.services import entrants, lifecycle, results, swiss
 from tournaments.tasks import sweep_deadlines
 
 pytestmark = pytest.mark.django_db
 
 
 def _pair(tournament, organiser):  # type: ignore[no-untyped-def]
-    return rounds.pair_next_round(actor=organiser, tournament=tournament)
+    return swiss.pair_next_round(actor=organiser, tournament=tournament)
 
 
 def _played(rnd):  # type: ignore[no-untyped-def]
@@ -87,23 +86,23 @@ def test_pairing_while_the_previous_round_is_open_is_refused() -> None:
 def test_only_organisers_pair_rounds() -> None:
     tournament, _, regs = running_tournament(4)
     with pytest.raises(NotAllowed):
-        rounds.pair_next_round(actor=regs[0].player.user, tournament=tournament)
+        swiss.pair_next_round(actor=regs[0].player.user, tournament=tournament)
     judge = member(tournament.club, Role.JUDGE)
     with pytest.raises(NotAllowed):
-        rounds.pair_next_round(actor=judge, tournament=tournament)
+        swiss.pair_next_round(actor=judge, tournament=tournament)
     assert not Round.objects.filter(tournament=tournament).exists()
 
 
 def test_round_count_is_fixed_from_attendance_when_round_one_is_paired() -> None:
     tournament, organiser, _ = running_tournament(10, rounds=None)
     _pair(tournament, organiser)
-    assert SwissSettings.objects.get(tournament=tournament).rounds == 5  # MTR: 9-16 → 5
+    assert SwissSettings.objects.get(stage__tournament=tournament).rounds == 5  # MTR: 9-16 → 5
 
 
 def test_system_pairing_of_a_round_already_paired_does_nothing() -> None:
     tournament, organiser, _ = running_tournament(4)
     _pair(tournament, organiser)
-    again = rounds.pair_next_round(actor=None, tournament=tournament.pk, expected_number=1)
+    again = swiss.pair_next_round(actor=None, tournament=tournament.pk, expected_number=1)
     assert again is None
     assert Round.objects.filter(tournament=tournament).count() == 1
 
@@ -316,7 +315,7 @@ def test_start_now_closes_registration_and_pairs_round_one(
     regs[0].checked_in_at = None
     regs[0].save()
     with django_capture_on_commit_callbacks(execute=True):
-        rounds.start_tournament_now(actor=organiser, tournament=tournament)
+        lifecycle.start_tournament_now(actor=organiser, tournament=tournament)
     tournament.refresh_from_db()
     regs[0].refresh_from_db()
     assert tournament.status == TournamentStatus.RUNNING
@@ -331,7 +330,7 @@ def test_start_now_closes_registration_and_pairs_round_one(
 def _started(policy=OverduePolicy.NONE, players=4):  # type: ignore[no-untyped-def]
     tournament, organiser, _ = running_tournament(players, overdue_policy=policy, round_minutes=30)
     rnd = _pair(tournament, organiser)
-    rnd = rounds.start_round(actor=organiser, round=rnd)
+    rnd = swiss.start_round(actor=organiser, round=rnd)
     return tournament, organiser, rnd
 
 
@@ -344,17 +343,17 @@ def test_starting_a_round_sets_its_end_from_the_round_length() -> None:
 def test_clock_warns_at_ten_minutes_then_flags_overdue_at_time_each_once() -> None:
     tournament, _, rnd = _started()
     assert (
-        rounds.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=11)) is False
+        swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=11)) is False
     )
-    assert rounds.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=10))
+    assert swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=10))
     assert Event.objects.filter(tournament=tournament, kind="round.time_warning").count() == 1
     assert (
-        rounds.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=5)) is False
+        swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=5)) is False
     )
-    assert rounds.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+    assert swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
     assert Match.objects.filter(round=rnd, overdue=True).count() == 2
     assert (
-        rounds.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(minutes=1)) is False
+        swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(minutes=1)) is False
     )
     assert Event.objects.filter(tournament=tournament, kind="round.time").count() == 1
 
@@ -364,7 +363,7 @@ def test_draw_policy_records_unfinished_matches_as_draws() -> None:
     m = _played(rnd)[0]
     results.report_result(actor=m.a.player.user, match=m, games=A_WINS)
     results.confirm_result(actor=m.b.player.user, match=m)
-    rounds.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+    swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
     other = _played(rnd)[1]
     assert other.status == MatchStatus.CONFIRMED and other.winner == Winner.DRAW
     rnd.refresh_from_db()
@@ -378,7 +377,7 @@ def test_ahead_policy_gives_the_match_to_the_player_ahead_in_game_rounds() -> No
         actor=m1.b.player.user, match=m1, games=[{"rounds": [[3, 9]]}], final=False
     )
     # m2: nobody recorded anything, so it stays overdue for a judge.
-    rounds.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+    swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
     m1.refresh_from_db()
     m2.refresh_from_db()
     assert m1.status == MatchStatus.CONFIRMED and m1.winner == Winner.B
@@ -398,10 +397,10 @@ def test_judges_extend_a_running_round() -> None:
     tournament, _, rnd = _started()
     judge = member(tournament.club, Role.JUDGE)
     before = rnd.ends_at
-    rnd = rounds.extend_round(actor=judge, round=rnd, minutes=5)
+    rnd = swiss.extend_round(actor=judge, round=rnd, minutes=5)
     assert rnd.ends_at - before == timedelta(minutes=5)
     with pytest.raises(NotAllowed):
-        rounds.extend_round(actor=UserFactory(), round=rnd, minutes=5)
+        swiss.extend_round(actor=UserFactory(), round=rnd, minutes=5)
 
 
 # --- repairing, swapping, drops, late entrants ---------------------------------------------
@@ -410,7 +409,7 @@ def test_judges_extend_a_running_round() -> None:
 def test_repair_before_start_pairs_the_round_again() -> None:
     tournament, organiser, _ = running_tournament(6)
     rnd = _pair(tournament, organiser)
-    new = rounds.repair_round(actor=organiser, round=rnd)
+    new = swiss.repair_round(actor=organiser, round=rnd)
     assert new.number == 1 and Round.objects.filter(tournament=tournament).count() == 1
     assert MatchSeat.objects.filter(round=new).count() == 6
 
@@ -421,7 +420,7 @@ def test_repair_after_results_exist_is_refused() -> None:
     m = _played(rnd)[0]
     results.report_result(actor=m.a.player.user, match=m, games=A_WINS)
     with pytest.raises(Conflict) as error:
-        rounds.repair_round(actor=organiser, round=rnd)
+        swiss.repair_round(actor=organiser, round=rnd)
     assert error.value.code == "round_has_results"
     assert Match.objects.filter(round=rnd).count() == 2
 
@@ -431,7 +430,7 @@ def test_swap_moves_two_players_between_tables() -> None:
     rnd = _pair(tournament, organiser)
     m1, m2 = _played(rnd)
     first, second = m1.a_id, m2.a_id
-    rounds.swap_players(actor=organiser, round=rnd, first=m1.a, second=m2.a)
+    swiss.swap_players(actor=organiser, round=rnd, first=m1.a, second=m2.a)
     m1.refresh_from_db()
     m2.refresh_from_db()
     assert (m1.a_id, m2.a_id) == (second, first)
@@ -446,20 +445,20 @@ def test_swapping_with_the_same_player_is_refused() -> None:
     rnd = _pair(tournament, organiser)
     m = _played(rnd)[0]
     with pytest.raises(InvalidInput):
-        rounds.swap_players(actor=organiser, round=rnd, first=m.a, second=m.a)
+        swiss.swap_players(actor=organiser, round=rnd, first=m.a, second=m.a)
 
 
 def test_dropped_player_is_not_paired_again_and_can_be_readded() -> None:
     tournament, organiser, regs = running_tournament(6, auto_pair=False)
     r1 = _pair(tournament, organiser)
     dropper = regs[0]
-    rounds.drop_player(actor=dropper.player.user, registration=dropper)
+    entrants.drop_player(actor=dropper.player.user, registration=dropper)
     _confirm_all(r1)
     r2 = _pair(tournament, organiser)
     assert not MatchSeat.objects.filter(round=r2, registration=dropper).exists()
     dropper.refresh_from_db()
     assert dropper.status == RegistrationStatus.DROPPED and dropper.dropped_after_round == 1
-    rounds.readd_player(actor=organiser, registration=dropper)
+    entrants.readd_player(actor=organiser, registration=dropper)
     dropper.refresh_from_db()
     assert dropper.status == RegistrationStatus.REGISTERED
 
@@ -467,14 +466,14 @@ def test_dropped_player_is_not_paired_again_and_can_be_readded() -> None:
 def test_players_cannot_drop_someone_else() -> None:
     _, _, regs = running_tournament(4)
     with pytest.raises(NotAllowed):
-        rounds.drop_player(actor=regs[1].player.user, registration=regs[0])
+        entrants.drop_player(actor=regs[1].player.user, registration=regs[0])
 
 
 def test_late_entrant_joins_the_next_round_with_losses_for_missed_rounds() -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
     r1 = _pair(tournament, organiser)
     late_user = UserFactory(username="latecomer")
-    late = rounds.add_late_entrant(actor=organiser, tournament=tournament, username="latecomer")
+    late = entrants.add_late_entrant(actor=organiser, tournament=tournament, username="latecomer")
     assert late.joined_round == 2
     _confirm_all(r1)
     r2 = _pair(tournament, organiser)

@@ -5,17 +5,27 @@ No rule lives here: services decide; these only say what shape a request has.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
+from tournaments import selectors
 from tournaments.models import (
     Club,
     EntrantType,
     Game,
+    Match,
+    MatchStatus,
     Membership,
+    OverduePolicy,
     Registration,
     Role,
+    Round,
+    SwissSettings,
     Tournament,
 )
+from tournaments.pairing.standings import Tiebreaker
+from tournaments.pairing.swiss import as_notes, describe_all
 
 # --- output -------------------------------------------------------------------------------
 
@@ -164,3 +174,172 @@ class MeSerializer(serializers.Serializer):
     username = serializers.CharField()
     display_name = serializers.CharField()
     memberships = serializers.ListField(child=serializers.DictField())
+
+
+# --- rounds, matches, standings --------------------------------------------------------
+
+
+class EntrantRef(serializers.Serializer):
+    registration = serializers.IntegerField(source="pk")
+    display_name = serializers.CharField(source="player.display_name")
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round.number")
+    a = EntrantRef()
+    b = EntrantRef(allow_null=True)
+    score = serializers.SerializerMethodField()
+    #: Why this pairing, in words (what clients have always read).
+    notes = serializers.SerializerMethodField()
+    #: The same as stored: ``{"code": ..., parameters}`` (``tournaments.pairing.swiss.Flag``).
+    note_codes = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "round",
+            "table",
+            "a",
+            "b",
+            "status",
+            "overdue",
+            "notes",
+            "note_codes",
+            "result",
+            "winner",
+            "games_a",
+            "games_b",
+            "games_drawn",
+            "game_rounds_a",
+            "game_rounds_b",
+            "score_a",
+            "score_b",
+            "score",
+            "confirmed_at",
+        ]
+
+    def get_score(self, match: Match) -> str:
+        return selectors.score_line(match) if match.status == MatchStatus.CONFIRMED else ""
+
+    def get_notes(self, match: Match) -> list[str]:
+        return describe_all(match.notes)
+
+    def get_note_codes(self, match: Match) -> list[dict[str, Any]]:
+        return [dict(n) for n in as_notes(match.notes)]
+
+
+class ReportSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    games = serializers.JSONField()
+    complete = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+class MatchDetailSerializer(MatchSerializer):
+    reports = serializers.SerializerMethodField()
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "reports"]
+
+    def get_reports(self, match: Match) -> list[dict[str, Any]]:
+        current = [r for r in match.reports.all() if r.current]
+        return ReportSerializer(current, many=True).data  # type: ignore[no-any-return]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    stage = serializers.IntegerField(
+        source="stage.number", read_only=True, help_text="The number of the round's stage."
+    )
+
+    class Meta:
+        model = Round
+        fields = [
+            "number",
+            "stage",
+            "status",
+            "paired_at",
+            "started_at",
+            "ends_at",
+            "completed_at",
+            "pairing_stats",
+        ]
+
+
+class RoundDetailSerializer(RoundSerializer):
+    matches = serializers.SerializerMethodField()
+
+    class Meta(RoundSerializer.Meta):
+        fields = [*RoundSerializer.Meta.fields, "matches"]
+
+    def get_matches(self, rnd: Round) -> list[dict[str, Any]]:
+        return MatchSerializer(selectors.round_matches(rnd), many=True).data  # type: ignore[no-any-return]
+
+
+GAMES_EXAMPLE = [{"rounds": [[31, 25], [18, 40], [27, 22]]}]
+
+
+class ReportInput(serializers.Serializer):
+    games = serializers.JSONField(
+        help_text="The match's games, each {'rounds': [[score_a, score_b], ...]} with 'a' the "
+        "match's first entrant; Vanilla Gwent games add 'alignments': ['might', null]."
+    )
+    final = serializers.BooleanField(
+        default=True, help_text="False: the game rounds played so far (progress)."
+    )
+
+
+class JudgeInput(serializers.Serializer):
+    games = serializers.JSONField()
+
+
+class StartRoundInput(serializers.Serializer):
+    minutes = serializers.IntegerField(required=False, min_value=1, max_value=600)
+
+
+class ExtendInput(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=1, max_value=120)
+
+
+class SwapInput(serializers.Serializer):
+    first = serializers.IntegerField(help_text="A registration id paired in this round.")
+    second = serializers.IntegerField()
+
+
+class UsernameInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+
+
+class SwissSettingsSerializer(serializers.ModelSerializer):
+    tiebreakers = serializers.ListField(
+        child=serializers.ChoiceField(choices=[t.value for t in Tiebreaker]), required=False
+    )
+    overdue_policy = serializers.ChoiceField(choices=OverduePolicy.choices, required=False)
+
+    class Meta:
+        model = SwissSettings
+        fields = SwissSettings.EDITABLE
+
+
+class StandingRowSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    registration = serializers.IntegerField()
+    display_name = serializers.CharField()
+    points = serializers.IntegerField()
+    record = serializers.CharField()
+    dropped_after_round = serializers.IntegerField(allow_null=True)
+    tiebreakers = serializers.DictField(child=serializers.CharField())
+
+
+class StandingsSerializer(serializers.Serializer):
+    tiebreakers = serializers.ListField(child=serializers.CharField())
+    definitions = serializers.DictField(child=serializers.CharField())
+    rows = StandingRowSerializer(many=True)
+
+
+class EventSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    message = serializers.CharField()
+    payload = serializers.JSONField()
+    created_at = serializers.DateTimeField()

@@ -1,16 +1,25 @@
 from django.urls import path, re_path
 from rest_framework.authtoken.views import obtain_auth_token
 
-from tournaments.api import rounds, views
+from tournaments.api import (
+    clubs,
+    matches,
+    people,
+    registrations,
+    rounds,
+    stages,
+    standings,
+    tournaments,
+)
 
-club_members = views.ClubMemberViewSet
-registrations = views.RegistrationViewSet
+club_members = clubs.ClubMemberViewSet
+registration_set = registrations.RegistrationViewSet
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="api-token"),
-    path("me/", views.MeView.as_view(), name="api-me"),
-    path("clubs/", views.ClubViewSet.as_view({"get": "list", "post": "create"}), name="api-clubs"),
-    path("clubs/<slug:slug>/", views.ClubViewSet.as_view({"get": "retrieve"}), name="api-club"),
+    path("me/", people.MeView.as_view(), name="api-me"),
+    path("clubs/", clubs.ClubViewSet.as_view({"get": "list", "post": "create"}), name="api-clubs"),
+    path("clubs/<slug:slug>/", clubs.ClubViewSet.as_view({"get": "retrieve"}), name="api-club"),
     path(
         "clubs/<slug:club_slug>/members/",
         club_members.as_view({"get": "list", "post": "create"}),
@@ -28,37 +37,44 @@ urlpatterns = [
     ),
     path(
         "tournaments/",
-        views.TournamentViewSet.as_view({"get": "list", "post": "create"}),
+        tournaments.TournamentViewSet.as_view({"get": "list", "post": "create"}),
         name="api-tournaments",
     ),
     path(
         "tournaments/<int:pk>/",
-        views.TournamentViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
+        tournaments.TournamentViewSet.as_view({"get": "retrieve", "patch": "partial_update"}),
         name="api-tournament",
     ),
     path(
         "tournaments/<int:pk>/publish/",
-        views.TournamentViewSet.as_view({"post": "publish"}),
+        tournaments.TournamentViewSet.as_view({"post": "publish"}),
         name="api-tournament-publish",
     ),
     path(
         "tournaments/<int:tournament_pk>/registrations/",
-        registrations.as_view({"get": "list", "post": "create"}),
+        registration_set.as_view({"get": "list", "post": "create"}),
         name="api-registrations",
     ),
     path(
         "tournaments/<int:tournament_pk>/registrations/<int:pk>/",
-        registrations.as_view({"delete": "destroy"}),
+        registration_set.as_view({"delete": "destroy"}),
         name="api-registration",
     ),
     path(
         "tournaments/<int:tournament_pk>/registrations/<int:pk>/check-in/",
-        registrations.as_view({"post": "check_in"}),
+        registration_set.as_view({"post": "check_in"}),
         name="api-registration-check-in",
     ),
-    path("tournaments/<int:pk>/start/", rounds.TournamentStartView.as_view(), name="api-start"),
-    path("tournaments/<int:pk>/finish/", rounds.TournamentFinishView.as_view(), name="api-finish"),
-    path("tournaments/<int:pk>/swiss/", rounds.SwissSettingsView.as_view(), name="api-swiss"),
+    path(
+        "tournaments/<int:pk>/start/", tournaments.TournamentStartView.as_view(), name="api-start"
+    ),
+    path(
+        "tournaments/<int:pk>/finish/",
+        tournaments.TournamentFinishView.as_view(),
+        name="api-finish",
+    ),
+    path("tournaments/<int:pk>/stages/", stages.StageListView.as_view(), name="api-stages"),
+    path("tournaments/<int:pk>/swiss/", stages.SwissSettingsView.as_view(), name="api-swiss"),
     path("tournaments/<int:pk>/rounds/", rounds.RoundListView.as_view(), name="api-rounds"),
     path(
         "tournaments/<int:pk>/rounds/<int:number>/",
@@ -85,31 +101,33 @@ urlpatterns = [
         rounds.RoundSwapView.as_view(),
         name="api-round-swap",
     ),
-    path("tournaments/<int:pk>/matches/", rounds.MatchListView.as_view(), name="api-matches"),
-    path("tournaments/<int:pk>/standings/", rounds.StandingsView.as_view(), name="api-standings"),
-    path("tournaments/<int:pk>/events/", rounds.EventFeedView.as_view(), name="api-events"),
+    path("tournaments/<int:pk>/matches/", matches.MatchListView.as_view(), name="api-matches"),
+    path(
+        "tournaments/<int:pk>/standings/", standings.StandingsView.as_view(), name="api-standings"
+    ),
+    path("tournaments/<int:pk>/events/", standings.EventFeedView.as_view(), name="api-events"),
     re_path(
         r"^tournaments/(?P<pk>[0-9]+)/export/(?P<what>pairings|standings)\.(?P<fmt>csv|json)$",
-        rounds.ExportView.as_view(),
+        standings.ExportView.as_view(),
         name="api-export",
     ),
     path(
         "tournaments/<int:pk>/late-entrants/",
-        rounds.LateEntrantView.as_view(),
+        registrations.LateEntrantView.as_view(),
         name="api-late-entrants",
     ),
     path(
         "tournaments/<int:tournament_pk>/registrations/<int:pk>/drop/",
-        rounds.DropView.as_view(),
+        registrations.DropView.as_view(),
         name="api-registration-drop",
     ),
     path(
         "tournaments/<int:tournament_pk>/registrations/<int:pk>/readd/",
-        rounds.ReaddView.as_view(),
+        registrations.ReaddView.as_view(),
         name="api-registration-readd",
     ),
-    path("matches/<int:pk>/", rounds.MatchDetailView.as_view(), name="api-match"),
-    path("matches/<int:pk>/report/", rounds.MatchReportView.as_view(), name="api-match-report"),
-    path("matches/<int:pk>/confirm/", rounds.MatchConfirmView.as_view(), name="api-match-confirm"),
-    path("matches/<int:pk>/judge/", rounds.MatchJudgeView.as_view(), name="api-match-judge"),
+    path("matches/<int:pk>/", matches.MatchDetailView.as_view(), name="api-match"),
+    path("matches/<int:pk>/report/", matches.MatchReportView.as_view(), name="api-match-report"),
+    path("matches/<int:pk>/confirm/", matches.MatchConfirmView.as_view(), name="api-match-confirm"),
+    path("matches/<int:pk>/judge/", matches.MatchJudgeView.as_view(), name="api-match-judge"),
 ]

@@ -3,7 +3,7 @@
 Terms. A *match* is two entrants at a table in a tournament round (or one entrant with the
 bye); it is won, lost or drawn, and played as *games*, each made of *game rounds*. Match
 points: 3 a win, 1 a draw, 0 a loss; a bye is a 2-0 match win (3 match points). Game
-points: 3 a game won, 1 a game drawn.
+points: 3 a game won, 1 a game drawn. (These numbers live in ``gameplay.rules.outcome``.)
 
 Tiebreakers (chosen and ordered per tournament; higher is better for every one):
 
@@ -39,11 +39,17 @@ from enum import StrEnum
 from fractions import Fraction
 
 from gameplay.rules.errors import RuleViolation
+from gameplay.rules.outcome import (
+    BYE_GAMES_WON,
+    BYE_MATCH_POINTS,
+    GAME_DRAW_POINTS,
+    GAME_WIN_POINTS,
+    MATCH_DRAW_POINTS,
+    MATCH_LOSS_POINTS,
+    MATCH_WIN_POINTS,
+    game_points,
+)
 
-WIN_POINTS, DRAW_POINTS = 3, 1
-BYE_POINTS = 3
-#: A bye is a 2-0 win in games.
-BYE_GAMES_WON = 2
 #: MTR: every MW% and GW% is at least 0.33.
 PERCENTAGE_FLOOR = Fraction(33, 100)
 
@@ -77,8 +83,8 @@ LABELS: Mapping[Tiebreaker, str] = {
 #: What each tiebreaker means, for the standings page.
 DEFINITIONS: Mapping[Tiebreaker, str] = {
     Tiebreaker.OMW: "OMW%: average of your opponents' match-win percentages, each at least 33%",
-    Tiebreaker.GW: "GW%: your game points (3 a game won, 1 a game drawn) over 3 per game "
-    "played, at least 33%",
+    Tiebreaker.GW: f"GW%: your game points ({GAME_WIN_POINTS} a game won, {GAME_DRAW_POINTS} a "
+    f"game drawn) over {GAME_WIN_POINTS} per game played, at least 33%",
     Tiebreaker.OGW: "OGW%: average of your opponents' game-win percentages, each at least 33%",
     Tiebreaker.BUCHHOLZ: "Buchholz: sum of your opponents' match points",
     Tiebreaker.MEDIAN_BUCHHOLZ: "Median Buchholz: sum of your opponents' match points without "
@@ -272,11 +278,11 @@ class _Tally:
                 )
             winner = m.winner  # a StrEnum equals its value
             if winner == "a":
-                pa, pb = WIN_POINTS, 0
+                pa, pb = MATCH_WIN_POINTS, MATCH_LOSS_POINTS
             elif winner == "b":
-                pa, pb = 0, WIN_POINTS
+                pa, pb = MATCH_LOSS_POINTS, MATCH_WIN_POINTS
             elif winner == "draw":
-                pa = pb = DRAW_POINTS
+                pa = pb = MATCH_DRAW_POINTS
             else:
                 raise RuleViolation(
                     "standings.winner",
@@ -299,11 +305,12 @@ class _Tally:
             score = m.score_a - m.score_b
             score_diff[a] += score
             score_diff[b] -= score
-        self.points = [sum(e) + BYE_POINTS * y for e, y in zip(earned, byes, strict=True)]
-        self.wins = [e.count(WIN_POINTS) + y for e, y in zip(earned, byes, strict=True)]
-        self.draws = [e.count(DRAW_POINTS) for e in earned]
+        self.points = [sum(e) + BYE_MATCH_POINTS * y for e, y in zip(earned, byes, strict=True)]
+        self.wins = [e.count(MATCH_WIN_POINTS) + y for e, y in zip(earned, byes, strict=True)]
+        self.draws = [e.count(MATCH_DRAW_POINTS) for e in earned]
         self.losses = [
-            e.count(0) + x.missed_rounds_lost for e, x in zip(earned, entrants, strict=True)
+            e.count(MATCH_LOSS_POINTS) + x.missed_rounds_lost
+            for e, x in zip(earned, entrants, strict=True)
         ]
         self._mw: list[Fraction] | None = None
         self._gw: list[Fraction] | None = None
@@ -317,15 +324,15 @@ class _Tally:
         if self.bye_counts:
             played += self.byes[i]
         else:
-            points -= BYE_POINTS * self.byes[i]
-        return points, WIN_POINTS * played
+            points -= BYE_MATCH_POINTS * self.byes[i]
+        return points, MATCH_WIN_POINTS * played
 
     def gw_parts(self, i: int) -> tuple[int, int]:
         """(game points, possible) counted in entrant ``i``'s own GW%."""
         won, lost, drawn = self.games_won[i], self.games_lost[i], self.games_drawn[i]
         if self.bye_counts:
             won += BYE_GAMES_WON * self.byes[i]
-        return 3 * won + drawn, 3 * (won + lost + drawn)
+        return game_points(won, drawn), GAME_WIN_POINTS * (won + lost + drawn)
 
     def mw(self) -> list[Fraction]:
         if self._mw is None:
@@ -358,7 +365,8 @@ class _Tally:
             return [
                 Fraction(
                     sum(
-                        points[o] * (2 if e == WIN_POINTS else 1 if e == DRAW_POINTS else 0)
+                        points[o]
+                        * (2 if e == MATCH_WIN_POINTS else 1 if e == MATCH_DRAW_POINTS else 0)
                         for o, e in zip(opps, earned, strict=True)
                     ),
                     2,

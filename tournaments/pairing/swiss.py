@@ -36,30 +36,143 @@ tie-break. Hence: whenever a rematch-free pairing exists, the engine returns one
 
 Everything is deterministic given ``seed`` and ``round_number`` (input order does not
 matter).
+
+Every pairing says why, as notes: a code with its parameters (``Flag``; ``{"code":
+"pair_down", "from": 6, "to": 3}``), stored as it is (``Match.notes``) and worded only at
+display (``describe``), as Tabbycat stores draw flags. Match points and the bye's worth
+are ``gameplay.rules.outcome``'s.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal
 
 import networkx as nx  # type: ignore[import-untyped]
 
 from gameplay.rules.errors import RuleViolation
-
-#: A bye is a 2-0 match win.
-BYE_MATCH_POINTS = 3
+from gameplay.rules.outcome import BYE_GAMES_WON, BYE_MATCH_POINTS
 
 #: Pools up to this size get one score group of lookahead when choosing who floats.
 _LOOKAHEAD_POOL = 64
 
 FirstRound = Literal["random", "rating"]
 
-BYE_REASON_POINTS = "bye: counts as a 2-0 match win (3 match points)"
-REMATCH_REASON = "rematch: no pairing without one exists"
+
+# --- why each pairing: flags stored as codes, worded at display ------------------------------
+
+
+class Flag(StrEnum):
+    """Why a pairing is what it is (the ``code`` of a note).
+
+    A note is a small JSON object: ``{"code": "pair_down", "from": 6, "to": 3}``. The engine
+    writes notes, ``Match.notes`` stores them, and ``describe`` words them for pages and the
+    API, so the wording can change (or be translated) without touching stored rounds.
+    """
+
+    #: Round 1 at random.
+    FIRST_RANDOM = "first_random"
+    #: Round 1 by rating: seed ``seed_a`` meets seed ``seed_b`` (top half v bottom half).
+    FIRST_RATING = "first_rating"
+    #: Both entrants on ``points`` match points.
+    SAME_GROUP = "same_group"
+    #: The higher entrant floats ``from`` its score group ``to`` the lower one.
+    PAIR_DOWN = "pair_down"
+    #: The two met before: no pairing without a rematch exists.
+    REMATCH = "rematch"
+    #: Round 1 at random: the bye was drawn (``everyone_had_one``: a repeat bye).
+    BYE_RANDOM = "bye_random"
+    #: Round 1 by rating: the lowest-rated has the bye (``everyone_had_one`` as above).
+    BYE_LOWEST_RATED = "bye_lowest_rated"
+    #: The lowest-ranked entrant without a bye.
+    BYE_LOWEST_RANKED = "bye_lowest_ranked"
+    #: Not the lowest-ranked without a bye: those below would have forced a rematch.
+    BYE_LOWER_WOULD_REMATCH = "bye_lower_would_rematch"
+    #: A second bye: every entrant without one would have forced a rematch.
+    BYE_SECOND = "bye_second"
+    #: Everybody has had a bye: the lowest-ranked has another.
+    BYE_EVERYONE_HAD_ONE = "bye_everyone_had_one"
+    #: What a bye is worth.
+    BYE_COUNTS_AS_WIN = "bye_counts_as_win"
+    #: The organiser swapped entrants between tables after pairing.
+    SWAPPED = "swapped"
+    #: Free text (notes from before the codes; nothing is lost): ``text``.
+    TEXT = "text"
+
+
+#: A note: ``code`` (a ``Flag``) and its parameters; JSON as it is.
+Note = dict[str, str | int | bool]
+
+#: How each flag reads (``str.format`` over the note's parameters).
+LABELS: Mapping[str, str] = {
+    Flag.FIRST_RANDOM: "round 1: random",
+    Flag.FIRST_RATING: "round 1 by rating: #{seed_a} meets #{seed_b}",
+    Flag.SAME_GROUP: "same score group ({points} points)",
+    Flag.PAIR_DOWN: "paired down from {from} to {to} points",
+    Flag.REMATCH: "rematch: no pairing without one exists",
+    Flag.BYE_RANDOM: "bye: drawn at random",
+    Flag.BYE_LOWEST_RATED: "bye: lowest-rated (round 1)",
+    Flag.BYE_LOWEST_RANKED: "bye: lowest-ranked without a bye",
+    Flag.BYE_LOWER_WOULD_REMATCH: (
+        "bye: lower-ranked entrants without a bye could not sit out without a rematch"
+    ),
+    Flag.BYE_SECOND: "bye: a second bye, since every entrant without one would force a rematch",
+    Flag.BYE_EVERYONE_HAD_ONE: "bye: everybody has had one, so the lowest-ranked",
+    Flag.BYE_COUNTS_AS_WIN: (
+        f"bye: counts as a {BYE_GAMES_WON}-0 match win ({BYE_MATCH_POINTS} match points)"
+    ),
+    Flag.SWAPPED: "changed by the organiser",
+    Flag.TEXT: "{text}",
+}
+#: Added to a round-1 bye's label when everybody already had one.
+_EVERYONE_HAD_ONE = ", everybody has had one"
+
+
+def note(code: Flag, **params: str | int | bool) -> Note:
+    """A note for ``code`` (parameters whose name is a keyword, like ``from``: use a dict)."""
+    return {"code": code.value, **params}
+
+
+def describe(item: Mapping[str, object] | str) -> str:
+    """A note in words, as pages and the API show it.
+
+    Total: a plain string (a note from before the codes) reads as itself; an unknown code,
+    or a note missing a parameter its label needs, reads as its code.
+    """
+    if isinstance(item, str):
+        return item
+    code = item.get("code")
+    if not isinstance(code, str):
+        return ""
+    label = LABELS.get(code)
+    if label is None:
+        return code
+    try:
+        text = label.format_map(item)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return code
+    if item.get("everyone_had_one"):
+        text += _EVERYONE_HAD_ONE
+    return text
+
+
+def describe_all(notes: object) -> list[str]:
+    """Every note of a ``Match.notes`` list in words (anything but a list: none)."""
+    return [describe(n) for n in as_notes(notes)]
+
+
+def as_notes(notes: object) -> list[Mapping[str, object]]:
+    """A ``Match.notes`` list as notes: a plain string (from before the codes) becomes a
+    ``text`` note; anything but a list is no notes."""
+    if not isinstance(notes, list | tuple):
+        return []
+    return [
+        n if isinstance(n, Mapping) else {"code": Flag.TEXT.value, "text": str(n)} for n in notes
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +202,8 @@ class Pairing:
     table: int
     a: int
     b: int | None
-    reasons: tuple[str, ...]
+    #: Why: notes (``Flag`` codes with parameters), worded by ``describe``.
+    reasons: tuple[Note, ...]
 
     @property
     def is_bye(self) -> bool:
@@ -238,14 +352,16 @@ def _first_round(
     pairings: list[Pairing] = []
     for table, (a, b, sa, sb) in enumerate(matches, start=1):
         reason = (
-            f"round 1 by rating: #{sa} meets #{sb}" if method == "rating" else "round 1: random"
+            note(Flag.FIRST_RATING, seed_a=sa, seed_b=sb)
+            if method == "rating"
+            else note(Flag.FIRST_RANDOM)
         )
         pairings.append(Pairing(table, a.id, b.id, (reason,)))
     if bye is not None:
-        why = "bye: lowest-rated (round 1)" if method == "rating" else "bye: drawn at random"
+        why = note(Flag.BYE_LOWEST_RATED if method == "rating" else Flag.BYE_RANDOM)
         if bye.had_bye:
-            why += ", everybody has had one"
-        pairings.append(Pairing(half + 1, bye.id, None, (why, BYE_REASON_POINTS)))
+            why["everyone_had_one"] = True
+        pairings.append(Pairing(half + 1, bye.id, None, (why, note(Flag.BYE_COUNTS_AS_WIN))))
     return RoundPairing(
         round_number=round_number,
         pairings=tuple(pairings),
@@ -620,16 +736,16 @@ def _result(
     pairings: list[Pairing] = []
     rematches = pair_downs = difference = 0
     for table, (i, j) in enumerate(pairs, start=1):
-        reasons: list[str] = []
+        reasons: list[Note] = []
         if points[i] == points[j]:
-            reasons.append(f"same score group ({points[i]} points)")
+            reasons.append(note(Flag.SAME_GROUP, points=points[i]))
         else:
-            reasons.append(f"paired down from {points[i]} to {points[j]} points")
+            reasons.append({"code": Flag.PAIR_DOWN.value, "from": points[i], "to": points[j]})
             pair_downs += 1
             difference += points[i] - points[j]
         if j in solver.played[i]:
             rematches += 1
-            reasons.append(REMATCH_REASON)
+            reasons.append(note(Flag.REMATCH))
         pairings.append(Pairing(table, entrants[i].id, entrants[j].id, tuple(reasons)))
     repeat = 0
     if bye is not None:
@@ -646,30 +762,33 @@ def _result(
     )
 
 
-def _bye_reasons(solver: _Solver, bye: int) -> tuple[str, ...]:
+def _bye_reasons(solver: _Solver, bye: int) -> tuple[Note, ...]:
     entrants = solver.entrants
     lower_without = any(not e.had_bye for e in entrants[bye + 1 :])
     anyone_without = any(not e.had_bye for e in entrants)
     if not entrants[bye].had_bye:
-        why = (
-            "bye: lower-ranked entrants without a bye could not sit out without a rematch"
-            if lower_without
-            else "bye: lowest-ranked without a bye"
-        )
+        why = Flag.BYE_LOWER_WOULD_REMATCH if lower_without else Flag.BYE_LOWEST_RANKED
     elif anyone_without:
-        why = "bye: a second bye, since every entrant without one would force a rematch"
+        why = Flag.BYE_SECOND
     else:
-        why = "bye: everybody has had one, so the lowest-ranked"
-    return why, BYE_REASON_POINTS
+        why = Flag.BYE_EVERYONE_HAD_ONE
+    return note(why), note(Flag.BYE_COUNTS_AS_WIN)
 
 
 __all__: Sequence[str] = (
     "BYE_MATCH_POINTS",
+    "LABELS",
     "Entrant",
     "FirstRound",
+    "Flag",
+    "Note",
     "Pairing",
     "RoundPairing",
+    "as_notes",
     "default_round_count",
+    "describe",
+    "describe_all",
+    "note",
     "pair_round",
     "pair_round_exact",
 )

@@ -1,59 +1,16 @@
-"""Every write (DESIGN.md, layer 2), by subject:
+"""Every write (docs/architecture.md, "Layers"), one module per subject:
 
-- ``core``: people, clubs and roles, tournaments, registration and check-in, the start clock;
-- ``rounds``: Swiss rounds: pairing, repairing, the round clock, drops and late entries;
-- ``results``: result reports per game round, confirmation, disputes and judges' overrides.
+- ``people``: accounts and player profiles;
+- ``clubs``: clubs, members and roles, invitations;
+- ``lifecycle``: creating, editing, publishing, starting and ending a tournament;
+- ``entrants``: registration, check-in, drops, re-adds, late entrants;
+- ``stages``: a stage begins, its rounds complete, it completes, the tournament finishes;
+- ``swiss``: Swiss pairing, re-pairing and swaps, the round clock, the Swiss settings;
+- ``results``: result reports per game round, confirmation, disputes, judges;
+- ``locks``: the row locks the services take, in ``core.locks``' order.
 
-Callers use ``from tournaments import services`` and ``services.<name>`` for ``core``;
-``from tournaments.services import results, rounds`` for the others.
+Public functions are the only way to write. Each is one ``transaction.atomic(durable=True)``
+block with keyword-only arguments; private helpers (and the helpers of ``stages``) assume
+the caller's transaction. Background work is queued on commit by task name
+(``core.queue``), so a service never imports a task module.
 """
-
-from tournaments.services.core import (
-    DEFAULT_CHECK_IN_BEFORE,
-    TOURNAMENT_FIELDS,
-    accept_invitation,
-    add_member,
-    add_player,
-    check_in,
-    check_in_player,
-    create_club,
-    create_tournament,
-    ensure_player,
-    handle_tournament_start,
-    invite_member,
-    publish_tournament,
-    record_audit,
-    register,
-    remove_member,
-    remove_player,
-    set_role,
-    sign_up,
-    unregister,
-    update_profile,
-    update_tournament,
-)
-
-__all__ = [
-    "DEFAULT_CHECK_IN_BEFORE",
-    "TOURNAMENT_FIELDS",
-    "accept_invitation",
-    "add_member",
-    "add_player",
-    "check_in",
-    "check_in_player",
-    "create_club",
-    "create_tournament",
-    "ensure_player",
-    "handle_tournament_start",
-    "invite_member",
-    "publish_tournament",
-    "record_audit",
-    "register",
-    "remove_member",
-    "remove_player",
-    "set_role",
-    "sign_up",
-    "unregister",
-    "update_profile",
-    "update_tournament",
-]

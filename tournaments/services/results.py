@@ -31,32 +31,25 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from core.audit import record_audit, record_event
+from core.errors import Conflict, NotAllowed
 from gameplay.rules import games as game_rules
-from gameplay.rules.outcome import GameOptions, GameRecord, MatchOutcome
-from tournaments import selectors
-from tournaments.errors import Conflict, NotAllowed, NotFound
+from gameplay.rules.outcome import GameRecord, MatchOutcome, ahead_at_time, drawn_at_time
 from tournaments.models import (
     Match,
     MatchStatus,
     OverduePolicy,
     ReportSide,
     ResultReport,
-    Round,
     RoundStatus,
-    SwissSettings,
     Tournament,
     Winner,
 )
-from tournaments.services.core import record_audit, record_event
-
-
-def game_options(tournament: Tournament) -> GameOptions:
-    settings = SwissSettings.objects.filter(tournament=tournament).first()
-    if settings is None:
-        return GameOptions()
-    return GameOptions(
-        rounds_to_win=settings.rounds_to_win, kontsina_rounds=settings.kontsina_rounds
-    )
+from tournaments.selectors import policies
+from tournaments.selectors.rounds import score_line
+from tournaments.selectors.tournaments import game_options
+from tournaments.services import stages
+from tournaments.services.locks import lock_match
 
 
 def check_result(
@@ -79,20 +72,6 @@ def _canonical(record: GameRecord, game: str) -> dict[str, Any]:
     if game_rules.rules_for(game).has_alignments:
         data["alignments"] = [a.value if a else None for a in record.alignments]
     return data
-
-
-def _lock_match(match: Match | int) -> Match:
-    """Lock the match's round, then the match (the order every result write uses)."""
-    pk = match if isinstance(match, int) else match.pk
-    round_id = Match.objects.filter(pk=pk).values_list("round_id", flat=True).first()
-    if round_id is None:
-        raise NotFound("No such match.")
-    Round.objects.select_for_update().filter(pk=round_id).first()
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament__club", "a__player", "b__player")
-        .get(pk=pk)
-    )
 
 
 def _side_of(actor: AbstractBaseUser, match: Match) -> str | None:
@@ -142,12 +121,12 @@ def _require_player(actor: AbstractBaseUser, match: Match) -> str:
     return side
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def report_result(
     *, actor: AbstractBaseUser, match: Match | int, games: object, final: bool = True
 ) -> Match:
     """A player of the match reports its result (or, ``final=False``, their progress)."""
-    match = _lock_match(match)
+    match = lock_match(match if isinstance(match, int) else match.pk)
     tournament = match.round.tournament
     if match.status == MatchStatus.CONFIRMED and _side_of(actor, match) is not None:
         canonical, _ = check_result(tournament=tournament, games=games, final=final)
@@ -203,10 +182,10 @@ def report_result(
     return match
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def confirm_result(*, actor: AbstractBaseUser, match: Match | int) -> Match:
     """The opponent agrees with the result the other player reported."""
-    match = _lock_match(match)
+    match = lock_match(match if isinstance(match, int) else match.pk)
     if match.status == MatchStatus.CONFIRMED and _side_of(actor, match) is not None:
         return match  # confirming twice changes nothing
     side = _require_player(actor, match)
@@ -232,12 +211,12 @@ def confirm_result(*, actor: AbstractBaseUser, match: Match | int) -> Match:
     )
 
 
-@transaction.atomic
+@transaction.atomic(durable=True)
 def judge_result(*, actor: AbstractBaseUser, match: Match | int, games: object) -> Match:
     """A judge or organiser enters or overrides a result, at any time."""
-    match = _lock_match(match)
+    match = lock_match(match if isinstance(match, int) else match.pk)
     tournament = match.round.tournament
-    if not selectors.can_judge(actor, tournament.club):
+    if not policies.can_judge(actor, tournament.club):
         raise NotAllowed(
             "Only judges and organisers can enter results for others.", code="not_judge"
         )
@@ -261,37 +240,22 @@ def judge_result(*, actor: AbstractBaseUser, match: Match | int, games: object) 
 def decide_at_time(*, match: Match, policy: str) -> bool:
     """The round clock's overdue policy for one unfinished match (the caller holds the
     round's lock). Returns whether the match was decided."""
-    tournament = match.round.tournament
-    if policy == OverduePolicy.DRAW:
-        outcome = MatchOutcome(
-            games_won=(0, 0), games_drawn=1, finished=True, winner=None, game_points=(1, 1)
-        )
-        progress: list[Any] | None = _agreed_progress(match)
-        if progress is not None:
-            _, so_far = check_result(tournament=tournament, games=progress, final=False)
-            outcome = _with_rounds(outcome, so_far)
-        how = "time: recorded as a draw"
-    elif policy == OverduePolicy.AHEAD:
-        progress = _agreed_progress(match)
-        if progress is None:
-            return False  # nothing recorded, or the players disagree: a judge decides
-        _, so_far = check_result(tournament=tournament, games=progress, final=False)
-        a, b = so_far.round_wins
-        winner = None if a == b else (0 if a > b else 1)
-        won = (int(winner == 0), int(winner == 1))
-        drawn = int(winner is None)
-        outcome = MatchOutcome(
-            games_won=won,
-            games_drawn=drawn,
-            finished=True,
-            winner=winner,
-            game_points=(3 * won[0] + drawn, 3 * won[1] + drawn),
-            round_wins=so_far.round_wins,
-            totals=so_far.totals,
-        )
-        how = "time: the player ahead in game rounds wins"
-    else:
+    if policy not in (OverduePolicy.DRAW, OverduePolicy.AHEAD):
         return False
+    tournament = match.round.tournament
+    # The game rounds recorded so far (None: nothing recorded, or the players disagree).
+    progress: list[Any] | None = _agreed_progress(match)
+    so_far: MatchOutcome | None = None
+    if progress is not None:
+        _, so_far = check_result(tournament=tournament, games=progress, final=False)
+    if policy == OverduePolicy.DRAW:
+        outcome = drawn_at_time(so_far)
+        how = "time: recorded as a draw"
+    else:
+        if so_far is None:
+            return False  # nothing to go by: a judge decides
+        outcome = ahead_at_time(so_far)
+        how = "time: the player ahead in game rounds wins"
     before = _match_state(match)
     _confirm(
         match=match,
@@ -303,18 +267,6 @@ def decide_at_time(*, match: Match, policy: str) -> bool:
         complete_round=False,
     )
     return True
-
-
-def _with_rounds(outcome: MatchOutcome, so_far: MatchOutcome) -> MatchOutcome:
-    return MatchOutcome(
-        games_won=outcome.games_won,
-        games_drawn=outcome.games_drawn,
-        finished=True,
-        winner=outcome.winner,
-        game_points=outcome.game_points,
-        round_wins=so_far.round_wins,
-        totals=so_far.totals,
-    )
 
 
 def _agreed_progress(match: Match) -> list[Any] | None:
@@ -348,8 +300,6 @@ def _confirm(
     how: str,
     complete_round: bool = True,
 ) -> Match:
-    from tournaments.services.rounds import complete_round_if_done
-
     tournament = match.round.tournament
     was_confirmed = match.status == MatchStatus.CONFIRMED
     apply_outcome(match, games, outcome)
@@ -370,7 +320,7 @@ def _confirm(
     )
     _event(tournament, "result.confirmed", summary, match)
     if complete_round:
-        complete_round_if_done(round_id=match.round_id)
+        stages.complete_round_if_done(round_id=match.round_id)
     return match
 
 
@@ -382,19 +332,6 @@ def apply_outcome(match: Match, games: list[Any] | None, outcome: MatchOutcome) 
     match.games_drawn = outcome.games_drawn
     match.game_rounds_a, match.game_rounds_b = outcome.round_wins
     match.score_a, match.score_b = outcome.totals
-
-
-def score_line(match: Match) -> str:
-    """ "Ann wins 2-1", "draw 1-1-1", "bye" for pages, logs and exports."""
-    if match.is_bye:
-        return "bye"
-    if match.winner == Winner.DRAW:
-        return f"draw {match.games_a}-{match.games_b}-{match.games_drawn}"
-    winner = match.a if match.winner == Winner.A else match.b
-    assert winner is not None
-    high, low = max(match.games_a, match.games_b), min(match.games_a, match.games_b)
-    drawn = f"-{match.games_drawn}" if match.games_drawn else ""
-    return f"{winner.player.display_name} wins {high}-{low}{drawn}"
 
 
 def _event(tournament: Tournament, kind: str, message: str, match: Match) -> None:

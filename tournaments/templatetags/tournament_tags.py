@@ -7,6 +7,8 @@ from typing import Any
 
 from django import template
 
+from tournaments.pairing.swiss import describe_all
+
 register = template.Library()
 
 
@@ -17,3 +19,10 @@ def get_item(mapping: Mapping[str, Any], key: str) -> Any:
         return mapping[key]
     except (KeyError, TypeError):
         return ""
+
+
+@register.filter
+def pairing_notes(notes: Any) -> str:
+    """``{{ match.notes|pairing_notes }}``: why this pairing, in words, joined by "; "
+    (``Match.notes`` stores codes: ``tournaments.pairing.swiss.describe``)."""
+    return "; ".join(describe_all(notes))

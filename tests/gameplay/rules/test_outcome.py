@@ -8,11 +8,22 @@ from hypothesis import strategies as st
 
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
+    BYE_GAMES_WON,
+    BYE_MATCH_POINTS,
+    GAME_DRAW_POINTS,
+    GAME_WIN_POINTS,
+    MATCH_DRAW_POINTS,
+    MATCH_LOSS_POINTS,
+    MATCH_WIN_POINTS,
     GameOutcome,
     GameRecord,
     GameRound,
     MatchOutcome,
+    ahead_at_time,
+    bye_outcome,
     check_scores,
+    drawn_at_time,
+    game_points,
     match_outcome,
 )
 
@@ -235,3 +246,114 @@ def test_match_outcome_is_consistent_for_any_games(best_of: int, winners: list[i
         if result.winner is not None:
             assert wins[result.winner] > wins[1 - result.winner]
         previous = result
+
+
+# ----------------------------------------------- the numbers, the bye, the outcomes at time
+
+
+def test_the_numbers_are_the_mtr_ones() -> None:
+    assert (MATCH_WIN_POINTS, MATCH_DRAW_POINTS, MATCH_LOSS_POINTS) == (3, 1, 0)
+    assert (GAME_WIN_POINTS, GAME_DRAW_POINTS) == (3, 1)
+    assert (BYE_GAMES_WON, BYE_MATCH_POINTS) == (2, 3)
+
+
+def test_game_points_count_wins_and_draws() -> None:
+    assert game_points(0, 0) == 0
+    assert game_points(2, 0) == 6
+    assert game_points(1, 1) == 4
+    assert game_points(0, 3) == 3
+
+
+def test_bye_is_a_two_nil_match_win_for_its_entrant() -> None:
+    bye = bye_outcome()
+    assert bye == MatchOutcome(
+        games_won=(2, 0), games_drawn=0, finished=True, winner=A, game_points=(6, 0)
+    )
+    assert (bye.round_wins, bye.totals) == ((0, 0), (0, 0))
+    # The same as a best-of-3 match won by two games (nothing of the games' rounds).
+    assert match(A, A, best_of=3) == bye
+
+
+def so_far(round_wins: tuple[int, int], totals: tuple[int, int] = (0, 0)) -> MatchOutcome:
+    """Progress recorded when time is called: an unfinished match."""
+    return MatchOutcome(
+        games_won=(0, 0),
+        games_drawn=0,
+        finished=False,
+        winner=None,
+        game_points=(0, 0),
+        round_wins=round_wins,
+        totals=totals,
+    )
+
+
+def test_drawn_at_time_with_nothing_recorded_is_a_bare_draw() -> None:
+    assert (
+        drawn_at_time()
+        == drawn_at_time(None)
+        == MatchOutcome(
+            games_won=(0, 0), games_drawn=1, finished=True, winner=None, game_points=(1, 1)
+        )
+    )
+    assert drawn_at_time().is_draw and drawn_at_time().games_played == 1
+
+
+def test_drawn_at_time_keeps_the_game_rounds_and_totals_recorded() -> None:
+    outcome = drawn_at_time(so_far((2, 1), (55, 40)))
+    assert outcome == MatchOutcome(
+        games_won=(0, 0),
+        games_drawn=1,
+        finished=True,
+        winner=None,
+        game_points=(1, 1),
+        round_wins=(2, 1),
+        totals=(55, 40),
+    )
+
+
+@pytest.mark.parametrize(
+    ("rounds", "winner", "games", "points"),
+    [((2, 1), A, (1, 0), (3, 0)), ((0, 1), B, (0, 1), (0, 3))],
+)
+def test_ahead_at_time_the_player_with_more_game_rounds_wins_one_nil(
+    rounds: tuple[int, int], winner: int, games: tuple[int, int], points: tuple[int, int]
+) -> None:
+    outcome = ahead_at_time(so_far(rounds, (30, 20)))
+    assert outcome == MatchOutcome(
+        games_won=games,
+        games_drawn=0,
+        finished=True,
+        winner=winner,
+        game_points=points,
+        round_wins=rounds,
+        totals=(30, 20),
+    )
+
+
+def test_ahead_at_time_level_is_a_draw() -> None:
+    level = so_far((1, 1), (20, 30))
+    assert ahead_at_time(level) == drawn_at_time(level)
+    assert ahead_at_time(so_far((0, 0))) == drawn_at_time(so_far((0, 0)))
+
+
+round_counts = st.tuples(st.integers(0, 20), st.integers(0, 20))
+
+
+@given(rounds=round_counts, totals=round_counts)
+def test_outcomes_at_time_are_finished_one_game_matches(
+    rounds: tuple[int, int], totals: tuple[int, int]
+) -> None:
+    progress = so_far(rounds, totals)
+    for outcome in (drawn_at_time(progress), ahead_at_time(progress)):
+        assert outcome.finished and outcome.games_played == 1
+        assert (outcome.round_wins, outcome.totals) == (rounds, totals)
+        assert outcome.game_points == (
+            game_points(outcome.games_won[0], outcome.games_drawn),
+            game_points(outcome.games_won[1], outcome.games_drawn),
+        )
+    ahead = ahead_at_time(progress)
+    if rounds[0] == rounds[1]:
+        assert ahead.is_draw
+    else:
+        assert ahead.winner == (A if rounds[0] > rounds[1] else B)
+        assert ahead.games_won[ahead.winner] == 1

@@ -70,21 +70,27 @@ def check_well_formed(entrants: Sequence[Entrant], result: RoundPairing) -> None
     check_reasons(by_id, result)
 
 
+def codes(p: swiss.Pairing) -> list[object]:
+    return [n["code"] for n in p.reasons]
+
+
 def check_reasons(by_id: dict[int, Entrant], result: RoundPairing) -> None:
-    """Each pairing explains itself, and the explanation is true."""
+    """Each pairing explains itself (in codes that have words), and the explanation is true."""
     for p in result.pairings:
+        assert all(n["code"] in swiss.LABELS for n in p.reasons)
         if p.b is None:
-            assert p.reasons[0].startswith("bye: ") and p.reasons[-1] == swiss.BYE_REASON_POINTS
+            assert str(p.reasons[0]["code"]).startswith("bye_")
+            assert p.reasons[-1] == {"code": "bye_counts_as_win"}
             continue
         a, b = by_id[p.a], by_id[p.b]
-        assert (swiss.REMATCH_REASON in p.reasons) == met(a, b)
-        if p.reasons[0].startswith("round 1"):
+        assert ("rematch" in codes(p)) == met(a, b)
+        if str(p.reasons[0]["code"]).startswith("first_"):
             continue
         assert a.points >= b.points, "the higher-placed entrant is named first"
         assert p.reasons[0] == (
-            f"same score group ({a.points} points)"
+            {"code": "same_group", "points": a.points}
             if a.points == b.points
-            else f"paired down from {a.points} to {b.points} points"
+            else {"code": "pair_down", "from": a.points, "to": b.points}
         )
 
 
@@ -429,7 +435,7 @@ def test_round_one_random_is_reproducible_and_depends_on_the_seed() -> None:
     first = pair_round(entrants, round_number=1, seed=7)
     assert pair_round(entrants, round_number=1, seed=7) == first
     assert matches_of(pair_round(entrants, round_number=1, seed=8)) != matches_of(first)
-    assert all(p.reasons == ("round 1: random",) for p in first.pairings)
+    assert all(p.reasons == ({"code": "first_random"},) for p in first.pairings)
 
 
 def test_round_one_by_rating_pairs_top_half_against_bottom_half() -> None:
@@ -438,7 +444,8 @@ def test_round_one_by_rating_pairs_top_half_against_bottom_half() -> None:
     result = pair_round(entrants, round_number=1, seed=0, first_round="rating")
     # By rating: 3 (2100), 1, 6, 4, 2, 5 -> 3 v 4, 1 v 2, 6 v 5.
     assert [(p.a, p.b) for p in result.pairings] == [(3, 4), (1, 2), (6, 5)]
-    assert result.pairings[0].reasons == ("round 1 by rating: #1 meets #4",)
+    assert result.pairings[0].reasons == ({"code": "first_rating", "seed_a": 1, "seed_b": 4},)
+    assert swiss.describe(result.pairings[0].reasons[0]) == "round 1 by rating: #1 meets #4"
 
 
 def test_round_one_by_seed_follows_the_rank_when_nobody_is_rated() -> None:
@@ -453,16 +460,17 @@ def test_round_one_by_rating_gives_the_bye_to_the_lowest_rated_and_unrated_last(
     entrants = [e(1, rating=1500), e(2, rating=None), e(3, rating=1400)]
     result = pair_round(entrants, round_number=1, seed=0, first_round="rating")
     assert result.bye == 2
-    assert result.pairings[-1].reasons[0] == "bye: lowest-rated (round 1)"
+    assert result.pairings[-1].reasons[0] == {"code": "bye_lowest_rated"}
 
 
 def test_round_one_random_bye_is_drawn_and_counts_as_a_win() -> None:
     result = pair_round([e(i) for i in range(1, 6)], round_number=1, seed=3)
     assert result.bye is not None
-    assert result.pairings[-1].reasons == (
+    assert result.pairings[-1].reasons == ({"code": "bye_random"}, {"code": "bye_counts_as_win"})
+    assert swiss.describe_all(list(result.pairings[-1].reasons)) == [
         "bye: drawn at random",
         "bye: counts as a 2-0 match win (3 match points)",
-    )
+    ]
 
 
 def test_round_one_with_an_odd_history_still_avoids_rematches() -> None:
@@ -482,7 +490,7 @@ def test_even_score_groups_pair_inside_themselves() -> None:
     result = pair_round(entrants, round_number=3, seed=1)
     assert matches_of(result) == {frozenset((1, 2)), frozenset((3, 4)), frozenset((5, 6))}
     assert result.pair_downs == 0
-    assert result.pairings[0].reasons == ("same score group (6 points)",)
+    assert result.pairings[0].reasons == ({"code": "same_group", "points": 6},)
     assert [p.table for p in result.pairings] == [1, 2, 3]
 
 
@@ -498,7 +506,8 @@ def test_odd_group_pairs_its_lowest_ranked_down_to_the_nearest_group() -> None:
     }
     down = next(p for p in result.pairings if {p.a, p.b} == {3, 4})
     assert (down.a, down.b) == (3, 4)
-    assert down.reasons == ("paired down from 6 to 3 points",)
+    assert down.reasons == ({"code": "pair_down", "from": 6, "to": 3},)
+    assert swiss.describe(down.reasons[0]) == "paired down from 6 to 3 points"
     assert (result.pair_downs, result.point_difference) == (1, 3)
 
 
@@ -511,7 +520,7 @@ def test_pair_down_skips_a_group_only_when_every_opponent_there_was_met() -> Non
     assert result.rematches == 0
     assert frozenset((2, 3)) in matches_of(result)
     top = next(p for p in result.pairings if p.a == 1)
-    assert top.b == 4 and top.reasons == ("paired down from 9 to 3 points",)
+    assert top.b == 4 and top.reasons == ({"code": "pair_down", "from": 9, "to": 3},)
 
 
 def test_floater_is_chosen_so_that_the_next_group_can_pair() -> None:
@@ -573,7 +582,7 @@ def test_late_entrants_in_a_large_field_are_paired_without_rematches() -> None:
     check_well_formed(entrants + late, result)
     assert result.rematches == 0
     assert result.bye == late[-1].id  # the lowest-ranked without a bye
-    assert result.pairings[-1].reasons[0] == "bye: lowest-ranked without a bye"
+    assert result.pairings[-1].reasons[0] == {"code": "bye_lowest_ranked"}
 
 
 def test_same_history_different_round_number_may_shuffle_differently() -> None:
@@ -602,7 +611,7 @@ def test_bye_goes_to_lowest_ranked_without_bye() -> None:
         table=4,
         a=6,
         b=None,
-        reasons=("bye: lowest-ranked without a bye", swiss.BYE_REASON_POINTS),
+        reasons=({"code": "bye_lowest_ranked"}, {"code": "bye_counts_as_win"}),
     )
     assert result.repeat_byes == 0
 
@@ -611,7 +620,7 @@ def test_when_everybody_had_a_bye_the_lowest_ranked_gets_another() -> None:
     entrants = [e(i, 3, had_bye=True) for i in range(1, 4)]
     result = pair_round(entrants, round_number=4, seed=0)
     assert result.bye == 3 and result.repeat_byes == 1
-    assert result.pairings[-1].reasons[0] == "bye: everybody has had one, so the lowest-ranked"
+    assert result.pairings[-1].reasons[0] == {"code": "bye_everyone_had_one"}
 
 
 def test_second_bye_only_when_every_other_choice_forces_a_rematch() -> None:
@@ -625,9 +634,7 @@ def test_second_bye_only_when_every_other_choice_forces_a_rematch() -> None:
     result = pair_round(entrants, round_number=3, seed=0)
     assert result.rematches == 0
     assert result.bye == 3 and result.repeat_byes == 1
-    assert result.pairings[-1].reasons[0] == (
-        "bye: a second bye, since every entrant without one would force a rematch"
-    )
+    assert result.pairings[-1].reasons[0] == {"code": "bye_second"}
 
 
 def test_bye_skips_the_lowest_ranked_when_leaving_them_out_forces_a_rematch() -> None:
@@ -640,7 +647,7 @@ def test_bye_skips_the_lowest_ranked_when_leaving_them_out_forces_a_rematch() ->
     ]
     result = pair_round(entrants, round_number=2, seed=0)
     assert result.rematches == 0 and result.bye == 2
-    assert result.pairings[-1].reasons[0].startswith("bye: lower-ranked entrants without a bye")
+    assert result.pairings[-1].reasons[0] == {"code": "bye_lower_would_rematch"}
 
 
 # --- rematches, drops, errors ------------------------------------------------------------
@@ -651,7 +658,7 @@ def test_rematch_is_reported_when_no_pairing_without_one_exists() -> None:
     entrants = [e(i, 3, opponents=meetings[i]) for i in range(1, 5)]
     result = pair_round(entrants, round_number=4, seed=0)
     assert result.rematches == 2
-    assert all(swiss.REMATCH_REASON in p.reasons for p in result.pairings)
+    assert all({"code": "rematch"} in p.reasons for p in result.pairings)
 
 
 def test_dropped_entrants_are_not_paired() -> None:

@@ -1,0 +1,35 @@
+"""The audit log and the event feed in the admin: read-only (services write them)."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from core.models import AuditEntry, Event
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Staff may read and search; only the services write."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "actor", "action", "summary", "tournament", "club"]
+    list_filter = ["action"]
+    search_fields = ["summary", "actor__username", "object_id"]
+    date_hierarchy = "created_at"
+    list_select_related = ["actor", "tournament", "club"]
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyAdmin):
+    list_display = ["created_at", "tournament", "kind", "message"]
+    list_filter = ["kind"]
+    search_fields = ["tournament__name", "message"]
+    list_select_related = ["tournament"]

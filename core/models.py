@@ -1,0 +1,75 @@
+"""The audit log and the tournaments' public event feed.
+
+Both are written only through ``core.audit`` and read by pages, the API and the admin.
+The tables keep their original names (they were created by the ``tournaments`` app; the
+move kept every row). They refer to the club and the tournament they belong to by model
+label, as ``AUTH_USER_MODEL`` does: no Python import of an app of ours.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, with the state before and after (DESIGN.md, "Results")."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Empty when the system acted (a clock job).",
+    )
+    action = models.CharField(max_length=60)
+    summary = models.CharField(max_length=255)
+    club = models.ForeignKey(
+        "tournaments.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    object_type = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=40)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        db_table = "tournaments_auditentry"
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "audit entries"
+        indexes = [
+            models.Index(fields=["object_type", "object_id"], name="tournaments_object__b92f2d_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
+
+
+class Event(models.Model):
+    """The tournament's public event feed (round paired, result confirmed, time warnings),
+    read by pages, club bots (``/api/v1/tournaments/{id}/events/``) and webhooks."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="events"
+    )
+    kind = models.CharField(max_length=40)
+    message = models.CharField(max_length=255)
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "tournaments_event"
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["tournament", "id"], name="tournaments_tournam_38694b_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}"

@@ -1,0 +1,94 @@
+"""Helpers for the pages (the HTML edge): run a service, parse a posted number, send a CSV.
+
+Pages show a refusal the same way everywhere: next to the field at fault when the form has
+it, otherwise as a message above the page (``core.errors.translate`` gives the words).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from core import health
+from core.errors import DomainError, InvalidInput, RuleViolation, translate
+
+T = TypeVar("T")
+
+
+def run_action(request: HttpRequest, action: Callable[[], T], success: str = "") -> T | None:
+    """Call a service; show its refusal as an error message (returns None) or ``success``."""
+    try:
+        result = action()
+    except (DomainError, RuleViolation) as error:
+        problem = translate(error)
+        assert problem is not None
+        messages.error(request, problem.detail)
+        return None
+    if success:
+        messages.success(request, success)
+    return result
+
+
+def add_form_error(form: forms.Form, error: DomainError | RuleViolation) -> None:
+    """Put a service's refusal next to the field it names (or above the form)."""
+    problem = translate(error)
+    assert problem is not None
+    form.add_error(problem.field if problem.field in form.fields else None, problem.detail)
+
+
+def parse_int(
+    raw: str | None, *, field: str, low: int | None = None, high: int | None = None
+) -> int | None:
+    """A posted whole number (None when empty), refused by name when it is not one or is
+    outside ``low``..``high``."""
+    if raw is None or raw.strip() == "":
+        return None
+    text = raw.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+        raise InvalidInput(
+            f"{raw[:20]!r} is not a whole number.", code="invalid_number", field=field
+        )
+    value = int(text)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise InvalidInput(
+            f"Choose a number from {low} to {high}.", code="number_out_of_range", field=field
+        )
+    return value
+
+
+def safe_next(request: HttpRequest, default: str) -> str:
+    """The posted or queried ``next`` page if it is on this site, else ``default``."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
+def csv_response(
+    filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> HttpResponse:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Liveness for load balancers and compose: the database answers (and Redis, if used)."""
+    checks = health.checks()
+    healthy = all(v == "ok" for v in checks.values())
+    return JsonResponse(
+        {"status": "ok" if healthy else "degraded", **checks}, status=200 if healthy else 503
+    )

@@ -1,0 +1,166 @@
+"""Demo data: a club, an organiser, a judge, 24 players, a tournament open for
+registration and a Swiss tournament in its second round with Gosu draft pods, created
+through the real services (each its own transaction). Safe to run twice (it does nothing
+the second time). Prints the logins to use.
+
+It lives in ``gameplay``, the top app, because it seeds both apps' data."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from gameplay.services import drafts
+from tournaments.models import Club, Game, Match, Role
+from tournaments.services import clubs, entrants, lifecycle, people, results, swiss
+
+DEMO_PASSWORD = "demo-pass-2026"
+CLUB_NAME = "Riverside Card Club"
+PLAYER_NAMES = [
+    "Ada",
+    "Bruno",
+    "Chloe",
+    "Dario",
+    "Elena",
+    "Farid",
+    "Greta",
+    "Hugo",
+    "Ines",
+    "Jonas",
+    "Kasia",
+    "Luca",
+    "Mila",
+    "Nico",
+    "Olga",
+    "Pavel",
+    "Quinn",
+    "Rosa",
+    "Sven",
+    "Tara",
+    "Umar",
+    "Vera",
+    "Wiktor",
+    "Yara",
+]
+
+
+class Command(BaseCommand):
+    help = "Create demo data (club, organiser, judge, 24 players, an open tournament)."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if Club.objects.filter(name=CLUB_NAME).exists():
+            self.stdout.write("Demo data already present.")
+            self._print_logins()
+            return
+        owner, club = self._create()
+        self._running_swiss(owner, club)
+        self._print_logins()
+
+    def _create(self) -> tuple[Any, Club]:
+        User = get_user_model()
+        if not User.objects.filter(username="admin").exists():
+            User.objects.create_superuser("admin", "admin@example.com", DEMO_PASSWORD)
+        owner = people.sign_up(
+            username="organiser",
+            email="organiser@example.com",
+            password=DEMO_PASSWORD,
+            display_name="Olivia Organiser",
+        ).user
+        club = clubs.create_club(
+            actor=owner,
+            name=CLUB_NAME,
+            description="Thursday evenings: Gesoseka, Vanilla Gwent and Kontsina.",
+        )
+        people.sign_up(
+            username="judge",
+            email="judge@example.com",
+            password=DEMO_PASSWORD,
+            display_name="Jules Judge",
+        )
+        clubs.add_member(actor=owner, club=club, username="judge", role=Role.JUDGE)
+        now = timezone.now()
+        tournament = lifecycle.create_tournament(
+            actor=owner,
+            club=club,
+            name="Thursday Gesoseka Swiss",
+            game=Game.GESOSEKA,
+            capacity=32,
+            best_of=1,
+            scheduled_start=now + timedelta(days=2),
+            description="Swiss rounds, best of one. Bring your own deck.",
+            check_in_opens_at=now,
+            check_in_closes_at=now + timedelta(days=2),
+            publish=True,
+        )
+        for index, name in enumerate(PLAYER_NAMES, start=1):
+            player = people.sign_up(
+                username=f"player{index}",
+                email=f"player{index}@example.com",
+                password=DEMO_PASSWORD,
+                display_name=name,
+            )
+            clubs.add_member(actor=owner, club=club, username=player.user.username)
+            if index <= 20:  # leave a few places to register live
+                entrants.register(actor=player.user, tournament=tournament)
+            if index <= 12:
+                entrants.check_in(
+                    actor=player.user,
+                    registration=player.registrations.get(tournament=tournament),
+                )
+        return owner, club
+
+    def _running_swiss(self, owner: Any, club: Club) -> None:
+        """A Vanilla Gwent Swiss in its second round: pairings, results and standings."""
+        now = timezone.now()
+        tournament = lifecycle.create_tournament(
+            actor=owner,
+            club=club,
+            name="Monday Vanilla Gwent Swiss",
+            game=Game.VANILLA_GWENT,
+            capacity=16,
+            best_of=1,
+            scheduled_start=now + timedelta(hours=3),
+            description="Three Swiss rounds; alignments recorded per game.",
+            check_in_opens_at=now,
+            check_in_closes_at=now + timedelta(hours=3),
+            publish=True,
+        )
+        swiss.update_swiss_settings(
+            actor=owner, tournament=tournament, changes={"auto_pair": False, "rounds": 3}
+        )
+        User = get_user_model()
+        for index in range(1, 15):
+            user = User.objects.get(username=f"player{index}")
+            registration = entrants.register(actor=user, tournament=tournament)
+            entrants.check_in(actor=user, registration=registration)
+        lifecycle.start_tournament_now(actor=owner, tournament=tournament)
+        first = swiss.pair_next_round(actor=owner, tournament=tournament)
+        assert first is not None
+        swiss.start_round(actor=owner, round=first)
+        scores = [[[45, 30], [28, 33], [50, 21]], [[38, 24], [41, 19]], [[22, 35], [30, 31]]]
+        for i, match in enumerate(Match.objects.filter(round=first, b__isnull=False)):
+            games = [{"rounds": scores[i % 3], "alignments": ["might", "magic"]}]
+            results.judge_result(actor=owner, match=match, games=games)
+        second = swiss.pair_next_round(actor=owner, tournament=tournament)
+        assert second is not None
+        swiss.start_round(actor=owner, round=second)
+        swiss.update_swiss_settings(actor=owner, tournament=tournament, changes={"auto_pair": True})
+        # A Gosu draft seated for the next round, ready for the organiser to start.
+        drafts.create_pods(
+            actor=owner, tournament=tournament, pod_size=8, seconds_per_pick=45, timing="each"
+        )
+
+    def _print_logins(self) -> None:
+        self.stdout.write(self.style.SUCCESS(f"Demo logins (password for all: {DEMO_PASSWORD})"))
+        self.stdout.write("  organiser  club owner, runs the tournament")
+        self.stdout.write("  judge      club judge")
+        self.stdout.write("  player1 … player24  players (1-20 registered, 1-12 checked in)")
+        self.stdout.write("  admin      staff, for /admin/")
+        self.stdout.write(
+            "Monday Vanilla Gwent Swiss is running (round 2): pairings, standings, and two "
+            "Gosu draft pods ready to start from its page."
+        )

@@ -1,0 +1,164 @@
+"""The draft pod's websocket (``/ws/drafts/<pod>/``): one per page, player, organiser or
+spectator alike.
+
+On connect the page gets the full snapshot for its viewer, with its ``version``; after
+that, every change arrives as a new snapshot (sent by the services after commit). The page
+sends actions as JSON with an ``id`` and gets ``{"type": "ack", "id", "version"}`` or
+``{"type": "error", "id", "code", "detail"}`` back, never a dropped connection:
+
+- ``{"type": "pick", "pack": 3, "pick": 2, "cards": ["7H"]}`` (players)
+- ``{"type": "highlight", "cards": ["7H"]}`` (players: the auto-pick takes these)
+- ``{"type": "start"}``, ``{"type": "pause"}``, ``{"type": "resume"}``, ``{"type": "end"}``,
+  ``{"type": "auto", "seat": 2, "on": true}`` (organisers)
+- ``{"type": "snapshot"}``: send me the current snapshot again.
+
+The services do all the checking; this edge only parses and translates errors.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from core import clock
+from core.errors import DomainError, RuleViolation, translate
+from gameplay import selectors
+from gameplay.realtime import broadcast as live
+from gameplay.services import drafts as services
+from gameplay.services import picks
+
+
+def _in_pool(func: Any) -> Any:
+    """Run ORM work in the thread pool, not Channels' single thread-sensitive thread: picks
+    in different pods then wait on the database side by side (each thread has its own
+    connection); picks in one pod are serialised by the pod's row lock anyway."""
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+def _run_action(pod_id: int, user: Any, message: dict[str, Any]) -> int:
+    """Do one action; returns the pod's version after it."""
+    kind = message.get("type")
+    if kind == "pick":
+        pack, pick = message.get("pack"), message.get("pick")
+        if not isinstance(pack, int) or not isinstance(pick, int):
+            raise DomainError("A pick names its pack and pick number.", code="invalid_pick")
+        result = picks.make_pick(
+            actor=user, pod=pod_id, pack=pack, pick_number=pick, cards=message.get("cards")
+        )
+        return result.pod.version
+    if kind == "highlight":
+        picks.highlight(actor=user, pod=pod_id, cards=message.get("cards"))
+    elif kind == "start":
+        services.start_pod(actor=user, pod=pod_id)
+    elif kind == "pause":
+        services.pause_pod(actor=user, pod=pod_id)
+    elif kind == "resume":
+        services.resume_pod(actor=user, pod=pod_id)
+    elif kind == "end":
+        services.end_pod(actor=user, pod=pod_id)
+    elif kind == "auto":
+        seat = message.get("seat")
+        if not isinstance(seat, int):
+            raise DomainError("Say which seat (0 is the first).", code="invalid_seat")
+        services.set_auto_pick(actor=user, pod=pod_id, position=seat, auto=bool(message.get("on")))
+    else:
+        raise DomainError(f"Unknown action {str(kind)[:30]!r}.", code="unknown_action")
+    return selectors.pod_version(pod_id)
+
+
+def _act(
+    pod_id: int, user: Any, message: dict[str, Any]
+) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
+    """:func:`_run_action`, with the snapshots it would broadcast handed back instead."""
+    with live.deferred() as pending:
+        version = _run_action(pod_id, user, message)
+    return version, pending
+
+
+#: One asyncio lock per pod and event loop. Actions on one pod are serialised by the pod's
+#: row lock anyway; queueing them here first keeps a burst of picks in one pod from filling
+#: the thread pool with threads that only wait on that row lock while other pods' picks
+#: wait for a thread. The row lock still does the real work (other processes, the timers).
+_pod_locks: weakref.WeakValueDictionary[tuple[asyncio.AbstractEventLoop, int], asyncio.Lock] = (
+    weakref.WeakValueDictionary()
+)
+
+
+def _pod_lock(pod_id: int) -> asyncio.Lock:
+    key = (asyncio.get_running_loop(), pod_id)
+    lock = _pod_locks.get(key)
+    if lock is None:
+        lock = _pod_locks[key] = asyncio.Lock()
+    return lock
+
+
+class DraftConsumer(AsyncJsonWebsocketConsumer):
+    pod_id: int
+    user_id: int | None
+    manager: bool
+
+    async def connect(self) -> None:
+        self.pod_id = int(self.scope["url_route"]["kwargs"]["pod_id"])
+        self.user = self.scope.get("user")
+        pod = await database_sync_to_async(selectors.pod_for_viewer)(self.pod_id, self.user)
+        if pod is None:
+            await self.close(code=4404)
+            return
+        self.user_id, self.manager = await database_sync_to_async(selectors.viewer)(pod, self.user)
+        await self.channel_layer.group_add(live.group_name(self.pod_id), self.channel_name)
+        await self.accept()
+        await self.send_snapshot()
+        clock.start_in_event_loop()  # the embedded default has no beat to fire pick timers
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "pod_id"):
+            await self.channel_layer.group_discard(live.group_name(self.pod_id), self.channel_name)
+
+    async def send_snapshot(self, full: dict[str, Any] | None = None) -> None:
+        if full is None:
+            full = await _in_pool(selectors.full_snapshot)(self.pod_id)
+        if full is not None:
+            await self.send_json(
+                selectors.view_for(full, user_id=self.user_id, manager=self.manager)
+            )
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_json(
+                {"type": "error", "code": "invalid", "detail": "Send a JSON object."}
+            )
+            return
+        request_id = content.get("id")
+        if content.get("type") == "snapshot":
+            await self.send_snapshot()
+            return
+        if not (self.user and self.user.is_authenticated):
+            await self.send_json(
+                {
+                    "type": "error",
+                    "id": request_id,
+                    "code": "not_logged_in",
+                    "detail": "Log in to draft.",
+                }
+            )
+            return
+        try:
+            async with _pod_lock(self.pod_id):
+                version, pending = await _in_pool(_act)(self.pod_id, self.user, content)
+        except (DomainError, RuleViolation) as error:
+            problem = translate(error)
+            assert problem is not None
+            await self.send_json(
+                {"type": "error", "id": request_id, "code": problem.code, "detail": problem.detail}
+            )
+        else:
+            await self.send_json({"type": "ack", "id": request_id, "version": version})
+            for pod_id, snapshot in pending:
+                live.publish(self.channel_layer, pod_id, snapshot)
+
+    async def draft_snapshot(self, event: dict[str, Any]) -> None:
+        await self.send_snapshot(event["snapshot"])

@@ -1,0 +1,223 @@
+"""Reads of the live draft: the pod's full snapshot, and what one viewer may see of it.
+
+A *snapshot* is the whole pod at one ``version``: seats, queues, pools, deadlines and the
+pack in front of every seat. It is built once per change (one query for the pod, one for
+its seats) and sent to the pod's channel group; each connection then cuts its viewer's
+view out of it with ``view_for`` (no query): a player sees their own pack and pool, the
+organiser sees every seat's state, a spectator sees counts until the draft is over.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from gameplay.models import DraftPod, DraftSeat, Pick, PodStatus
+from gameplay.rules import draft as engine
+from gameplay.selectors import state_cache
+from tournaments import selectors as tournament_selectors
+from tournaments.selectors import policies
+
+
+def full_snapshot(pod_id: int) -> dict[str, Any] | None:
+    pod = DraftPod.objects.filter(pk=pod_id).first()
+    if pod is None:
+        return None
+    seats = list(pod.seats.select_related("registration__player").order_by("position"))
+    return snapshot_of(pod, seats, state_cache.load(pod.pk, pod.version, lambda: pod.state))
+
+
+def snapshot_of(
+    pod: DraftPod, seats: Sequence[DraftSeat], state: engine.DraftState
+) -> dict[str, Any]:
+    """The full snapshot from rows already loaded (the services pass theirs: no query)."""
+    waits = {w.seat: w.holder for w in engine.who_is_waiting_on_whom(state)}
+    made = Counter(r.seat for r in state.pick_log)
+    rows = []
+    for seat in sorted(seats, key=lambda s: s.position):
+        expected = engine.expected_pick(state, seat.position)
+        rows.append(
+            {
+                "position": seat.position,
+                "name": seat.registration.player.display_name,
+                "user_id": seat.registration.player.user_id,
+                "registration": seat.registration_id,
+                "auto": seat.auto_pick,
+                "queued": len(state.queues[seat.position]),
+                "picks": made[seat.position],
+                "pool": [str(c) for c in state.pools[seat.position]],
+                "deadline": seat.deadline.isoformat() if seat.deadline else None,
+                "highlighted": list(seat.highlighted),
+                "waiting_on": waits.get(seat.position),
+                "pack": None
+                if expected is None
+                else {
+                    "id": expected.pack_id,
+                    "pick": expected.pick_number,
+                    "keep": expected.keep,
+                    "cards": [str(c) for c in expected.cards],
+                },
+            }
+        )
+    return {
+        "type": "snapshot",
+        "pod": pod.pk,
+        "tournament": pod.tournament_id,
+        "number": pod.number,
+        "version": pod.version,
+        "status": pod.status,
+        "pack_size": pod.pack_size,
+        "picks_per_pack": state.picks_per_pack,
+        "seconds_per_pick": pod.seconds_per_pick,
+        "server_time": timezone.now().isoformat(),
+        "seats": rows,
+    }
+
+
+def view_for(full: dict[str, Any], *, user_id: int | None, manager: bool) -> dict[str, Any]:
+    """What ``user_id`` may see of a full snapshot (pure: no query)."""
+    finished = full["status"] == PodStatus.FINISHED
+    you = None
+    seats = []
+    for seat in full["seats"]:
+        mine = user_id is not None and seat["user_id"] == user_id
+        public = {
+            key: seat[key]
+            for key in ("position", "name", "auto", "queued", "picks", "deadline", "waiting_on")
+        }
+        public["pool_size"] = len(seat["pool"])
+        if finished or manager:
+            public["pool"] = seat["pool"]
+        if manager:
+            public["pack"] = seat["pack"]
+        seats.append(public)
+        if mine:
+            you = {
+                "seat": seat["position"],
+                "pack": seat["pack"],
+                "queued": max(0, seat["queued"] - 1) if seat["pack"] else 0,
+                "pool": seat["pool"],
+                "highlighted": seat["highlighted"],
+                "deadline": seat["deadline"],
+                "auto": seat["auto"],
+            }
+    view = {key: value for key, value in full.items() if key != "seats"}
+    view.update({"seats": seats, "you": you, "manager": manager})
+    return view
+
+
+def viewer(pod: DraftPod, user: Any) -> tuple[int | None, bool]:
+    """(user id or None, may manage the pod)."""
+    return viewer_of_tournament(pod.tournament, user)
+
+
+def pod_for_viewer(pod_id: int, user: Any) -> DraftPod | None:
+    """The pod if the user may see it (its tournament is visible to them)."""
+    visible = tournament_selectors.visible_tournaments(user)
+    return (
+        DraftPod.objects.select_related("tournament__club")
+        .filter(pk=pod_id, tournament__in=visible)
+        .first()
+    )
+
+
+def pick_log(pod: DraftPod) -> list[Pick]:
+    return list(pod.picks.select_related("seat__registration__player").order_by("id"))
+
+
+def _pods_with_seats() -> QuerySet[DraftPod]:
+    """Pods with their seats in order and the seated players' names: 2 queries for any
+    number of pods and seats."""
+    seats = DraftSeat.objects.select_related("registration__player").order_by("position")
+    return DraftPod.objects.prefetch_related(Prefetch("seats", queryset=seats))
+
+
+def tournament_pods(tournament: Any) -> list[DraftPod]:
+    """The tournament's pods, latest draft first, with their seats (2 queries)."""
+    return list(
+        _pods_with_seats().filter(tournament=tournament).order_by("-before_round", "number")
+    )
+
+
+def pods_by_id(pod_ids: Sequence[int]) -> list[DraftPod]:
+    """These pods (just seated, say) with their seats, in ``pod_ids`` order (2 queries)."""
+    found = {pod.pk: pod for pod in _pods_with_seats().filter(pk__in=pod_ids)}
+    return [found[pk] for pk in pod_ids if pk in found]
+
+
+#: A pod's status badge colour on the tournament page.
+POD_TONES: dict[str, str] = {PodStatus.RUNNING: "ok", PodStatus.PAUSED: "warn"}
+
+
+def pod_actions(pod: DraftPod, *, manager: bool, seated: bool) -> frozenset[str]:
+    """What a viewer may do with the pod from the tournament page: ``pick`` (a seated
+    player, until the draft is over), ``start`` (organisers, a pod not started yet:
+    ``services.drafts.start_pod``), ``control`` (organisers)."""
+    allowed: set[str] = set()
+    if seated and pod.status != PodStatus.FINISHED:
+        allowed.add("pick")
+    if manager:
+        allowed.add("control")
+        if pod.status == PodStatus.READY:
+            allowed.add("start")
+    return frozenset(allowed)
+
+
+def pods_panel(tournament: Any, user: Any) -> list[dict[str, Any]]:
+    """The tournament page's draft pods with their seats and the pools this user may see:
+    their own always, everyone's once the draft is over or for the organisers (the same
+    rule as ``view_for``); with what the user may do with each pod (``actions``). 2
+    queries (plus the user's role in the club, read once per request)."""
+    _, manager = viewer_of_tournament(tournament, user)
+    panel = []
+    for pod in tournament_pods(tournament):
+        state = state_cache.load(pod.pk, pod.version, lambda p=pod: p.state)
+        everyone = pod.status == PodStatus.FINISHED or manager
+        seats = []
+        for seat in pod.seats.all():
+            mine = user.is_authenticated and seat.registration.player.user_id == user.pk
+            pool = [str(c) for c in state.pools[seat.position]] if everyone or mine else None
+            seats.append(
+                {"name": seat.registration.player.display_name, "mine": mine, "pool": pool}
+            )
+        seated = any(s["mine"] for s in seats)
+        panel.append(
+            {
+                "pod": pod,
+                "seats": seats,
+                "mine": seated,
+                "tone": POD_TONES.get(pod.status, ""),
+                "actions": pod_actions(pod, manager=manager, seated=seated),
+            }
+        )
+    return panel
+
+
+def viewer_of_tournament(tournament: Any, user: Any) -> tuple[int | None, bool]:
+    """(user id or None, may manage the tournament's drafts)."""
+    if not user.is_authenticated:
+        return None, False
+    return user.pk, policies.can_manage_club(user, tournament.club)
+
+
+#: A pick timer fires this long after its deadline (a tap in flight wins).
+GRACE = timedelta(seconds=2)
+
+
+def due_seats(now: datetime) -> list[tuple[int, int]]:
+    """(seat id, timer token) of running pods' seats whose deadline and grace passed."""
+    return list(
+        DraftSeat.objects.filter(
+            deadline__lte=now - GRACE, pod__status=PodStatus.RUNNING
+        ).values_list("pk", "timer_token")[:200]
+    )
+
+
+def pod_version(pod_id: int) -> int:
+    """The pod's current version (what an action's acknowledgement names)."""
+    return int(DraftPod.objects.values_list("version", flat=True).get(pk=pod_id))

@@ -1,0 +1,55 @@
+"""The score helper page: a Gesoseka field or Kontsina piles, scored with a line per
+group; it stores nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from core.errors import RuleViolation
+from gameplay.rules import games
+from gameplay.web.forms import GesosekaBoardForm, GesosekaFieldForm, KontsinaForm
+
+
+def _gesoseka(request: HttpRequest) -> dict[str, Any]:
+    data = request.POST if request.method == "POST" else None
+    board = GesosekaBoardForm(data, prefix="board")
+    fields = [GesosekaFieldForm(data, prefix=f"p{i}") for i in (1, 2)]
+    context: dict[str, Any] = {"board_form": board, "field_forms": fields}
+    if data is not None and board.is_valid() and all(f.is_valid() for f in fields):
+        try:
+            request_data = {
+                "deck": board.cleaned_data["deck"],
+                "decks": board.cleaned_data["decks"],
+                "fields": [f.field_data(opponent=1 - i) for i, f in enumerate(fields)],
+            }
+            context["score"] = games.score("gesoseka", request_data)
+        except forms.ValidationError as error:
+            context["error"] = " ".join(error.messages)
+        except RuleViolation as error:
+            context["error"] = f"{error.detail} ({error.where})" if error.where else error.detail
+    return context
+
+
+def _kontsina(request: HttpRequest) -> dict[str, Any]:
+    form = KontsinaForm(request.POST if request.method == "POST" else None)
+    context: dict[str, Any] = {"form": form}
+    if request.method == "POST" and form.is_valid():
+        try:
+            context["score"] = games.score("kontsina", form.piles_data())
+        except RuleViolation as error:
+            context["error"] = f"{error.detail} ({error.where})" if error.where else error.detail
+    return context
+
+
+def score_helper(request: HttpRequest, game: str = "gesoseka") -> HttpResponse:
+    game = "kontsina" if game == "kontsina" else "gesoseka"
+    context = _gesoseka(request) if game == "gesoseka" else _kontsina(request)
+    context["game"] = game
+    template = "gameplay/score_helper.html"
+    if request.htmx and request.method == "POST":
+        template = "gameplay/_score_result.html"
+    return render(request, template, context)

@@ -1,0 +1,73 @@
+"""The arrows of docs/architecture.md hold for every module of ours, and the checker
+catches each kind of wrong arrow (so a green run means something)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.architecture.arrows import check_module, check_tree, module_name, our_modules
+
+
+def test_every_arrow_points_the_right_way() -> None:
+    problems = check_tree()
+    assert not problems, "wrong arrows:\n" + "\n".join(str(p) for p in problems)
+
+
+def test_the_tree_has_the_modules_it_checks() -> None:
+    names = {module_name(p) for p in our_modules()}
+    for expected in (
+        "core.errors",
+        "tournaments.services.swiss",
+        "tournaments.selectors.policies",
+        "tournaments.web.rounds",
+        "gameplay.realtime.consumers",
+        "gameplay.rules.draft",
+    ):
+        assert expected in names
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "rule"),
+    [
+        ("core.audit", "from tournaments.models import Tournament", "core must not depend on"),
+        ("tournaments.services.swiss", "from gameplay.services import drafts", "must not depend"),
+        (
+            "tournaments.services.swiss",
+            "from tournaments.web import rounds",
+            "never imports an edge",
+        ),
+        (
+            "gameplay.services.drafts",
+            "from gameplay.realtime import broadcast",
+            "never imports an edge",
+        ),
+        ("tournaments.selectors.rounds", "from tournaments.services import results", "selector"),
+        ("tournaments.models", "from tournaments import selectors", "a model never imports"),
+        ("gameplay.api.drafts", "from tournaments.api.common import tournament_for", "edges"),
+        (
+            "gameplay.services.drafts",
+            "from tournaments.services.swiss import _pair_next",
+            "private",
+        ),
+        ("gameplay.rules.draft", "import django.db", "no framework"),
+        ("tournaments.pairing.swiss", "from tournaments.models import Match", "only pure"),
+        ("tournaments.services.swiss", "def f():\n    from tournaments import tasks", "an edge"),
+        ("gameplay.services.drafts", "X.objects.select_for_update()", "core.locks"),
+    ],
+)
+def test_a_reversed_arrow_is_reported(module: str, source: str, rule: str) -> None:
+    problems = check_module(module, source)
+    assert any(rule in str(p) for p in problems), problems
+
+
+def test_allowed_arrows_are_not_reported() -> None:
+    allowed = {
+        "gameplay.services.drafts": "from tournaments.services.locks import lock_tournament",
+        "tournaments.services.results": "from gameplay.rules import games",
+        "tournaments.web.rounds": "from tournaments.services import swiss",
+        "tournaments.services.swiss": "from tournaments.selectors import policies",
+        "gameplay.rules.errors": "from core.errors import RuleViolation",
+        "core.web": "from core.errors import translate",
+    }
+    for module, source in allowed.items():
+        assert check_module(module, source) == [], module

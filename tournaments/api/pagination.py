@@ -1,6 +1,0 @@
-from rest_framework.pagination import PageNumberPagination
-
-
-class Pagination(PageNumberPagination):
-    page_size_query_param = "page_size"
-    max_page_size = 500

@@ -1,0 +1,85 @@
+"""Clubs, people, tournaments, registrations, stages, rounds, matches and results.
+
+Vocabulary (``docs/architecture.md``): a *club* runs *tournaments*; a *member* of a club has
+a role (owner, organiser, judge, member); a *player* is a user's profile (display name);
+an *entrant* is what gets paired: a registration of one player now, a team of two later
+(``Tournament.entrant_type`` leaves room for it). Tournament > stage > round > match >
+game > game round.
+
+Models hold fields, choices and the database constraints that make bad states impossible;
+who may do what and when lives in ``selectors/policies.py`` and ``services/``. The audit
+log and the event feed are ``core.models``.
+
+The models live by subject (``clubs``, ``tournaments``, ``stages``, ``rounds``), each
+re-exported here: ``from tournaments.models import Tournament`` is the way to import them.
+"""
+
+from tournaments.models.clubs import (
+    JUDGING_ROLES,
+    MANAGING_ROLES,
+    Club,
+    Invitation,
+    Membership,
+    Player,
+    Role,
+)
+from tournaments.models.rounds import (
+    Match,
+    MatchSeat,
+    MatchStatus,
+    ReportSide,
+    ResultReport,
+    Round,
+    RoundStatus,
+    Winner,
+)
+from tournaments.models.stages import (
+    DEFAULT_TIEBREAKERS,
+    FirstRoundPairing,
+    LateEntry,
+    OverduePolicy,
+    Stage,
+    StageKind,
+    StageStatus,
+    SwissSettings,
+)
+from tournaments.models.tournaments import (
+    EntrantType,
+    Game,
+    Registration,
+    RegistrationStatus,
+    Tournament,
+    TournamentStatus,
+)
+
+__all__ = [
+    "DEFAULT_TIEBREAKERS",
+    "JUDGING_ROLES",
+    "MANAGING_ROLES",
+    "Club",
+    "EntrantType",
+    "FirstRoundPairing",
+    "Game",
+    "Invitation",
+    "LateEntry",
+    "Match",
+    "MatchSeat",
+    "MatchStatus",
+    "Membership",
+    "OverduePolicy",
+    "Player",
+    "Registration",
+    "RegistrationStatus",
+    "ReportSide",
+    "ResultReport",
+    "Role",
+    "Round",
+    "RoundStatus",
+    "Stage",
+    "StageKind",
+    "StageStatus",
+    "SwissSettings",
+    "Tournament",
+    "TournamentStatus",
+    "Winner",
+]

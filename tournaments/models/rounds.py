@@ -1,0 +1,188 @@
+"""Rounds of a stage, their matches (with one seat row per entrant), and result reports.
+
+A round belongs to a stage but is numbered through the tournament; a match's outcome
+columns are derived from its confirmed ``result`` so that standings are a single query.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from tournaments.models.stages import Stage
+from tournaments.models.tournaments import Registration, Tournament
+
+
+class RoundStatus(models.TextChoices):
+    PAIRED = "paired", "Paired"
+    IN_PROGRESS = "in_progress", "In progress"
+    COMPLETE = "complete", "Complete"
+
+
+class Round(models.Model):
+    """A round of a stage (Swiss round 3). Its deadline fields drive the round clock."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    #: The stage this round belongs to (its tournament is the stage's: kept on the round
+    #: too because rounds are numbered through the tournament).
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(
+        max_length=12, choices=RoundStatus.choices, default=RoundStatus.PAIRED
+    )
+    paired_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    #: When the 10-minute and time warnings were given (null: not yet): each once.
+    warned_10_at = models.DateTimeField(null=True, blank=True)
+    warned_0_at = models.DateTimeField(null=True, blank=True)
+    time_handled_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+    #: Engine statistics of the pairing (rematches, pair-downs, point difference).
+    pairing_stats = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["ends_at"],
+                name="round_clock_due",
+                condition=Q(status="in_progress", time_handled_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class MatchStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for a report"
+    REPORTED = "reported", "Reported, waiting for the opponent"
+    DISPUTED = "disputed", "Disputed"
+    CONFIRMED = "confirmed", "Confirmed"
+
+
+class Winner(models.TextChoices):
+    A = "a", "First player"
+    B = "b", "Second player"
+    DRAW = "draw", "Draw"
+
+
+class Match(models.Model):
+    """Two entrants at a table in a round (or one entrant with the bye: ``b`` empty).
+
+    ``result`` is the confirmed list of games, each a list of game rounds; the outcome
+    columns are derived from it by the game's rules when it is confirmed, and stored so
+    that standings are a single query.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.PositiveIntegerField()
+    #: RESTRICT: a paired registration cannot be deleted on its own, but deleting the
+    #: tournament deletes its matches too.
+    a = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="+")
+    b = models.ForeignKey(
+        Registration, on_delete=models.RESTRICT, related_name="+", null=True, blank=True
+    )
+    status = models.CharField(
+        max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING
+    )
+    overdue = models.BooleanField(default=False)
+    notes = models.JSONField(default=list, blank=True, help_text="Why this pairing.")
+    result = models.JSONField(null=True, blank=True)
+    winner = models.CharField(max_length=4, choices=Winner.choices, blank=True)
+    games_a = models.PositiveSmallIntegerField(default=0)
+    games_b = models.PositiveSmallIntegerField(default=0)
+    games_drawn = models.PositiveSmallIntegerField(default=0)
+    game_rounds_a = models.PositiveSmallIntegerField(default=0)
+    game_rounds_b = models.PositiveSmallIntegerField(default=0)
+    score_a = models.IntegerField(default=0)
+    score_b = models.IntegerField(default=0)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["round", "table"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table"], name="one_match_per_table"),
+            models.CheckConstraint(condition=~Q(a=F("b")), name="match_two_different_entrants"),
+            models.CheckConstraint(
+                condition=Q(status="confirmed") | Q(winner=""), name="winner_only_when_confirmed"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="confirmed") | ~Q(winner=""), name="confirmed_has_winner"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}, table {self.table}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.b_id is None
+
+
+class MatchSeat(models.Model):
+    """One row per entrant per round: the database guarantees nobody is paired twice."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="seats")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="entrant_once_per_round"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.registration} in {self.round}"
+
+
+class ReportSide(models.TextChoices):
+    A = "a", "First player"
+    B = "b", "Second player"
+    JUDGE = "judge", "Judge"
+
+
+class ResultReport(models.Model):
+    """What one side (or a judge) said the result was. The match keeps the confirmed one."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    side = models.CharField(max_length=6, choices=ReportSide.choices)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    games = models.JSONField()
+    created_at = models.DateTimeField(default=timezone.now)
+    #: The latest report of each side is current; a newer one from the same side replaces it.
+    current = models.BooleanField(default=True)
+    #: A final result (False: the game rounds played so far, saved during the match).
+    complete = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["match", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "side"],
+                condition=Q(current=True),
+                name="one_current_report_per_side",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_side_display()} report for {self.match}"

@@ -1,0 +1,147 @@
+"""Stages of a tournament (one format each: a Swiss now) and the Swiss stage's settings."""
+
+from __future__ import annotations
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from tournaments.models.tournaments import Tournament
+
+
+class StageKind(models.TextChoices):
+    SWISS = "swiss", "Swiss"
+
+
+class StageStatus(models.TextChoices):
+    PENDING = "pending", "Not started"
+    RUNNING = "running", "Running"
+    COMPLETE = "complete", "Complete"
+
+
+class Stage(models.Model):
+    """One format within a tournament (DESIGN.md, "Vocabulary"): a Swiss, then perhaps a
+    top cut. A tournament is the ordered list of its stages (``number`` 1, 2, ...); every
+    round belongs to one. Rounds are numbered through the whole tournament (a top 8 after
+    five Swiss rounds starts at round 6), so pages and the API name a round by its number.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    number = models.PositiveSmallIntegerField(default=1)
+    kind = models.CharField(max_length=16, choices=StageKind.choices, default=StageKind.SWISS)
+    name = models.CharField(max_length=80, blank=True)
+    status = models.CharField(
+        max_length=10, choices=StageStatus.choices, default=StageStatus.PENDING
+    )
+    started_at = models.DateTimeField(null=True, blank=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="one_stage_per_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="stage_number_positive"),
+            models.CheckConstraint(condition=Q(kind__in=StageKind.values), name="stage_kind_known"),
+            models.CheckConstraint(
+                condition=Q(status__in=StageStatus.values), name="stage_status_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        return self.name or f"Stage {self.number} ({self.get_kind_display()})"
+
+
+class OverduePolicy(models.TextChoices):
+    NONE = "none", "Flag overdue matches for a judge"
+    DRAW = "draw", "Record unfinished matches as draws"
+    AHEAD = "ahead", "The player ahead in game rounds wins; level is a draw"
+
+
+class FirstRoundPairing(models.TextChoices):
+    RANDOM = "random", "Random (seeded)"
+    RATING = "rating", "By seed / rating"
+
+
+class LateEntry(models.TextChoices):
+    LOSSES = "losses", "Missed rounds count as losses"
+    ZERO = "zero", "Missed rounds are not counted"
+
+
+DEFAULT_TIEBREAKERS = ["omw", "gw", "ogw"]
+
+
+class SwissSettings(models.Model):
+    """How a Swiss stage runs; one row per Swiss stage, created with it."""
+
+    stage = models.OneToOneField(
+        Stage, on_delete=models.CASCADE, related_name="swiss", primary_key=True
+    )
+    rounds = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(30)],
+        help_text="Empty: from attendance (MTR table).",
+    )
+    round_minutes = models.PositiveSmallIntegerField(
+        default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
+    auto_pair = models.BooleanField(
+        default=True, help_text="Pair the next round as soon as the last result is confirmed."
+    )
+    overdue_policy = models.CharField(
+        max_length=8, choices=OverduePolicy.choices, default=OverduePolicy.NONE
+    )
+    first_round = models.CharField(
+        max_length=8, choices=FirstRoundPairing.choices, default=FirstRoundPairing.RANDOM
+    )
+    late_entry = models.CharField(max_length=8, choices=LateEntry.choices, default=LateEntry.LOSSES)
+    tiebreakers = models.JSONField(default=list, blank=True)
+    bye_counts_in_own_mw = models.BooleanField(
+        default=True, help_text="MTR: a bye counts as a match win in your own MW%."
+    )
+    rounds_to_win = models.PositiveSmallIntegerField(
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(5)],
+        help_text="Generic games: game-round wins that win a game.",
+    )
+    kontsina_rounds = models.PositiveSmallIntegerField(
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text="Kontsina: game rounds in a game.",
+    )
+    seed = models.BigIntegerField(default=0, help_text="Seeds random pairings (reproducible).")
+
+    #: What organisers change (the page's form and the API's serializer both list these;
+    #: the limits are the fields' validators, checked again by the service).
+    EDITABLE = (
+        "rounds",
+        "round_minutes",
+        "auto_pair",
+        "overdue_policy",
+        "first_round",
+        "late_entry",
+        "tiebreakers",
+        "bye_counts_in_own_mw",
+        "rounds_to_win",
+        "kontsina_rounds",
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(round_minutes__gte=1), name="swiss_round_minutes_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(rounds_to_win__gte=1), name="swiss_rounds_to_win_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(kontsina_rounds__gte=1), name="swiss_kontsina_rounds_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Swiss settings of {self.stage}"

@@ -1,0 +1,81 @@
+"""Every non-trivial read (docs/architecture.md, "Layers"), by subject:
+
+- ``policies``: who may do what (pages' buttons and services' refusals ask the same);
+- ``clubs``, ``tournaments``, ``rounds``, ``standings``: lists and pages' data, each with a
+  query count that does not grow with rows (asserted in the tests);
+- ``clock``: the deadlines the sweepers look for;
+- ``exports``: pairings and standings as rows for CSV, JSON and printing.
+
+The common reads are re-exported here (``selectors.visible_tournaments(...)``); a selector
+never imports a service.
+"""
+
+from tournaments.selectors.clock import (
+    WARNING_MINUTES,
+    due_round_clocks,
+    due_tournament_starts,
+    rounds_waiting_for_pairing,
+)
+from tournaments.selectors.clubs import club_list, club_members, invitation_by_token
+from tournaments.selectors.rounds import (
+    current_match_of,
+    current_round,
+    match_for_page,
+    matches_for_judge,
+    round_matches,
+    score_line,
+    tournament_rounds,
+)
+from tournaments.selectors.standings import (
+    StandingsTable,
+    confirmed_results,
+    standings_entrants,
+    swiss_field,
+    tournament_standings,
+)
+from tournaments.selectors.tournaments import (
+    active_registration_count,
+    audit_log,
+    current_stage,
+    game_options,
+    swiss_settings_of,
+    swiss_stage,
+    tournament_by_pk,
+    tournament_events,
+    tournament_registrations,
+    tournament_stages,
+    visible_tournaments,
+)
+
+__all__ = [
+    "WARNING_MINUTES",
+    "StandingsTable",
+    "active_registration_count",
+    "audit_log",
+    "club_list",
+    "club_members",
+    "confirmed_results",
+    "current_match_of",
+    "current_round",
+    "current_stage",
+    "due_round_clocks",
+    "due_tournament_starts",
+    "game_options",
+    "invitation_by_token",
+    "match_for_page",
+    "matches_for_judge",
+    "round_matches",
+    "rounds_waiting_for_pairing",
+    "score_line",
+    "standings_entrants",
+    "swiss_field",
+    "swiss_settings_of",
+    "swiss_stage",
+    "tournament_by_pk",
+    "tournament_events",
+    "tournament_registrations",
+    "tournament_rounds",
+    "tournament_stages",
+    "tournament_standings",
+    "visible_tournaments",
+]

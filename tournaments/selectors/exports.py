@@ -1,0 +1,66 @@
+"""Tables of pairings and standings as plain rows, for CSV and JSON exports, the API and
+the printable sheets. One shape everywhere, so a club bot reading the CSV sees what the
+printed sheet shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournaments.models import MatchStatus, Round
+from tournaments.selectors.rounds import round_matches, score_line
+from tournaments.selectors.standings import StandingsTable
+
+PAIRING_HEADER = ["table", "player_a", "registration_a", "player_b", "registration_b", "result"]
+
+
+def pairing_rows(rnd: Round) -> tuple[list[str], list[list[Any]]]:
+    rows: list[list[Any]] = []
+    for m in round_matches(rnd):
+        rows.append(
+            [
+                m.table,
+                m.a.player.display_name,
+                m.a_id,
+                m.b.player.display_name if m.b else "BYE",
+                m.b_id or "",
+                score_line(m) if m.status == MatchStatus.CONFIRMED else "",
+            ]
+        )
+    return PAIRING_HEADER, rows
+
+
+def standings_rows(table: StandingsTable) -> tuple[list[str], list[list[Any]]]:
+    header = ["rank", "player", "registration", "points", "record", *table.labels, "dropped"]
+    rows = [
+        [
+            row.rank,
+            reg.player.display_name,
+            reg.pk,
+            row.points,
+            row.record,
+            *[v.display for v in row.tiebreakers],
+            "" if row.dropped_after is None else f"after round {row.dropped_after}",
+        ]
+        for row, reg in table.rows()
+    ]
+    return header, rows
+
+
+def standings_data(table: StandingsTable) -> dict[str, Any]:
+    return {
+        "tiebreakers": [t.value for t in table.table.tiebreakers],
+        "definitions": dict(table.table.definitions),
+        "rows": [
+            {
+                "rank": row.rank,
+                "registration": reg.pk,
+                "display_name": reg.player.display_name,
+                "points": row.points,
+                "record": row.record,
+                "dropped_after_round": row.dropped_after,
+                "tiebreakers": {v.tiebreaker.value: v.display for v in row.tiebreakers},
+            }
+            for row, reg in table.rows()
+        ],
+    }

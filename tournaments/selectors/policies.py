@@ -1,0 +1,269 @@
+"""Who may do what: the one set of predicates that decides both what a page offers (its
+buttons: ``tournament_actions``, ``entrant_actions``, ``match_actions``, each a set of
+action names a template asks with ``{% if "pair" in actions %}``) and what a service
+refuses (``require_*``, and the state checks ``may_*`` that mirror the services' own).
+
+Roles (``tournaments.models.Role``): owners run the club and its members; owners and
+organisers run its tournaments; judges (and those two) enter and override results.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from core.errors import NotAllowed
+from tournaments.models import (
+    JUDGING_ROLES,
+    MANAGING_ROLES,
+    Club,
+    Match,
+    MatchStatus,
+    Membership,
+    Registration,
+    ReportSide,
+    Role,
+    Round,
+    RoundStatus,
+    Tournament,
+    TournamentStatus,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def role_in_club(user: AnyUser, club: Club) -> str | None:
+    """The user's role in the club, or None for non-members and anonymous users (cached on
+    the user object for the request: a page asks several questions about one club)."""
+    if not user.is_authenticated:
+        return None
+    cache: dict[int, str | None] | None = getattr(user, "_club_roles", None)
+    if cache is None:
+        cache = {}
+        user._club_roles = cache  # type: ignore[union-attr]
+    if club.pk not in cache:
+        cache[club.pk] = (
+            Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+        )
+    return cache[club.pk]
+
+
+def can_manage_club(user: AnyUser, club: Club) -> bool:
+    """Owners and organisers create and run the club's tournaments."""
+    return role_in_club(user, club) in MANAGING_ROLES
+
+
+def can_judge(user: AnyUser, club: Club) -> bool:
+    """Judges, organisers and owners enter and override results."""
+    return role_in_club(user, club) in JUDGING_ROLES
+
+
+def is_club_owner(user: AnyUser, club: Club) -> bool:
+    return role_in_club(user, club) == Role.OWNER
+
+
+def require_manager(actor: AnyUser, club: Club, *, doing: str = "manage its tournaments") -> None:
+    if not can_manage_club(actor, club):
+        raise NotAllowed(
+            f"Only the owners and organisers of {club.name} can {doing}.", code="not_organiser"
+        )
+
+
+def require_owner(actor: AnyUser, club: Club) -> None:
+    if not is_club_owner(actor, club):
+        raise NotAllowed(f"Only an owner of {club.name} can change its members.", code="not_owner")
+
+
+# --- what a page offers: allowed actions ------------------------------------------------
+#
+# Pages ask ``{% if "pair" in actions %}``; the predicates below are the state checks the
+# services make before they act (each names the service that refuses otherwise), so a
+# button is shown exactly when pressing it can work. Some refusals depend on rows a page
+# does not load (a full tournament, results already entered in a paired round, a pairing
+# engine that finds too few players): the page then shows the service's message.
+
+
+def tournament_in_setup(tournament: Tournament) -> bool:
+    """Players are added, removed and checked in by hand before the start
+    (``entrants.add_player`` / ``remove_player`` / ``check_in_player``)."""
+    return tournament.status in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION)
+
+
+def tournament_is_running(tournament: Tournament) -> bool:
+    return tournament.status == TournamentStatus.RUNNING
+
+
+def tournament_has_started(tournament: Tournament) -> bool:
+    """Pairings, standings and the history exist once the tournament has started."""
+    return tournament.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED)
+
+
+def tournament_is_finished(tournament: Tournament) -> bool:
+    return tournament.status == TournamentStatus.FINISHED
+
+
+def may_publish(tournament: Tournament) -> bool:
+    """``lifecycle.publish_tournament``: a draft opens registration."""
+    return tournament.status == TournamentStatus.DRAFT
+
+
+def may_start(tournament: Tournament) -> bool:
+    """``lifecycle.start_tournament_now``: only from registration."""
+    return tournament.status == TournamentStatus.REGISTRATION
+
+
+def may_pair_next(tournament: Tournament, current_round: Round | None) -> bool:
+    """``swiss.pair_next_round``: a running tournament whose latest round is complete."""
+    return tournament_is_running(tournament) and (
+        current_round is None or current_round.status == RoundStatus.COMPLETE
+    )
+
+
+def may_finish(tournament: Tournament, current_round: Round | None) -> bool:
+    """``lifecycle.finish_tournament``: running, and no round open."""
+    return may_pair_next(tournament, current_round)
+
+
+def may_change_pairings(current_round: Round | None) -> bool:
+    """``swiss.start_round``, ``repair_round``, ``swap_players``: the round is paired and
+    its clock has not started (re-pairing and swaps also need no results yet)."""
+    return current_round is not None and current_round.status == RoundStatus.PAIRED
+
+
+def may_extend(current_round: Round | None) -> bool:
+    """``swiss.extend_round``: the round's clock runs and time was not called."""
+    return (
+        current_round is not None
+        and current_round.status == RoundStatus.IN_PROGRESS
+        and current_round.ends_at is not None
+        and current_round.time_handled_at is None
+    )
+
+
+def may_seat_drafts(tournament: Tournament) -> bool:
+    """``gameplay.services.drafts.create_pods``: from registration until the end."""
+    return tournament.status in (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING)
+
+
+#: The round controls of the pairings page (a card shown when any of them is allowed).
+ROUND_CONTROLS = frozenset({"start", "pair", "finish", "start_round", "repair", "swap", "extend"})
+
+
+def tournament_actions(
+    user: AnyUser, tournament: Tournament, *, current_round: Round | None = None
+) -> frozenset[str]:
+    """What this user may do to the tournament now (organisers and judges):
+
+    - ``edit``, ``audit``, ``settings``: the organisers' pages;
+    - ``publish``, ``start``, ``finish``: the tournament's life;
+    - ``run_rounds``, ``pair``, ``start_round``, ``repair``, ``swap``, ``extend``: rounds
+      (``current_round`` is the tournament's latest round: the one these act on);
+    - ``add_player``, ``remove_player``, ``check_in_player``: players by hand before the
+      start; ``drop_player``, ``readd_player``, ``late_entrant`` while it runs;
+    - ``seat_drafts``: seat the checked-in players in draft pods;
+    - ``judge``: the results grid (enter and override results).
+
+    The user's own entry (register, withdraw, check in) is ``entrant_actions``.
+    """
+    allowed: set[str] = set()
+    if can_manage_club(user, tournament.club):
+        allowed |= {"edit", "audit", "settings"}
+        if may_publish(tournament):
+            allowed.add("publish")
+        if may_start(tournament):
+            allowed.add("start")
+        if may_pair_next(tournament, current_round):
+            allowed.add("pair")
+        if may_finish(tournament, current_round):
+            allowed.add("finish")
+        if tournament_is_running(tournament):
+            allowed |= {"run_rounds", "drop_player", "readd_player", "late_entrant"}
+            if may_change_pairings(current_round):
+                allowed |= {"start_round", "repair", "swap"}
+        if tournament_in_setup(tournament):
+            allowed |= {"add_player", "remove_player", "check_in_player"}
+        if may_seat_drafts(tournament):
+            allowed.add("seat_drafts")
+    if can_judge(user, tournament.club):
+        allowed.add("judge")
+        if tournament_is_running(tournament) and may_extend(current_round):
+            allowed.add("extend")
+    return frozenset(allowed)
+
+
+def entrant_actions(
+    user: AnyUser,
+    tournament: Tournament,
+    registration: Registration | None,
+    *,
+    now: datetime | None = None,
+) -> frozenset[str]:
+    """What the user may do about their own entry (``registration``: theirs, if any):
+
+    - ``register`` (``entrants.register``): registration is open and they are not in it
+      (anonymous users too: the page asks them to log in first);
+    - ``withdraw`` (``entrants.unregister``): before the start;
+    - ``check_in`` (``entrants.check_in``): during the check-in window.
+    """
+    allowed: set[str] = set()
+    active = registration is not None and registration.is_active
+    if not active and tournament.registration_is_open(now):
+        allowed.add("register")
+    if active and user.is_authenticated:
+        assert registration is not None
+        if tournament.status == TournamentStatus.REGISTRATION:
+            allowed.add("withdraw")
+        if not registration.checked_in and tournament.check_in_is_open(now):
+            allowed.add("check_in")
+    return frozenset(allowed)
+
+
+def side_in_match(user: AnyUser, match: Match) -> str | None:
+    """``ReportSide.A`` or ``B`` when the user plays in the match, else None."""
+    if not user.is_authenticated:
+        return None
+    if match.a.player.user_id == user.pk:
+        return ReportSide.A
+    if match.b is not None and match.b.player.user_id == user.pk:
+        return ReportSide.B
+    return None
+
+
+def match_actions(user: AnyUser, match: Match) -> frozenset[str]:
+    """What the user may do with the match's result (``services.results``):
+
+    - ``report`` (``report_result``): a player of the match, not a bye, its round not
+      complete and its result not confirmed;
+    - ``confirm`` (``confirm_result``): the opponent reported a final result this player
+      has not answered;
+    - ``judge`` (``judge_result``): judges and organisers, any match but a bye, any time.
+
+    Reads the match's current reports from ``match.reports.all()`` (prefetched by
+    ``selectors.match_for_page``).
+    """
+    if match.is_bye:
+        return frozenset()
+    allowed: set[str] = set()
+    if can_judge(user, match.round.tournament.club):
+        allowed.add("judge")
+    side = side_in_match(user, match)
+    if (
+        side is not None
+        and match.round.status != RoundStatus.COMPLETE
+        and match.status != MatchStatus.CONFIRMED
+    ):
+        allowed.add("report")
+        current = {r.side: r for r in match.reports.all() if r.current}
+        theirs = current.get(ReportSide.B if side == ReportSide.A else ReportSide.A)
+        mine = current.get(side)
+        if (
+            match.status == MatchStatus.REPORTED
+            and theirs is not None
+            and theirs.complete
+            and not (mine is not None and mine.complete)
+        ):
+            allowed.add("confirm")
+    return frozenset(allowed)

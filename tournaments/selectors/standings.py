@@ -1,0 +1,123 @@
+"""Standings: every confirmed result as the standings engine reads it, the table with the
+tournament's tiebreakers, and the field the Swiss engine pairs. Three queries whatever the
+number of entrants."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from tournaments.models import (
+    DEFAULT_TIEBREAKERS,
+    LateEntry,
+    Match,
+    MatchStatus,
+    Registration,
+    RegistrationStatus,
+    SwissSettings,
+    Tournament,
+)
+from tournaments.pairing import standings
+from tournaments.pairing import swiss as pairing
+
+
+def confirmed_results(tournament: Tournament) -> list[standings.MatchResult]:
+    """Every confirmed match of the tournament as the standings engine reads it (1 query)."""
+    rows = (
+        Match.objects.filter(round__tournament=tournament, status=MatchStatus.CONFIRMED)
+        .order_by("round__number", "table")
+        .values_list(
+            "round__number",
+            "a_id",
+            "b_id",
+            "winner",
+            "games_a",
+            "games_b",
+            "games_drawn",
+            "game_rounds_a",
+            "game_rounds_b",
+            "score_a",
+            "score_b",
+        )
+    )
+    return [standings.MatchResult(*row) for row in rows]
+
+
+def standings_entrants(tournament: Tournament) -> QuerySet[Registration]:
+    """Registrations that are (or were) playing: registered and dropped."""
+    return tournament.registrations.select_related("player", "player__user").filter(
+        status__in=[RegistrationStatus.REGISTERED, RegistrationStatus.DROPPED]
+    )
+
+
+def tournament_standings(tournament: Tournament) -> StandingsTable:
+    """Standings with the tournament's tiebreakers; 3 queries whatever the field size."""
+    settings = (
+        SwissSettings.objects.filter(stage__tournament=tournament).order_by("stage__number").first()
+        or SwissSettings()
+    )
+    late_losses = settings.late_entry == LateEntry.LOSSES
+    registrations = {r.pk: r for r in standings_entrants(tournament)}
+    entrants = [
+        standings.Entrant(
+            id=r.pk,
+            dropped_after=r.dropped_after_round,
+            missed_rounds_lost=(r.joined_round - 1) if late_losses else 0,
+        )
+        for r in registrations.values()
+    ]
+    matches = [
+        m for m in confirmed_results(tournament) if m.a in registrations
+    ]  # a withdrawn entrant's old matches stay out of the table
+    table = standings.compute_standings(
+        entrants,
+        [m for m in matches if m.b is None or m.b in registrations],
+        tiebreakers=settings.tiebreakers or DEFAULT_TIEBREAKERS,
+        bye_counts_in_own_mw=settings.bye_counts_in_own_mw,
+    )
+    return StandingsTable(table=table, registrations=registrations)
+
+
+class StandingsTable:
+    """The engine's standings plus the registrations they name (for pages and the API)."""
+
+    def __init__(
+        self, *, table: standings.Standings, registrations: dict[int, Registration]
+    ) -> None:
+        self.table = table
+        self.registrations = registrations
+        self.labels = [standings.LABELS[t] for t in table.tiebreakers]
+
+    def rows(self) -> list[tuple[standings.Row, Registration]]:
+        return [(row, self.registrations[row.entrant]) for row in self.table.rows]
+
+
+def swiss_field(
+    tournament: Tournament, *, settings: SwissSettings, round_number: int
+) -> list[pairing.Entrant]:
+    """The entrants the engine pairs in ``round_number``, with points, rank, opponents."""
+    table = tournament_standings(tournament)
+    opponents: dict[int, set[int]] = {pk: set() for pk in table.registrations}
+    byes: set[int] = set()
+    seats = Match.objects.filter(round__tournament=tournament).values_list("a_id", "b_id")
+    for a, b in seats:
+        if b is None:
+            byes.add(a)
+        elif a in opponents and b in opponents:
+            opponents[a].add(b)
+            opponents[b].add(a)
+    field: list[pairing.Entrant] = []
+    for row, reg in table.rows():
+        if reg.joined_round > round_number:
+            continue
+        field.append(
+            pairing.Entrant(
+                id=reg.pk,
+                points=row.points,
+                rank=row.rank,
+                opponents=frozenset(opponents[reg.pk]),
+                had_bye=reg.pk in byes,
+                rating=reg.rating,
+                dropped=reg.status != RegistrationStatus.REGISTERED,
+            )
+        )
+    return field

@@ -1,0 +1,144 @@
+"""Reads about tournaments: what a user may see, registrations, stages, the audit log
+and the event feed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from core.models import AuditEntry, Event
+from gameplay.rules.outcome import GameOptions
+from tournaments.models import (
+    MANAGING_ROLES,
+    Club,
+    Membership,
+    Registration,
+    RegistrationStatus,
+    Round,
+    Stage,
+    StageKind,
+    StageStatus,
+    SwissSettings,
+    Tournament,
+    TournamentStatus,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    AnyUser = AbstractBaseUser | AnonymousUser
+
+
+def visible_tournaments(user: AnyUser) -> QuerySet[Tournament]:
+    """Published tournaments for everyone; drafts only for their club's managers."""
+    qs = Tournament.objects.select_related("club").annotate(
+        registered_count=Count(
+            "registrations",
+            filter=Q(registrations__status=RegistrationStatus.REGISTERED),
+            distinct=True,
+        ),
+        checked_in_count=Count(
+            "registrations",
+            filter=Q(
+                registrations__status=RegistrationStatus.REGISTERED,
+                registrations__checked_in_at__isnull=False,
+            ),
+            distinct=True,
+        ),
+    )
+    published = ~Q(status=TournamentStatus.DRAFT)
+    if not user.is_authenticated:
+        return qs.filter(published)
+    managed_clubs = Membership.objects.filter(user=user, role__in=MANAGING_ROLES).values("club")
+    return qs.filter(published | Q(club__in=managed_clubs))
+
+
+def tournament_registrations(tournament: Tournament) -> QuerySet[Registration]:
+    return tournament.registrations.select_related("player", "player__user").order_by(
+        "status", "registered_at", "id"
+    )
+
+
+def active_registration_count(tournament: Tournament) -> int:
+    return tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
+
+
+def audit_log(
+    *, club: Club | None = None, tournament: Tournament | None = None
+) -> QuerySet[AuditEntry]:
+    qs = AuditEntry.objects.select_related("actor")
+    if club is not None:
+        qs = qs.filter(club=club)
+    if tournament is not None:
+        qs = qs.filter(tournament=tournament)
+    return qs
+
+
+def tournament_by_pk(pk: int) -> Tournament:
+    """A fresh copy of the row (a form's ``instance`` was changed by validation)."""
+    return Tournament.objects.select_related("club").get(pk=pk)
+
+
+def tournament_events(tournament: Tournament, *, after: int | None = None) -> QuerySet[Event]:
+    qs = tournament.events.all()
+    if after is not None:
+        qs = qs.filter(pk__gt=after)
+    return qs.order_by("-pk")
+
+
+def tournament_stages(tournament: Tournament) -> list[Stage]:
+    """The tournament's stages in order (1 query)."""
+    return list(Stage.objects.filter(tournament=tournament).order_by("number"))
+
+
+def stages_with_rounds(tournament: Tournament) -> QuerySet[Stage]:
+    """The tournament's stages in order, each with its rounds' numbers in order
+    (``stage.rounds.all()``): 2 queries however many stages and rounds."""
+    rounds = Round.objects.only("pk", "stage_id", "number").order_by("number")
+    return (
+        Stage.objects.filter(tournament=tournament)
+        .order_by("number")
+        .prefetch_related(Prefetch("rounds", queryset=rounds))
+    )
+
+
+def swiss_stage(tournament: Tournament) -> Stage:
+    """The tournament's (first) Swiss stage, with its settings."""
+    return Stage.objects.select_related("swiss").filter(
+        tournament=tournament, kind=StageKind.SWISS
+    ).order_by("number").first() or _missing_stage(tournament)
+
+
+def swiss_settings_of(tournament: Tournament) -> SwissSettings:
+    """How the tournament's Swiss stage runs (read only: no row is created here)."""
+    return swiss_stage(tournament).swiss
+
+
+def current_stage(tournament: Tournament) -> Stage | None:
+    """The running stage; else the last complete one; else the first (1 query)."""
+    stages = tournament_stages(tournament)
+    running = [s for s in stages if s.status == StageStatus.RUNNING]
+    if running:
+        return running[0]
+    complete = [s for s in stages if s.status == StageStatus.COMPLETE]
+    return complete[-1] if complete else (stages[0] if stages else None)
+
+
+def _missing_stage(tournament: Tournament) -> Stage:
+    from core.errors import NotFound
+
+    raise NotFound(f"{tournament.name} has no Swiss stage.", code="no_swiss_stage")
+
+
+def game_options(tournament: Tournament) -> GameOptions:
+    """The game options of the tournament's Swiss stage (game rounds to win, Kontsina's
+    game rounds); one query."""
+    settings = (
+        SwissSettings.objects.filter(stage__tournament=tournament).order_by("stage__number").first()
+    )
+    if settings is None:
+        return GameOptions()
+    return GameOptions(
+        rounds_to_win=settings.rounds_to_win, kontsina_rounds=settings.kontsina_rounds
+    )

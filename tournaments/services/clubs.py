@@ -1,0 +1,241 @@
+"""Clubs, their members and roles, and invitations by e-mail.
+
+Owners add members, set roles and invite; anyone may leave. A club always keeps an owner:
+every change that could remove the last one locks all the club's owner rows (in id order,
+``core.locks``) before counting them, so two owners leaving or demoting each other at the
+same instant cannot both succeed.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import send_mail
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from core.audit import record_audit
+from core.errors import Conflict, InvalidInput, NotFound
+from core.locks import lock_all, lock_one
+from tournaments.models import Club, Invitation, Membership, Role
+from tournaments.selectors import policies
+from tournaments.services.people import ensure_player
+
+User = get_user_model()
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:50] or "club"
+    slug, n = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug = f"{base}-{n}"
+        n += 1
+    return slug
+
+
+@transaction.atomic(durable=True)
+def create_club(*, actor: AbstractBaseUser, name: str, description: str = "") -> Club:
+    """Create a club; whoever creates it is its owner."""
+    name = name.strip()
+    if not name:
+        raise InvalidInput("A club needs a name.", code="name_required", field="name")
+    club = Club.objects.create(name=name[:120], slug=_unique_slug(name), description=description)
+    membership = Membership.objects.create(club=club, user=actor, role=Role.OWNER)
+    record_audit(
+        actor=actor,
+        action="club.created",
+        summary=f"{club.name} created",
+        obj=club,
+        club=club,
+        after={"name": club.name, "owner": actor.get_username()},
+    )
+    record_audit(
+        actor=actor,
+        action="membership.role_set",
+        summary=f"{actor.get_username()} is owner",
+        obj=membership,
+        club=club,
+        after={"role": Role.OWNER},
+    )
+    return club
+
+
+def _check_role(role: str) -> None:
+    if role not in Role.values:
+        raise InvalidInput(
+            f"Unknown role {role!r}: choose one of {', '.join(Role.values)}.",
+            code="unknown_role",
+            field="role",
+        )
+
+
+@transaction.atomic(durable=True)
+def add_member(
+    *, actor: AbstractBaseUser, club: Club, username: str, role: str = Role.MEMBER
+) -> Membership:
+    """An owner adds an existing user to the club with a role."""
+    policies.require_owner(actor, club)
+    _check_role(role)
+    user = User.objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise NotFound(f"No user is called {username!r}.", code="unknown_user", field="username")
+    if Membership.objects.filter(club=club, user=user).exists():
+        raise Conflict(
+            f"{user.get_username()} is already a member of {club.name}.",
+            code="already_member",
+            field="username",
+        )
+    ensure_player(user)
+    membership = Membership.objects.create(club=club, user=user, role=role)
+    record_audit(
+        actor=actor,
+        action="membership.added",
+        summary=f"{user.get_username()} added to {club.name} as {role}",
+        obj=membership,
+        club=club,
+        after={"user": user.get_username(), "role": role},
+    )
+    return membership
+
+
+def _lock_owners_and(membership: Membership) -> tuple[Membership, list[Membership]]:
+    """Lock the club's owner rows and ``membership``'s, in id order (one lock order for
+    every role change and removal); returns the member as it is now and the owners.
+    A member removed meanwhile is refused by name, not a crash."""
+    rows = lock_all(
+        Membership.objects.filter(
+            Q(role=Role.OWNER) | Q(pk=membership.pk), club_id=membership.club_id
+        ),
+        related=("user",),
+    )
+    current = next((m for m in rows if m.pk == membership.pk), None)
+    if current is None:
+        raise NotFound(
+            f"{membership.user.get_username()} is no longer a member of {membership.club.name}.",
+            code="not_member",
+        )
+    return current, [m for m in rows if m.role == Role.OWNER]
+
+
+def _require_another_owner(club: Club, owners: list[Membership], field: str | None) -> None:
+    if len(owners) <= 1:
+        raise Conflict(
+            f"{club.name} needs at least one owner: make someone else owner first.",
+            code="last_owner",
+            field=field,
+        )
+
+
+@transaction.atomic(durable=True)
+def set_role(*, actor: AbstractBaseUser, membership: Membership, role: str) -> Membership:
+    """An owner changes a member's role; a club always keeps at least one owner."""
+    club = membership.club
+    policies.require_owner(actor, club)
+    _check_role(role)
+    membership, owners = _lock_owners_and(membership)
+    if membership.role == role:
+        return membership
+    if membership.role == Role.OWNER:
+        _require_another_owner(club, owners, "role")
+    before = {"role": membership.role}
+    membership.role = role
+    membership.save(update_fields=["role"])
+    record_audit(
+        actor=actor,
+        action="membership.role_set",
+        summary=f"{membership.user.get_username()} is now {role} in {club.name}",
+        obj=membership,
+        club=club,
+        before=before,
+        after={"role": role},
+    )
+    return membership
+
+
+@transaction.atomic(durable=True)
+def remove_member(*, actor: AbstractBaseUser, membership: Membership) -> None:
+    """An owner removes a member, or a member leaves; the last owner cannot go."""
+    club = membership.club
+    if membership.user_id != actor.pk:
+        policies.require_owner(actor, club)
+    membership, owners = _lock_owners_and(membership)
+    if membership.role == Role.OWNER:
+        _require_another_owner(club, owners, None)
+    record_audit(
+        actor=actor,
+        action="membership.removed",
+        summary=f"{membership.user.get_username()} left {club.name}",
+        obj=membership,
+        club=club,
+        before={"user": membership.user.get_username(), "role": membership.role},
+    )
+    membership.delete()
+
+
+@transaction.atomic(durable=True)
+def invite_member(
+    *, actor: AbstractBaseUser, club: Club, email: str, role: str = Role.MEMBER
+) -> Invitation:
+    """An owner invites someone by e-mail; the link adds them with the role once accepted."""
+    policies.require_owner(actor, club)
+    _check_role(role)
+    email = email.strip().lower()
+    if "@" not in email:
+        raise InvalidInput("Enter a valid e-mail address.", code="invalid_email", field="email")
+    invitation = Invitation.objects.create(
+        club=club, email=email, role=role, token=secrets.token_urlsafe(32), invited_by=actor
+    )
+    record_audit(
+        actor=actor,
+        action="invitation.sent",
+        summary=f"{email} invited to {club.name} as {role}",
+        obj=invitation,
+        club=club,
+        after={"email": email, "role": role},
+    )
+    link = f"{settings.SITE_URL.rstrip('/')}/invitations/{invitation.token}/"
+    transaction.on_commit(
+        lambda: send_mail(
+            subject=f"You are invited to {club.name}",
+            message=(
+                f"{actor.get_username()} invites you to join {club.name} as {role}.\n\n"
+                f"Accept the invitation here: {link}\n"
+            ),
+            from_email=None,
+            recipient_list=[email],
+            fail_silently=True,
+        )
+    )
+    return invitation
+
+
+@transaction.atomic(durable=True)
+def accept_invitation(*, user: AbstractBaseUser, token: str) -> Membership:
+    invitation = lock_one(Invitation, related=("club",), token=token)
+    if invitation is None:
+        raise NotFound("This invitation link is not valid.", code="unknown_invitation")
+    if invitation.accepted_at is not None:
+        raise Conflict("This invitation was already used.", code="invitation_used")
+    membership = Membership.objects.filter(club=invitation.club, user=user).first()
+    if membership is None:
+        ensure_player(user)
+        membership = Membership.objects.create(
+            club=invitation.club, user=user, role=invitation.role
+        )
+        record_audit(
+            actor=user,
+            action="membership.added",
+            summary=f"{user.get_username()} joined {invitation.club.name} as {invitation.role}",
+            obj=membership,
+            club=invitation.club,
+            after={"role": invitation.role},
+        )
+    invitation.accepted_at = timezone.now()
+    invitation.accepted_by = user
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    return membership

@@ -1,0 +1,325 @@
+"""Entrants: registration and check-in before the start; drops, re-adds and late entrants
+while the tournament runs.
+
+Where two people can race for the same thing (the last seat of a full tournament, a
+double-clicked "register", the start clock and a check-in) the tournament row is locked
+first (``services.locks``), so the check and the write see the same state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.audit import record_audit
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from tournaments import selectors
+from tournaments.models import (
+    Player,
+    Registration,
+    RegistrationStatus,
+    Round,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.selectors import policies
+from tournaments.services.locks import lock_registration, lock_tournament
+from tournaments.services.people import ensure_player
+
+User = get_user_model()
+
+
+def registration_state(reg: Registration) -> dict[str, Any]:
+    return {
+        "player": reg.player.display_name,
+        "status": reg.status,
+        "checked_in_at": reg.checked_in_at.isoformat() if reg.checked_in_at else None,
+    }
+
+
+def _take_seat(
+    *, tournament: Tournament, player: Player, actor: AbstractBaseUser, by_organiser: bool
+) -> Registration:
+    """Register (or re-register) a player; the caller holds the tournament's row lock."""
+    existing = Registration.objects.filter(tournament=tournament, player=player).first()
+    if existing is not None and existing.status == RegistrationStatus.REGISTERED:
+        who = "You are" if not by_organiser else f"{player.display_name} is"
+        raise Conflict(
+            f"{who} already registered for {tournament.name}.", code="already_registered"
+        )
+    if selectors.active_registration_count(tournament) >= tournament.capacity:
+        raise Conflict(
+            f"{tournament.name} is full ({tournament.capacity} players).", code="tournament_full"
+        )
+    now = timezone.now()
+    if existing is not None:
+        before = registration_state(existing)
+        existing.status = RegistrationStatus.REGISTERED
+        existing.registered_at = now
+        existing.checked_in_at = None
+        existing.save(update_fields=["status", "registered_at", "checked_in_at", "updated_at"])
+        registration = existing
+    else:
+        before = None
+        try:
+            with transaction.atomic():
+                registration = Registration.objects.create(
+                    tournament=tournament, player=player, registered_at=now
+                )
+        except IntegrityError:  # only reachable without the row lock (defence in depth)
+            raise Conflict("You are already registered.", code="already_registered") from None
+    record_audit(
+        actor=actor,
+        action="registration.added" if not by_organiser else "registration.added_by_organiser",
+        summary=f"{player.display_name} registered for {tournament.name}",
+        obj=registration,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after=registration_state(registration),
+    )
+    return registration
+
+
+@transaction.atomic(durable=True)
+def register(*, actor: AbstractBaseUser, tournament: Tournament) -> Registration:
+    """A player registers themselves while registration is open and there is room."""
+    tournament = lock_tournament(tournament.pk)
+    if not tournament.registration_is_open():
+        raise Conflict(f"Registration for {tournament.name} is closed.", code="registration_closed")
+    return _take_seat(
+        tournament=tournament, player=ensure_player(actor), actor=actor, by_organiser=False
+    )
+
+
+@transaction.atomic(durable=True)
+def unregister(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+    """A player withdraws their own registration before the tournament starts."""
+    tournament = lock_tournament(registration.tournament_id)
+    registration = lock_registration(registration.pk)
+    if registration.player.user_id != actor.pk:
+        raise NotAllowed("You can only change your own registration.", code="not_your_registration")
+    if tournament.status != TournamentStatus.REGISTRATION:
+        raise Conflict(
+            f"{tournament.name} has started: ask an organiser to drop you.",
+            code="registration_closed",
+        )
+    return _withdraw(actor=actor, registration=registration, tournament=tournament)
+
+
+def _withdraw(
+    *, actor: AbstractBaseUser, registration: Registration, tournament: Tournament
+) -> Registration:
+    if registration.status != RegistrationStatus.REGISTERED:
+        return registration  # already withdrawn: sending it twice changes nothing
+    before = registration_state(registration)
+    registration.status = RegistrationStatus.WITHDRAWN
+    registration.checked_in_at = None
+    registration.save(update_fields=["status", "checked_in_at", "updated_at"])
+    record_audit(
+        actor=actor,
+        action="registration.withdrawn",
+        summary=f"{registration.player.display_name} withdrew from {tournament.name}",
+        obj=registration,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after=registration_state(registration),
+    )
+    return registration
+
+
+@transaction.atomic(durable=True)
+def check_in(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+    """A registered player checks in during the check-in window."""
+    tournament = lock_tournament(registration.tournament_id)
+    registration = lock_registration(registration.pk)
+    if registration.player.user_id != actor.pk:
+        raise NotAllowed("You can only check yourself in.", code="not_your_registration")
+    if registration.status != RegistrationStatus.REGISTERED:
+        raise Conflict("You are not registered for this tournament.", code="not_registered")
+    if not tournament.check_in_is_open():
+        raise Conflict(_check_in_closed_message(tournament), code="check_in_closed")
+    return _mark_checked_in(actor=actor, registration=registration, tournament=tournament)
+
+
+def _check_in_closed_message(tournament: Tournament) -> str:
+    opens, closes = tournament.check_in_opens_at, tournament.check_in_closes_at
+    if opens and closes and timezone.now() < opens:
+        return f"Check-in opens at {timezone.localtime(opens):%H:%M on %d %b}."
+    return f"Check-in for {tournament.name} is closed."
+
+
+def _mark_checked_in(
+    *, actor: AbstractBaseUser, registration: Registration, tournament: Tournament
+) -> Registration:
+    if registration.checked_in_at is not None:
+        return registration  # checking in twice changes nothing
+    before = registration_state(registration)
+    registration.checked_in_at = timezone.now()
+    registration.save(update_fields=["checked_in_at", "updated_at"])
+    record_audit(
+        actor=actor,
+        action="registration.checked_in",
+        summary=f"{registration.player.display_name} checked in",
+        obj=registration,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after=registration_state(registration),
+    )
+    return registration
+
+
+@transaction.atomic(durable=True)
+def add_player(*, actor: AbstractBaseUser, tournament: Tournament, username: str) -> Registration:
+    """An organiser registers a player by hand (registration window does not apply)."""
+    policies.require_manager(actor, tournament.club)
+    tournament = lock_tournament(tournament.pk)
+    if tournament.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
+        raise Conflict(f"{tournament.name} has started.", code="tournament_started")
+    user = User.objects.filter(username__iexact=username.strip()).first()
+    if user is None:
+        raise NotFound(f"No user is called {username!r}.", code="unknown_user", field="username")
+    return _take_seat(
+        tournament=tournament, player=ensure_player(user), actor=actor, by_organiser=True
+    )
+
+
+@transaction.atomic(durable=True)
+def remove_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+    """An organiser withdraws a player's registration."""
+    policies.require_manager(actor, registration.tournament.club)
+    tournament = lock_tournament(registration.tournament_id)
+    registration = lock_registration(registration.pk)
+    if tournament.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
+        raise Conflict(f"{tournament.name} has started.", code="tournament_started")
+    return _withdraw(actor=actor, registration=registration, tournament=tournament)
+
+
+@transaction.atomic(durable=True)
+def check_in_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+    """An organiser checks a player in by hand, at any time before the start."""
+    policies.require_manager(actor, registration.tournament.club)
+    tournament = lock_tournament(registration.tournament_id)
+    registration = lock_registration(registration.pk)
+    if tournament.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
+        raise Conflict(f"{tournament.name} has started.", code="tournament_started")
+    if registration.status != RegistrationStatus.REGISTERED:
+        raise Conflict(
+            f"{registration.player.display_name} is not registered.", code="not_registered"
+        )
+    return _mark_checked_in(actor=actor, registration=registration, tournament=tournament)
+
+
+def latest_round_number(tournament: Tournament) -> int:
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    return 0 if last is None else last.number
+
+
+@transaction.atomic(durable=True)
+def drop_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+    """Drop an entrant: they are not paired again. Players drop themselves; organisers
+    drop anyone. A match already paired stays (report it, or a judge decides it)."""
+    tournament = lock_tournament(registration.tournament_id)
+    reg = lock_registration(registration.pk)
+    is_self = reg.player.user_id == actor.pk
+    if not is_self:
+        policies.require_manager(actor, tournament.club)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(
+            f"{tournament.name} is not running: withdraw instead.", code="tournament_not_running"
+        )
+    if reg.status != RegistrationStatus.REGISTERED:
+        raise Conflict(f"{reg.player.display_name} is not playing.", code="not_playing")
+    reg.status = RegistrationStatus.DROPPED
+    reg.dropped_after_round = latest_round_number(tournament)
+    reg.save(update_fields=["status", "dropped_after_round", "updated_at"])
+    record_audit(
+        actor=actor,
+        action="registration.dropped",
+        summary=f"{reg.player.display_name} dropped after round {reg.dropped_after_round}",
+        obj=reg,
+        club=tournament.club,
+        tournament=tournament,
+        before={"status": RegistrationStatus.REGISTERED},
+        after={"status": reg.status, "dropped_after_round": reg.dropped_after_round},
+    )
+    return reg
+
+
+@transaction.atomic(durable=True)
+def readd_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+    """Undo a drop: the entrant is paired again from the next round."""
+    tournament = lock_tournament(registration.tournament_id)
+    policies.require_manager(actor, tournament.club)
+    reg = lock_registration(registration.pk)
+    if reg.status != RegistrationStatus.DROPPED:
+        raise Conflict(f"{reg.player.display_name} has not dropped.", code="not_dropped")
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
+    before = {"status": reg.status, "dropped_after_round": reg.dropped_after_round}
+    reg.status = RegistrationStatus.REGISTERED
+    reg.dropped_after_round = None
+    reg.save(update_fields=["status", "dropped_after_round", "updated_at"])
+    record_audit(
+        actor=actor,
+        action="registration.readded",
+        summary=f"{reg.player.display_name} is back in",
+        obj=reg,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after={"status": reg.status},
+    )
+    return reg
+
+
+@transaction.atomic(durable=True)
+def add_late_entrant(
+    *, actor: AbstractBaseUser, tournament: Tournament, username: str
+) -> Registration:
+    """Add a player to a running tournament: paired from the next round on."""
+    tournament = lock_tournament(tournament.pk)
+    policies.require_manager(actor, tournament.club)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise Conflict(
+            f"{tournament.name} is not running: register players normally.",
+            code="tournament_not_running",
+        )
+    user = User.objects.filter(username=username.strip()).first()
+    if user is None:
+        raise InvalidInput(f"No user called {username!r}.", code="unknown_user", field="username")
+    player = ensure_player(user)
+    # The current pairings stand (re-pair an unstarted round to include them now).
+    joins = latest_round_number(tournament) + 1
+    reg = Registration.objects.filter(tournament=tournament, player=player).first()
+    if reg is not None and reg.status in (
+        RegistrationStatus.REGISTERED,
+        RegistrationStatus.DROPPED,
+    ):
+        raise Conflict(
+            f"{player.display_name} is already in {tournament.name}.", code="already_registered"
+        )
+    now = timezone.now()
+    if reg is None:
+        reg = Registration(tournament=tournament, player=player)
+    reg.status = RegistrationStatus.REGISTERED
+    reg.registered_at = now
+    reg.checked_in_at = now
+    reg.joined_round = joins
+    reg.save()
+    record_audit(
+        actor=actor,
+        action="registration.late_entry",
+        summary=f"{player.display_name} joined late, from round {joins}",
+        obj=reg,
+        club=tournament.club,
+        tournament=tournament,
+        after={"status": reg.status, "joined_round": joins},
+    )
+    return reg

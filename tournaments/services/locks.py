@@ -1,0 +1,51 @@
+"""The tournament app's row locks, each taken the one way, in ``core.locks``' order:
+tournament → stage → round → match → registration.
+
+Services call these (never ``select_for_update`` themselves), so what a transaction locks,
+and in which order, can be read here.
+"""
+
+from __future__ import annotations
+
+from core.errors import NotFound
+from core.locks import lock_one
+from tournaments.models import Match, Registration, Round, Tournament
+
+
+def lock_tournament(tournament_id: int) -> Tournament:
+    """The tournament's row, with its club (not locked)."""
+    tournament = lock_one(Tournament, related=("club",), pk=tournament_id)
+    if tournament is None:
+        raise NotFound("No such tournament.")
+    return tournament
+
+
+def lock_round(round_id: int) -> Round:
+    """A round's row, with its tournament and club (not locked)."""
+    rnd = lock_one(Round, related=("tournament__club",), pk=round_id)
+    if rnd is None:
+        raise NotFound("No such round.")
+    return rnd
+
+
+def lock_match(match_id: int) -> Match:
+    """The match's round, then the match (the order every result write uses, so the last
+    two confirmations of a round are applied one after the other)."""
+    round_id = Match.objects.filter(pk=match_id).values_list("round_id", flat=True).first()
+    if round_id is None:
+        raise NotFound("No such match.")
+    lock_one(Round, pk=round_id)
+    match = lock_one(
+        Match, related=("round__tournament__club", "a__player", "b__player"), pk=match_id
+    )
+    if match is None:  # deleted between the two statements (a re-pair)
+        raise NotFound("No such match.")
+    return match
+
+
+def lock_registration(registration_id: int) -> Registration:
+    """A registration, with its player and tournament (not locked)."""
+    registration = lock_one(Registration, related=("player", "tournament"), pk=registration_id)
+    if registration is None:
+        raise NotFound("No such registration.")
+    return registration

@@ -1,0 +1,159 @@
+"""How a tournament moves through its stages: a stage begins, its rounds complete, it
+completes, and after the last stage the tournament finishes.
+
+Terms (docs/architecture.md): a *stage* is one format (a Swiss now; brackets, round robins
+and pods next). Stage 1 begins when the tournament starts; a round is *complete* when every
+match in it is confirmed; a Swiss stage is complete after its last round; the tournament
+finishes when its last stage completes (or the organiser ends it after a complete round).
+
+Every function here is a helper for a service's transaction (no ``durable`` entry point):
+the caller holds the tournament's lock, or the round's lock for round completion (the lock
+every result write takes first, so the last two confirmations of a round cannot both miss
+each other).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
+
+from core.audit import record_event, transition
+from core.locks import lock_one
+from core.queue import enqueue_on_commit
+from tournaments.models import (
+    DEFAULT_TIEBREAKERS,
+    Match,
+    MatchStatus,
+    Round,
+    RoundStatus,
+    Stage,
+    StageKind,
+    StageStatus,
+    SwissSettings,
+    Tournament,
+    TournamentStatus,
+)
+
+PAIR_NEXT_ROUND = "tournaments.tasks.pair_next_round"
+
+
+def add_swiss_stage(*, tournament: Tournament, number: int = 1) -> Stage:
+    """A new Swiss stage with default settings and a fresh pairing seed."""
+    stage = Stage.objects.create(tournament=tournament, number=number, kind=StageKind.SWISS)
+    SwissSettings.objects.create(
+        stage=stage, seed=secrets.randbelow(2**31), tiebreakers=list(DEFAULT_TIEBREAKERS)
+    )
+    return stage
+
+
+def running_stage(tournament: Tournament) -> Stage | None:
+    """The tournament's running stage, with its Swiss settings, locked."""
+    return lock_one(
+        Stage.objects.filter(tournament=tournament, status=StageStatus.RUNNING).order_by("number"),
+        related=("swiss",),
+    )
+
+
+def begin_first_stage(tournament: Tournament, *, actor: AbstractBaseUser | None) -> Stage:
+    """The tournament has started: stage 1 runs, and with automatic pairing its first round
+    is paired on commit."""
+    stage = lock_one(Stage, related=("swiss",), tournament=tournament, number=1)
+    if stage is None:  # a tournament made before stages existed, or by hand in the admin
+        stage = add_swiss_stage(tournament=tournament)
+    transition(
+        stage,
+        StageStatus.RUNNING,
+        actor=actor,
+        action="stage.started",
+        summary=f"{tournament.name}: {stage.label} started",
+        club=tournament.club,
+        tournament=tournament,
+        stamps={"started_at": timezone.now()},
+    )
+    if stage.kind == StageKind.SWISS and stage.swiss.auto_pair:
+        enqueue_on_commit(PAIR_NEXT_ROUND, tournament.pk, 1)
+    return stage
+
+
+def complete_round_if_done(*, round_id: int) -> bool:
+    """After a match is confirmed (the caller holds the round's lock): complete the round
+    if every match in it is confirmed. Returns whether it completed now."""
+    rnd = lock_one(Round, pk=round_id)
+    assert rnd is not None
+    return complete_if_done(rnd)
+
+
+def complete_if_done(rnd: Round) -> bool:
+    """Complete a locked round whose matches are all confirmed; then pair the next round
+    (automatic pairing) or, after the stage's last round, complete the stage."""
+    if rnd.status == RoundStatus.COMPLETE:
+        return False
+    if Match.objects.filter(round=rnd).exclude(status=MatchStatus.CONFIRMED).exists():
+        return False
+    tournament = Tournament.objects.select_related("club").get(pk=rnd.tournament_id)
+    rnd.status = RoundStatus.COMPLETE
+    rnd.completed_at = timezone.now()
+    rnd.save(update_fields=["status", "completed_at"])
+    record_event(
+        tournament=tournament,
+        kind="round.complete",
+        message=f"Round {rnd.number} complete",
+        payload={"round": rnd.number},
+    )
+    stage = Stage.objects.select_related("swiss").get(pk=rnd.stage_id)
+    settings = stage.swiss
+    played = Round.objects.filter(stage=stage).count()
+    if settings.rounds and played >= settings.rounds:
+        complete_stage(stage, tournament=tournament, actor=None)
+    elif settings.auto_pair:
+        enqueue_on_commit(PAIR_NEXT_ROUND, tournament.pk, rnd.number + 1)
+    return True
+
+
+def complete_stage(stage: Stage, *, tournament: Tournament, actor: AbstractBaseUser | None) -> None:
+    """The stage is over; the last stage's end finishes the tournament."""
+    if stage.status != StageStatus.COMPLETE:
+        transition(
+            stage,
+            StageStatus.COMPLETE,
+            actor=actor,
+            action="stage.completed",
+            summary=f"{tournament.name}: {stage.label} complete",
+            club=tournament.club,
+            tournament=tournament,
+            stamps={"completed_at": timezone.now()},
+        )
+    if not Stage.objects.filter(tournament=tournament, number__gt=stage.number).exists():
+        finish(tournament, actor=actor)
+
+
+def finish(tournament: Tournament, *, actor: AbstractBaseUser | None) -> None:
+    """Running → finished (the caller holds the tournament's lock or its last round's).
+    A stage still running (the organiser ended the tournament early) completes with it."""
+    for stage in Stage.objects.filter(tournament=tournament, status=StageStatus.RUNNING):
+        transition(
+            stage,
+            StageStatus.COMPLETE,
+            actor=actor,
+            action="stage.completed",
+            summary=f"{tournament.name}: {stage.label} complete",
+            club=tournament.club,
+            tournament=tournament,
+            stamps={"completed_at": timezone.now()},
+        )
+    transition(
+        tournament,
+        TournamentStatus.FINISHED,
+        actor=actor,
+        action="tournament.finished",
+        summary=f"{tournament.name} finished",
+        club=tournament.club,
+        tournament=tournament,
+        event=(
+            "tournament.finished",
+            f"{tournament.name} is over: final standings are up",
+            {},
+        ),
+    )

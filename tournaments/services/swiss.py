@@ -1,0 +1,547 @@
+"""Swiss stages: pairing (automatic and by hand), re-pairing and swaps, the round clock,
+and the Swiss settings.
+
+Terms (docs/architecture.md): a *round* holds *matches* (tables), each two entrants or one
+entrant with the *bye*. A round is *paired* (matches made, results may be reported), *in
+progress* (its clock runs) and *complete* (every match confirmed: ``stages``). "Pending" is
+a round not paired yet: it has no row.
+
+Exactly once. Pairing runs under the tournament's row lock, checks that the previous
+round is complete and that the round it was asked for is the next one, and relies on the
+``(tournament, number)`` unique constraint as the last word; so two confirmations at the
+same instant, a task run twice and an organiser clicking "pair" at the same moment make one
+round.
+
+Clocks (DESIGN.md, "Clocks and background work"): ``Round.ends_at`` is the deadline; the
+tasks queued for it on commit (10 minutes before, and at time) are an optimisation, the
+beat sweeper (``tournaments.tasks.sweep_deadlines``) handles any deadline they missed.
+``handle_round_clock`` re-reads the round under its lock and does each step once.
+
+Where the rules are silent, this module decides:
+- The number of rounds is fixed when round 1 is paired (MTR table on the entrants then
+  playing, unless the organiser set it); late entrants do not change it; the organiser
+  can still change it in the settings.
+- The round clock starts when the organiser starts the round; results may be reported
+  as soon as a round is paired (clubs that play without a clock never press start).
+- At time with the "ahead" policy, a match is decided from the game rounds the players
+  recorded so far (``results.decide_at_time``).
+- A late entrant joins from the next round to be paired; with the "losses" setting each
+  missed round counts as a match loss in the standings.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from core.audit import record_audit, record_event
+from core.errors import Conflict, InvalidInput, NotAllowed, RuleViolation, as_invalid_input
+from core.locks import lock_all, lock_one
+from core.queue import enqueue_on_commit
+from gameplay.rules.outcome import bye_outcome
+from tournaments import selectors
+from tournaments.models import (
+    Match,
+    MatchSeat,
+    MatchStatus,
+    OverduePolicy,
+    Registration,
+    ResultReport,
+    Round,
+    RoundStatus,
+    Stage,
+    SwissSettings,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.pairing import standings
+from tournaments.pairing import swiss as pairing
+from tournaments.selectors import policies
+from tournaments.services import results, stages
+from tournaments.services.entrants import latest_round_number
+from tournaments.services.locks import lock_round, lock_tournament
+
+logger = logging.getLogger(__name__)
+
+#: The round clock's warning before time (minutes left).
+WARNING_MINUTES = selectors.WARNING_MINUTES
+ROUND_CLOCK = "tournaments.tasks.round_clock"
+
+
+def _require_manager(actor: AbstractBaseUser | None, tournament: Tournament) -> None:
+    if actor is not None:  # None: the system (a clock task) acts
+        policies.require_manager(actor, tournament.club, doing="run its rounds")
+
+
+def _stage_of(rnd: Round) -> Stage:
+    return Stage.objects.select_related("swiss").get(pk=rnd.stage_id)
+
+
+@transaction.atomic(durable=True)
+def pair_next_round(
+    *,
+    actor: AbstractBaseUser | None,
+    tournament: Tournament | int,
+    expected_number: int | None = None,
+) -> Round | None:
+    """Pair the tournament's next round (in its running Swiss stage).
+
+    ``actor`` None is the system (the automatic pairing task); it passes the round number
+    it means to pair as ``expected_number`` and gets None back, with nothing changed, when
+    that round is no longer the next one (it was paired already, or the state moved on).
+    """
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    locked = lock_tournament(tournament_id)
+    _require_manager(actor, locked)
+    return _pair_next(locked, actor=actor, expected_number=expected_number)
+
+
+def _pair_next(
+    tournament: Tournament, *, actor: AbstractBaseUser | None, expected_number: int | None
+) -> Round | None:
+    """Pair the next round; the caller holds the tournament's lock."""
+    if tournament.status != TournamentStatus.RUNNING:
+        if actor is None:
+            return None
+        raise Conflict(
+            f"{tournament.name} is not running: rounds are paired once it has started.",
+            code="tournament_not_running",
+        )
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    number = 1 if last is None else last.number + 1
+    if expected_number is not None and expected_number != number:
+        return None
+    if last is not None and last.status != RoundStatus.COMPLETE:
+        if actor is None:
+            return None
+        raise Conflict(
+            f"Round {last.number} is still open: every result must be confirmed before "
+            f"round {number} is paired.",
+            code="previous_round_open",
+        )
+    stage = stages.running_stage(tournament)
+    if stage is None:
+        if actor is None:
+            return None
+        raise Conflict(f"{tournament.name} has no stage running.", code="no_stage_running")
+    settings = stage.swiss
+    in_stage = Round.objects.filter(stage=stage).count() + 1
+    field = selectors.swiss_field(tournament, settings=settings, round_number=number)
+    if in_stage == 1:
+        if len(field) < 2:
+            raise Conflict(
+                "At least two checked-in players are needed to pair a round.",
+                code="too_few_players",
+            )
+        if not settings.rounds:
+            settings.rounds = pairing.default_round_count(len(field))
+            settings.save(update_fields=["rounds"])
+    if in_stage > (settings.rounds or 0):
+        if actor is None:
+            return None
+        raise Conflict(
+            f"All {settings.rounds} rounds of {tournament.name} have been played.",
+            code="no_more_rounds",
+        )
+    if len([e for e in field if not e.dropped]) < 2:
+        raise Conflict("Fewer than two players are still in.", code="too_few_players")
+    made = pairing.pair_round(
+        field, round_number=number, seed=settings.seed, first_round=settings.first_round
+    )
+    try:
+        with transaction.atomic():
+            rnd = Round.objects.create(
+                tournament=tournament, stage=stage, number=number, pairing_stats=made.stats()
+            )
+    except IntegrityError:  # only without the lock (defence in depth): already paired
+        return None
+    _save_matches(rnd, made.pairings)
+    summary = f"Round {number} paired: {made.stats()['matches']} matches" + (
+        f", {made.rematches} rematch(es)" if made.rematches else ""
+    )
+    record_audit(
+        actor=actor,
+        action="round.paired",
+        summary=f"{tournament.name}: {summary}",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        after={"number": number, "stats": made.stats()},
+    )
+    record_event(
+        tournament=tournament,
+        kind="round.paired",
+        message=summary,
+        payload={"round": number, **made.stats()},
+    )
+    logger.info("tournament %s: %s", tournament.pk, summary)
+    return rnd
+
+
+def _save_matches(rnd: Round, pairings: Sequence[pairing.Pairing]) -> None:
+    now = timezone.now()
+    registrations = Registration.objects.in_bulk(
+        [p.a for p in pairings] + [p.b for p in pairings if p.b is not None]
+    )
+    matches: list[Match] = []
+    for p in pairings:
+        match = Match(
+            round=rnd,
+            table=p.table,
+            a=registrations[p.a],
+            b=registrations[p.b] if p.b is not None else None,
+            notes=list(p.reasons),
+        )
+        if p.b is None:
+            # A bye is a match win (``outcome.bye_outcome``), confirmed as soon as it is made.
+            results.apply_outcome(match, None, bye_outcome())
+            match.status = MatchStatus.CONFIRMED
+            match.confirmed_at = now
+        matches.append(match)
+    Match.objects.bulk_create(matches)
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=m, round=rnd, registration_id=reg_id)
+        for m in matches
+        for reg_id in (m.a_id, m.b_id)
+        if reg_id is not None
+    )
+
+
+@transaction.atomic(durable=True)
+def repair_round(*, actor: AbstractBaseUser, round: Round) -> Round:
+    """Throw away a round's pairings and pair it again (before it starts, no results)."""
+    tournament = lock_tournament(round.tournament_id)  # the lock order: tournament first
+    rnd = lock_round(round.pk)
+    _require_manager(actor, tournament)
+    _require_unplayed(rnd, "re-paired")
+    number = rnd.number
+    before = {"number": number, "stats": rnd.pairing_stats}
+    MatchSeat.objects.filter(round=rnd).delete()
+    Match.objects.filter(round=rnd).delete()
+    rnd.delete()
+    new = _pair_next(tournament, actor=actor, expected_number=number)
+    if new is None:  # pragma: no cover - the lock makes this impossible
+        raise Conflict("The round could not be paired again.", code="repair_failed")
+    record_audit(
+        actor=actor,
+        action="round.repaired",
+        summary=f"{tournament.name}: round {number} paired again",
+        obj=new,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after={"number": number, "stats": new.pairing_stats},
+    )
+    return new
+
+
+def _require_unplayed(rnd: Round, what: str) -> None:
+    if rnd.status != RoundStatus.PAIRED:
+        raise Conflict(
+            f"Round {rnd.number} has started: it can no longer be {what}.", code="round_started"
+        )
+    has_results = (
+        ResultReport.objects.filter(match__round=rnd).exists()
+        or Match.objects.filter(round=rnd, b__isnull=False)
+        .exclude(status=MatchStatus.PENDING)
+        .exists()
+    )
+    if has_results:
+        raise Conflict(
+            f"Round {rnd.number} already has results: it can no longer be {what}.",
+            code="round_has_results",
+        )
+
+
+@transaction.atomic(durable=True)
+def swap_players(
+    *, actor: AbstractBaseUser, round: Round, first: Registration, second: Registration
+) -> Round:
+    """Swap two entrants between their tables (before the round starts, no results)."""
+    rnd = lock_round(round.pk)
+    tournament = rnd.tournament
+    _require_manager(actor, tournament)
+    _require_unplayed(rnd, "changed")
+    if first.pk == second.pk:
+        raise InvalidInput("Choose two different players to swap.", code="same_player")
+    seats = {
+        s.registration_id: s
+        for s in lock_all(
+            MatchSeat, related=("match",), round=rnd, registration_id__in=[first.pk, second.pk]
+        )
+    }
+    missing = [r for r in (first, second) if r.pk not in seats]
+    if missing:
+        raise InvalidInput(
+            f"{missing[0].player.display_name} is not paired in round {rnd.number}.",
+            code="not_paired",
+        )
+    m1, m2 = seats[first.pk].match, seats[second.pk].match
+    if m1.pk == m2.pk:
+        raise InvalidInput("These two players already meet each other.", code="same_match")
+    if m1.is_bye or m2.is_bye:
+        # The bye is confirmed as a win for its holder: moving it moves the win too.
+        bye, other = (m1, m2) if m1.is_bye else (m2, m1)
+        holder = bye.a_id
+        mover = first.pk if holder == second.pk else second.pk
+        _replace_in_match(other, mover, holder)
+        bye.a_id = mover
+        bye.save(update_fields=["a"])
+    else:
+        _replace_in_match(m1, first.pk, second.pk)
+        _replace_in_match(m2, second.pk, first.pk)
+    seats[first.pk].match, seats[second.pk].match = m2, m1
+    # Two-step update: the (round, registration) constraint never sees a duplicate.
+    MatchSeat.objects.filter(pk__in=[s.pk for s in seats.values()]).delete()
+    MatchSeat.objects.bulk_create(
+        [
+            MatchSeat(match=m2, round=rnd, registration_id=first.pk),
+            MatchSeat(match=m1, round=rnd, registration_id=second.pk),
+        ]
+    )
+    names = f"{first.player.display_name} and {second.player.display_name}"
+    record_audit(
+        actor=actor,
+        action="round.swapped",
+        summary=f"{tournament.name}: round {rnd.number}, swapped {names}",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        before={"tables": {first.pk: m1.table, second.pk: m2.table}},
+        after={"tables": {first.pk: m2.table, second.pk: m1.table}},
+    )
+    return rnd
+
+
+def _replace_in_match(match: Match, old: int, new: int) -> None:
+    if match.a_id == old:
+        match.a_id = new
+    else:
+        match.b_id = new
+    match.notes = [*match.notes, pairing.note(pairing.Flag.SWAPPED)]
+    match.save(update_fields=["a", "b", "notes"])
+
+
+@transaction.atomic(durable=True)
+def start_round(*, actor: AbstractBaseUser, round: Round, minutes: int | None = None) -> Round:
+    """Start the round's clock: ``ends_at`` is now plus the round length."""
+    rnd = lock_round(round.pk)
+    tournament = rnd.tournament
+    _require_manager(actor, tournament)
+    if rnd.status != RoundStatus.PAIRED:
+        raise Conflict(f"Round {rnd.number} has already started.", code="round_started")
+    settings = _stage_of(rnd).swiss
+    length = minutes if minutes is not None else settings.round_minutes
+    if length < 1 or length > 600:
+        raise InvalidInput(
+            "A round lasts between 1 and 600 minutes.", code="invalid_minutes", field="minutes"
+        )
+    now = timezone.now()
+    rnd.status = RoundStatus.IN_PROGRESS
+    rnd.started_at = now
+    rnd.ends_at = now + timedelta(minutes=length)
+    rnd.save(update_fields=["status", "started_at", "ends_at"])
+    record_audit(
+        actor=actor,
+        action="round.started",
+        summary=f"{tournament.name}: round {rnd.number} started ({length} minutes)",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        after={"ends_at": rnd.ends_at.isoformat()},
+    )
+    record_event(
+        tournament=tournament,
+        kind="round.started",
+        message=f"Round {rnd.number} started: {length} minutes",
+        payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+    )
+    _schedule_clock(rnd)
+    # Every match may already be confirmed (all byes, or reported before the start).
+    stages.complete_if_done(rnd)
+    return rnd
+
+
+def _schedule_clock(rnd: Round) -> None:
+    assert rnd.ends_at is not None
+    warning = rnd.ends_at - timedelta(minutes=WARNING_MINUTES)
+    if warning > timezone.now():
+        enqueue_on_commit(ROUND_CLOCK, rnd.pk, eta=warning)
+    enqueue_on_commit(ROUND_CLOCK, rnd.pk, eta=rnd.ends_at)
+
+
+@transaction.atomic(durable=True)
+def extend_round(*, actor: AbstractBaseUser, round: Round, minutes: int) -> Round:
+    """Give the whole round more time (a judge's call after a delay)."""
+    rnd = lock_round(round.pk)
+    tournament = rnd.tournament
+    if not policies.can_judge(actor, tournament.club):
+        raise NotAllowed("Only judges and organisers can extend a round.", code="not_judge")
+    if rnd.status != RoundStatus.IN_PROGRESS or rnd.ends_at is None:
+        raise Conflict(f"Round {rnd.number} is not running.", code="round_not_running")
+    if rnd.time_handled_at is not None:
+        raise Conflict(f"Time was already called in round {rnd.number}.", code="time_called")
+    if not 1 <= minutes <= 120:
+        raise InvalidInput("Extend by 1 to 120 minutes.", code="invalid_minutes", field="minutes")
+    before = rnd.ends_at
+    rnd.ends_at = before + timedelta(minutes=minutes)
+    if rnd.ends_at - timezone.now() > timedelta(minutes=WARNING_MINUTES):
+        rnd.warned_10_at = None
+    rnd.save(update_fields=["ends_at", "warned_10_at"])
+    record_audit(
+        actor=actor,
+        action="round.extended",
+        summary=f"{tournament.name}: round {rnd.number} extended by {minutes} minutes",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        before={"ends_at": before.isoformat()},
+        after={"ends_at": rnd.ends_at.isoformat()},
+    )
+    record_event(
+        tournament=tournament,
+        kind="round.extended",
+        message=f"Round {rnd.number} extended by {minutes} minutes",
+        payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+    )
+    _schedule_clock(rnd)
+    return rnd
+
+
+@transaction.atomic(durable=True)
+def handle_round_clock(*, round_id: int, now: datetime | None = None) -> bool:
+    """The round clock's steps, each once: the 10-minute warning, then time.
+
+    At time, unconfirmed matches are flagged overdue and, if the tournament's policy says
+    so, decided. Returns whether anything was done.
+    """
+    now = now or timezone.now()
+    rnd = lock_one(Round, pk=round_id)
+    if rnd is None or rnd.status != RoundStatus.IN_PROGRESS or rnd.ends_at is None:
+        return False
+    acted = False
+    tournament = Tournament.objects.select_related("club").get(pk=rnd.tournament_id)
+    if rnd.warned_10_at is None and now >= rnd.ends_at - timedelta(minutes=WARNING_MINUTES):
+        rnd.warned_10_at = now
+        acted = True
+        if now < rnd.ends_at:
+            left = max(1, round((rnd.ends_at - now).total_seconds() / 60))
+            record_event(
+                tournament=tournament,
+                kind="round.time_warning",
+                message=f"Round {rnd.number}: {left} minutes left",
+                payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+            )
+    if rnd.time_handled_at is None and now >= rnd.ends_at:
+        rnd.warned_0_at = rnd.time_handled_at = now
+        acted = True
+        _call_time(rnd, tournament)
+    if acted:
+        rnd.save(update_fields=["warned_10_at", "warned_0_at", "time_handled_at"])
+        stages.complete_if_done(rnd)
+    return acted
+
+
+def _call_time(rnd: Round, tournament: Tournament) -> None:
+    policy = _stage_of(rnd).swiss.overdue_policy
+    unfinished = lock_all(
+        Match.objects.exclude(status=MatchStatus.CONFIRMED),
+        related=("round__tournament", "a__player", "b__player"),
+        round=rnd,
+    )
+    decided = 0
+    for match in unfinished:
+        match.overdue = True
+        match.save(update_fields=["overdue"])
+        if policy != OverduePolicy.NONE and results.decide_at_time(match=match, policy=policy):
+            decided += 1
+    message = f"Time in round {rnd.number}"
+    if unfinished:
+        message += f": {len(unfinished)} match(es) unfinished"
+        if decided:
+            message += f", {decided} decided by the overdue policy"
+    record_event(
+        tournament=tournament,
+        kind="round.time",
+        message=message,
+        payload={"round": rnd.number, "overdue": len(unfinished) - decided},
+    )
+    record_audit(
+        actor=None,
+        action="round.time",
+        summary=f"{tournament.name}: {message}",
+        obj=rnd,
+        club=tournament.club,
+        tournament=tournament,
+        after={"overdue": [m.table for m in unfinished], "decided": decided},
+    )
+
+
+def _check_limits(settings: SwissSettings, *, changed: Iterable[str]) -> None:
+    """The changed settings against their fields' limits and choices (the model's validators:
+    the page and the API show the same limits, and no caller gets past them)."""
+    changed = set(changed)
+    others = [f.name for f in SwissSettings._meta.fields if f.name not in changed]
+    try:
+        settings.clean_fields(exclude=others)
+    except ValidationError as error:
+        name, problems = next(iter(error.message_dict.items()))
+        label = str(SwissSettings._meta.get_field(name).verbose_name).capitalize()
+        raise InvalidInput(f"{label}: {problems[0]}", code="invalid_setting", field=name) from None
+
+
+@transaction.atomic(durable=True)
+def update_swiss_settings(
+    *, actor: AbstractBaseUser, tournament: Tournament, changes: dict[str, Any]
+) -> SwissSettings:
+    """Change how the tournament's Swiss stage runs (round count, clock, policy,
+    tiebreakers)."""
+    tournament = lock_tournament(tournament.pk)
+    _require_manager(actor, tournament)
+    stage = selectors.swiss_stage(tournament)
+    settings = lock_one(SwissSettings, pk=stage.pk)
+    assert settings is not None
+    started = Round.objects.filter(stage=stage).exists()
+    frozen = {"first_round", "seed", "late_entry", "rounds_to_win", "kontsina_rounds"}
+    before = {name: getattr(settings, name) for name in changes}
+    for name, value in changes.items():
+        if started and name in frozen and value != getattr(settings, name):
+            raise Conflict(
+                f"{name.replace('_', ' ')} cannot change once round 1 is paired.",
+                code="settings_frozen",
+                field=name,
+            )
+        if name == "tiebreakers":
+            try:
+                value = [str(t) for t in standings.parse_tiebreakers(value)]
+            except RuleViolation as error:
+                raise as_invalid_input(error, field="tiebreakers") from None
+        if name == "rounds" and value is not None:
+            played = latest_round_number(tournament)
+            if value < max(1, played):
+                raise InvalidInput(
+                    f"Round {played} was already paired: at least {max(1, played)} rounds.",
+                    code="invalid_rounds",
+                    field="rounds",
+                )
+        setattr(settings, name, value)
+    _check_limits(settings, changed=changes)
+    settings.save()
+    record_audit(
+        actor=actor,
+        action="swiss.settings_changed",
+        summary=f"{tournament.name}: Swiss settings changed ({', '.join(changes)})",
+        obj=settings,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after={name: getattr(settings, name) for name in changes},
+    )
+    return settings

@@ -1,0 +1,1 @@
+"""The tournament pages (HTML edge), one module per resource; ``urls`` routes them."""

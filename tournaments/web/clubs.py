@@ -1,0 +1,139 @@
+"""Club pages: the list, a club with its members and tournaments, roles, invitations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from core.errors import DomainError
+from core.web import add_form_error
+from tournaments import selectors
+from tournaments.models import (
+    Club,
+    Membership,
+)
+from tournaments.selectors import policies
+from tournaments.services import clubs
+from tournaments.web.forms import (
+    AddMemberForm,
+    ClubForm,
+    InviteForm,
+    RoleForm,
+)
+
+
+def club_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "tournaments/club_list.html", {"clubs": selectors.club_list().order_by("name")}
+    )
+
+
+@login_required
+def club_create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = clubs.create_club(actor=request.user, **form.cleaned_data)
+        except DomainError as error:
+            add_form_error(form, error)
+        else:
+            messages.success(request, f"{club.name} created. You are its owner.")
+            return redirect("club-detail", slug=club.slug)
+    return render(request, "tournaments/club_form.html", {"form": form})
+
+
+def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    is_owner = policies.is_club_owner(request.user, club)
+    tournaments = selectors.visible_tournaments(request.user).filter(club=club)
+    context: dict[str, Any] = {
+        "club": club,
+        "members": selectors.club_members(club),
+        "tournaments": tournaments.order_by("-scheduled_start"),
+        "is_owner": is_owner,
+        "can_manage": policies.can_manage_club(request.user, club),
+        "my_role": policies.role_in_club(request.user, club),
+        "add_form": AddMemberForm(prefix="add"),
+        "invite_form": InviteForm(prefix="invite"),
+        "role_choices": RoleForm.base_fields["role"].choices,  # type: ignore[attr-defined]
+    }
+    if request.method == "POST":
+        if not request.user.is_authenticated or not is_owner:
+            raise PermissionDenied
+        form_name = request.POST.get("form")
+        try:
+            if form_name == "add":
+                add_form = AddMemberForm(request.POST, prefix="add")
+                context["add_form"] = add_form
+                if add_form.is_valid():
+                    clubs.add_member(actor=request.user, club=club, **add_form.cleaned_data)
+                    messages.success(request, f"{add_form.cleaned_data['username']} added.")
+                    return redirect("club-detail", slug=club.slug)
+            elif form_name == "invite":
+                invite_form = InviteForm(request.POST, prefix="invite")
+                context["invite_form"] = invite_form
+                if invite_form.is_valid():
+                    clubs.invite_member(actor=request.user, club=club, **invite_form.cleaned_data)
+                    messages.success(
+                        request, f"Invitation sent to {invite_form.cleaned_data['email']}."
+                    )
+                    return redirect("club-detail", slug=club.slug)
+        except DomainError as error:
+            add_form_error(context["add_form" if form_name == "add" else "invite_form"], error)
+    return render(request, "tournaments/club_detail.html", context)
+
+
+@login_required
+@require_POST
+def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    membership = get_object_or_404(
+        Membership.objects.select_related("club", "user"), club__slug=slug, pk=pk
+    )
+    form = RoleForm(request.POST)
+    try:
+        if not form.is_valid():
+            messages.error(request, "Choose a role.")
+        else:
+            clubs.set_role(
+                actor=request.user, membership=membership, role=form.cleaned_data["role"]
+            )
+            messages.success(
+                request, f"{membership.user.get_username()} is now {form.cleaned_data['role']}."
+            )
+    except DomainError as error:
+        messages.error(request, error.detail)
+    return redirect("club-detail", slug=slug)
+
+
+@login_required
+@require_POST
+def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    membership = get_object_or_404(
+        Membership.objects.select_related("club", "user"), club__slug=slug, pk=pk
+    )
+    try:
+        clubs.remove_member(actor=request.user, membership=membership)
+        messages.success(request, f"{membership.user.get_username()} removed.")
+    except DomainError as error:
+        messages.error(request, error.detail)
+    return redirect("club-detail", slug=slug)
+
+
+@login_required
+def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
+    if request.method == "POST":
+        try:
+            membership = clubs.accept_invitation(user=request.user, token=token)
+        except DomainError as error:
+            messages.error(request, error.detail)
+            return redirect("home")
+        messages.success(request, f"You joined {membership.club.name} as {membership.role}.")
+        return redirect("club-detail", slug=membership.club.slug)
+    invitation = selectors.invitation_by_token(token)
+    return render(request, "tournaments/invitation.html", {"invitation": invitation})

@@ -1,0 +1,187 @@
+"""The pages' forms. They parse and type-check input; services decide and raise domain
+errors, which ``core.web.add_form_error`` puts next to the field at fault.
+
+The result grid of the "my match" page is a row per game round and a pair of score boxes
+per row, so a player can fill it in on a phone as the match goes on. Its field names:
+``g<game>_r<round>_a`` and ``_b`` (scores of the match's first and second entrant),
+``g<game>_align_a`` and ``_b`` (Vanilla Gwent alignments).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.http import QueryDict
+
+from core.errors import InvalidInput
+from gameplay.rules import games as game_rules
+from gameplay.rules.outcome import Alignment, GameRecord
+from tournaments.models import Game, Role, SwissSettings, Tournament
+from tournaments.pairing.standings import LABELS, Tiebreaker
+from tournaments.selectors import game_options
+
+DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class SignUpForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    display_name = forms.CharField(
+        max_length=80, required=False, help_text="How your name appears in pairings."
+    )
+    email = forms.EmailField(required=False, help_text="For password resets.")
+    password = forms.CharField(widget=forms.PasswordInput, min_length=8)
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(max_length=80)
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+
+
+class AddMemberForm(forms.Form):
+    username = forms.CharField(max_length=150)
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER)
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField()
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Role.choices)
+
+
+class AddPlayerForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username")
+
+
+class TournamentForm(forms.ModelForm):
+    publish = forms.BooleanField(
+        required=False, initial=True, help_text="Open registration now (otherwise a draft)."
+    )
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "game",
+            "best_of",
+            "capacity",
+            "scheduled_start",
+            "registration_opens_at",
+            "registration_closes_at",
+            "check_in_opens_at",
+            "check_in_closes_at",
+            "description",
+        ]
+        widgets = {
+            "scheduled_start": DATETIME_WIDGET,
+            "registration_opens_at": DATETIME_WIDGET,
+            "registration_closes_at": DATETIME_WIDGET,
+            "check_in_opens_at": DATETIME_WIDGET,
+            "check_in_closes_at": DATETIME_WIDGET,
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "best_of": forms.Select(choices=[(1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5")]),
+        }
+        help_texts = {
+            "check_in_opens_at": "Empty: from an hour before the start.",
+            "check_in_closes_at": "Empty: at the start.",
+        }
+
+    game = forms.ChoiceField(choices=Game.choices)
+    capacity = forms.IntegerField(min_value=2, max_value=100_000)
+
+    def __init__(self, *args: object, editing: bool = False, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if editing:
+            del self.fields["publish"]
+
+
+class SwissSettingsForm(forms.ModelForm):
+    tiebreakers = forms.MultipleChoiceField(
+        choices=[(t.value, LABELS[t]) for t in Tiebreaker],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        help_text="Applied in the order listed here.",
+    )
+
+    class Meta:
+        model = SwissSettings
+        fields = SwissSettings.EDITABLE
+
+
+def _max_rounds(tournament: Tournament) -> int:
+    """The most game rounds a game can have (reads the Swiss stage's game options: one
+    query, so callers ask once per grid, not once per game)."""
+    rules = game_rules.rules_for(tournament.game)
+    return rules.outcome(GameRecord(()), game_options(tournament)).max_rounds
+
+
+def report_grid(tournament: Tournament, *, prefill: list[Any] | None = None) -> dict[str, Any]:
+    """The boxes to show: ``best_of`` games by the game's most game rounds, prefilled."""
+    prefill = prefill or []
+    has_alignments = game_rules.rules_for(tournament.game).has_alignments
+    max_rounds = _max_rounds(tournament)
+    games = []
+    for g in range(tournament.best_of):
+        known = prefill[g] if g < len(prefill) and isinstance(prefill[g], dict) else {}
+        known_rounds = known.get("rounds") or []
+        rows = []
+        for r in range(max_rounds):
+            pair = known_rounds[r] if r < len(known_rounds) else ["", ""]
+            rows.append({"number": r + 1, "a": pair[0], "b": pair[1], "name": f"g{g + 1}_r{r + 1}"})
+        alignments = known.get("alignments") or [None, None]
+        games.append(
+            {
+                "number": g + 1,
+                "rows": rows,
+                "name": f"g{g + 1}",
+                "alignments": alignments,
+            }
+        )
+    return {
+        "games": games,
+        "has_alignments": has_alignments,
+        "alignment_choices": [a.value for a in Alignment],
+    }
+
+
+def games_from_post(data: QueryDict, tournament: Tournament) -> list[dict[str, Any]]:
+    """Read the grid back into the result shape; empty rows and games are left out."""
+    has_alignments = game_rules.rules_for(tournament.game).has_alignments
+    max_rounds = _max_rounds(tournament)
+    games: list[dict[str, Any]] = []
+    for g in range(1, tournament.best_of + 1):
+        rounds: list[list[int]] = []
+        for r in range(1, max_rounds + 1):
+            a = data.get(f"g{g}_r{r}_a", "").strip()
+            b = data.get(f"g{g}_r{r}_b", "").strip()
+            if not a and not b:
+                continue
+            if not a or not b:
+                raise InvalidInput(
+                    f"Game {g}, game round {r}: enter both players' scores.", code="missing_score"
+                )
+            try:
+                rounds.append([int(a), int(b)])
+            except ValueError:
+                raise InvalidInput(
+                    f"Game {g}, game round {r}: scores are whole numbers.", code="invalid_score"
+                ) from None
+        if not rounds:
+            continue
+        game: dict[str, Any] = {"rounds": rounds}
+        if has_alignments:
+            game["alignments"] = [
+                data.get(f"g{g}_align_a") or None,
+                data.get(f"g{g}_align_b") or None,
+            ]
+        games.append(game)
+    if not games:
+        raise InvalidInput("Enter the scores of at least one game round.", code="empty_result")
+    return games

@@ -1,0 +1,135 @@
+"""Result pages: "my match" (report game round by game round, confirm, a judge's entry)
+and the judges' results grid."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from core.errors import DomainError, RuleViolation
+from core.web import safe_next
+from tournaments import selectors
+from tournaments.models import (
+    MatchStatus,
+    ReportSide,
+    Tournament,
+)
+from tournaments.selectors import policies
+from tournaments.selectors import rounds as round_selectors
+from tournaments.services import results
+from tournaments.web.common import tournament_context, tournament_for
+from tournaments.web.forms import (
+    games_from_post,
+    report_grid,
+)
+
+
+def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
+    """ "My match": report game round by game round; confirm; judges enter or override.
+
+    A ``next`` page on this site (the judges' grid links here with one) is where the
+    forms go back to after a change; any other ``next`` is ignored."""
+    tournament = tournament_for(request, pk)
+    match = selectors.match_for_page(match_pk)
+    if match is None or match.round.tournament_id != tournament.pk:
+        raise Http404
+    side = policies.side_in_match(request.user, match)
+    error = ""
+    next_page = safe_next(request, "")
+    if request.method == "POST" and request.user.is_authenticated:
+        action = request.POST.get("action", "")
+        try:
+            if action == "confirm":
+                results.confirm_result(actor=request.user, match=match)
+                messages.success(request, "Result confirmed. Thanks!")
+            else:
+                games = games_from_post(request.POST, tournament)
+                if action == "judge":
+                    results.judge_result(actor=request.user, match=match, games=games)
+                    messages.success(request, "Result entered.")
+                else:
+                    final = action != "progress"
+                    results.report_result(actor=request.user, match=match, games=games, final=final)
+                    messages.success(
+                        request,
+                        "Result reported: your opponent confirms it."
+                        if final
+                        else "Progress saved.",
+                    )
+        except DomainError as exc:
+            error = exc.detail
+        except RuleViolation as exc:
+            error = f"{exc.detail} ({exc.where})" if exc.where else exc.detail
+        else:
+            return redirect(next_page or request.path)
+    reports = {r.side: r for r in match.reports.all() if r.current}
+    mine = reports.get(side) if side else None
+    theirs = reports.get(ReportSide.B if side == ReportSide.A else ReportSide.A) if side else None
+    prefill = mine.games if mine else (theirs.games if theirs else (match.result or []))
+    if request.method == "POST" and error:
+        prefill = _posted_games(request, tournament)
+    confirmed = match.status == MatchStatus.CONFIRMED
+    return render(
+        request,
+        "tournaments/match.html",
+        {
+            **tournament_context(request, tournament),
+            "match": match,
+            "match_actions": policies.match_actions(request.user, match),
+            "side": side,
+            "error": error,
+            "mine": mine,
+            "theirs": theirs,
+            "reports": reports,
+            "their_report": theirs if theirs and theirs.complete and not confirmed else None,
+            "waiting_for_opponent": match.status == MatchStatus.REPORTED
+            and mine is not None
+            and mine.complete,
+            "disputed": match.status == MatchStatus.DISPUTED,
+            "confirmed": confirmed,
+            "next": next_page,
+            "grid": report_grid(tournament, prefill=prefill),
+            "score": selectors.score_line(match) if confirmed else "",
+        },
+    )
+
+
+def _posted_games(request: HttpRequest, tournament: Tournament) -> list[Any]:
+    try:
+        return games_from_post(request.POST, tournament)
+    except (DomainError, RuleViolation):
+        return []
+
+
+@login_required
+def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for(request, pk)
+    if not policies.can_judge(request.user, tournament.club):
+        raise Http404
+    round_raw = request.GET.get("round", "")
+    state = request.GET.get("status", "")
+    if state not in [*MatchStatus.values, "overdue"]:
+        state = ""
+    matches = selectors.matches_for_judge(
+        tournament,
+        round_number=int(round_raw) if round_raw.isdigit() else None,
+        status=state or None,
+    )
+    counts = round_selectors.match_counts(tournament)
+    return render(
+        request,
+        "tournaments/judge.html",
+        {
+            **tournament_context(request, tournament),
+            "matches": matches,
+            "rounds": selectors.tournament_rounds(tournament),
+            "filter_round": round_raw,
+            "filter_status": state,
+            "statuses": [*MatchStatus.choices, ("overdue", "Overdue")],
+            "counts": counts,
+        },
+    )

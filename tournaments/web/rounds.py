@@ -1,0 +1,165 @@
+"""Round pages: pairings by table and by name, printable match slips, the organiser's
+round controls and the round timer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from core.errors import InvalidInput
+from core.web import run_action, safe_next
+from tournaments import selectors
+from tournaments.models import (
+    Registration,
+    Round,
+)
+from tournaments.selectors import rounds as round_selectors
+from tournaments.services import lifecycle, swiss
+from tournaments.web.common import tournament_context, tournament_for
+from tournaments.web.forms import (
+    report_grid,
+)
+
+
+def round_current(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for(request, pk)
+    rnd = selectors.current_round(tournament)
+    if rnd is None:
+        return render(request, "tournaments/round.html", tournament_context(request, tournament))
+    return redirect("round-detail", pk=pk, number=rnd.number)
+
+
+def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    tournament = tournament_for(request, pk)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    matches = list(selectors.round_matches(rnd))
+    by_name = sorted(
+        [(m.a, m.b, m) for m in matches] + [(m.b, m.a, m) for m in matches if m.b is not None],
+        key=lambda row: row[0].player.display_name.lower(),
+    )
+    context = tournament_context(request, tournament)
+    if context["current_round"] != rnd:
+        # The controls act on the latest round: they are shown on its page only.
+        context["round_controls"] = False
+    context.update(
+        {
+            "round": rnd,
+            "matches": matches,
+            "by_name": by_name,
+            "view": "name" if request.GET.get("by") == "name" else "table",
+            "rounds": selectors.tournament_rounds(tournament),
+        }
+    )
+    return render(request, "tournaments/round.html", context)
+
+
+def round_slips(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Printable match slips: one per table, a box per game round."""
+    tournament = tournament_for(request, pk)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    grid = report_grid(tournament)
+    return render(
+        request,
+        "tournaments/slips.html",
+        {
+            "tournament": tournament,
+            "round": rnd,
+            "matches": [m for m in selectors.round_matches(rnd) if not m.is_bye],
+            "games": grid["games"],
+        },
+    )
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """The organiser's buttons: start now, pair next, start/extend/repair/swap, finish."""
+    tournament = tournament_for(request, pk)
+    rnd = selectors.current_round(tournament)
+    user = request.user
+    post = request.POST
+
+    def need_round() -> Round:
+        if rnd is None:
+            raise InvalidInput("No round has been paired yet.", code="no_round")
+        return rnd
+
+    def minutes(field: str) -> int | None:
+        raw = post.get(field, "").strip()
+        if not raw:
+            return None
+        if not raw.isdigit():
+            raise InvalidInput("Minutes are a whole number.", code="invalid_minutes", field=field)
+        return int(raw)
+
+    def registration(field: str) -> Registration:
+        raw = post.get(field, "")
+        reg = Registration.objects.select_related("player").filter(
+            tournament=tournament, pk=int(raw) if raw.isdigit() else 0
+        )
+        found = reg.first()
+        if found is None:
+            raise InvalidInput("Choose two players to swap.", code="unknown_registration")
+        return found
+
+    actions: dict[str, tuple[Any, str]] = {
+        "start-tournament": (
+            lambda: lifecycle.start_tournament_now(actor=user, tournament=tournament),
+            "The tournament has started.",
+        ),
+        "pair": (
+            lambda: swiss.pair_next_round(actor=user, tournament=tournament),
+            "The next round is paired.",
+        ),
+        "start-round": (
+            lambda: swiss.start_round(actor=user, round=need_round(), minutes=minutes("minutes")),
+            "The round has started: the clock is running.",
+        ),
+        "extend": (
+            lambda: swiss.extend_round(
+                actor=user, round=need_round(), minutes=minutes("minutes") or 5
+            ),
+            "The round has more time.",
+        ),
+        "repair": (
+            lambda: swiss.repair_round(actor=user, round=need_round()),
+            "The round was paired again.",
+        ),
+        "swap": (
+            lambda: swiss.swap_players(
+                actor=user,
+                round=need_round(),
+                first=registration("first"),
+                second=registration("second"),
+            ),
+            "The two players were swapped.",
+        ),
+        "finish": (
+            lambda: lifecycle.finish_tournament(actor=user, tournament=tournament),
+            "The tournament is finished.",
+        ),
+    }
+    if action not in actions:
+        raise Http404
+    call, success = actions[action]
+    run_action(request, call, success)
+    return redirect(safe_next(request, reverse("round-current", args=[pk])))
+
+
+def round_timer(request: HttpRequest, pk: int) -> HttpResponse:
+    """The timer fragment, polled by htmx on every tournament page."""
+    tournament = tournament_for(request, pk)
+    return render(
+        request,
+        "tournaments/_round_timer.html",
+        {
+            "tournament": tournament,
+            "clock": round_selectors.round_clock(selectors.current_round(tournament)),
+            "latest_event": selectors.tournament_events(tournament).first(),
+        },
+    )

@@ -1,0 +1,38 @@
+"""Standings with their tiebreakers explained, and the round-by-round history."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tournaments import selectors
+from tournaments.pairing.standings import LABELS, Tiebreaker
+from tournaments.selectors import rounds as round_selectors
+from tournaments.web.common import tournament_context, tournament_for
+
+
+def standings(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for(request, pk)
+    table = selectors.tournament_standings(tournament)
+    columns = list(table.table.tiebreakers)
+    return render(
+        request,
+        "tournaments/standings.html",
+        {
+            **tournament_context(request, tournament),
+            "table": table,
+            "rows": table.rows(),
+            "columns": [(t.value, LABELS[t]) for t in columns],
+            "definitions": [(LABELS[Tiebreaker(k)], v) for k, v in table.table.definitions.items()],
+        },
+    )
+
+
+def history(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = tournament_for(request, pk)
+    rounds_with_matches = round_selectors.rounds_with_matches(tournament)
+    return render(
+        request,
+        "tournaments/history.html",
+        {**tournament_context(request, tournament), "rounds_with_matches": rounds_with_matches},
+    )

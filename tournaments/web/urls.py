@@ -1,0 +1,72 @@
+from django.urls import path
+
+from tournaments.web import (
+    accounts,
+    clubs,
+    registration,
+    results,
+    rounds,
+    stages,
+    standings,
+    tournaments,
+)
+
+urlpatterns = [
+    path("", accounts.home, name="home"),
+    path("accounts/signup/", accounts.sign_up, name="signup"),
+    path("accounts/profile/", accounts.profile, name="profile"),
+    path("clubs/", clubs.club_list, name="club-list"),
+    path("clubs/new/", clubs.club_create, name="club-create"),
+    path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
+    path("clubs/<slug:slug>/members/<int:pk>/role/", clubs.member_role, name="member-role"),
+    path("clubs/<slug:slug>/members/<int:pk>/remove/", clubs.member_remove, name="member-remove"),
+    path(
+        "clubs/<slug:slug>/tournaments/new/",
+        tournaments.tournament_create,
+        name="tournament-create",
+    ),
+    path("invitations/<str:token>/", clubs.invitation_accept, name="invitation-accept"),
+    path("tournaments/", tournaments.tournament_list, name="tournament-list"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament-detail"),
+    path("tournaments/<int:pk>/edit/", tournaments.tournament_edit, name="tournament-edit"),
+    path(
+        "tournaments/<int:pk>/publish/", tournaments.tournament_publish, name="tournament-publish"
+    ),
+    path("tournaments/<int:pk>/audit/", tournaments.tournament_audit, name="tournament-audit"),
+    path(
+        "tournaments/<int:pk>/register/",
+        registration.tournament_register,
+        name="tournament-register",
+    ),
+    path(
+        "tournaments/<int:pk>/players/add/",
+        registration.tournament_add_player,
+        name="tournament-add-player",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/withdraw/",
+        registration.registration_withdraw,
+        name="registration-withdraw",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/check-in/",
+        registration.registration_check_in,
+        name="registration-check-in",
+    ),
+    path("tournaments/<int:pk>/rounds/", rounds.round_current, name="round-current"),
+    path("tournaments/<int:pk>/rounds/<int:number>/", rounds.round_detail, name="round-detail"),
+    path("tournaments/<int:pk>/rounds/<int:number>/slips/", rounds.round_slips, name="round-slips"),
+    path("tournaments/<int:pk>/do/<slug:action>/", rounds.round_action, name="round-action"),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/<slug:action>/",
+        registration.registration_action,
+        name="registration-action",
+    ),
+    path("tournaments/<int:pk>/late-entrant/", registration.late_entrant, name="late-entrant"),
+    path("tournaments/<int:pk>/standings/", standings.standings, name="standings"),
+    path("tournaments/<int:pk>/history/", standings.history, name="history"),
+    path("tournaments/<int:pk>/matches/<int:match_pk>/", results.match_detail, name="match"),
+    path("tournaments/<int:pk>/judge/", results.judge_grid, name="judge"),
+    path("tournaments/<int:pk>/swiss/", stages.swiss_settings, name="swiss-settings"),
+    path("tournaments/<int:pk>/timer/", rounds.round_timer, name="round-timer"),
+]
