@@ -90,7 +90,7 @@ def create_pods(
     """
     tournament = lock_tournament(tournament.pk)
     _require_manager(actor, tournament)
-    if tournament.status not in (TournamentStatus.REGISTRATION, TournamentStatus.RUNNING):
+    if not policies.may_seat_drafts(tournament):
         raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
     settings, _ = DraftSettings.objects.get_or_create(tournament=tournament)
     changes = {

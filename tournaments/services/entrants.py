@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core.audit import record_audit
+from core.audit import record_audit, transition
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from tournaments import selectors
 from tournaments.models import (
@@ -24,7 +24,6 @@ from tournaments.models import (
     RegistrationStatus,
     Round,
     Tournament,
-    TournamentStatus,
 )
 from tournaments.selectors import policies
 from tournaments.services.locks import lock_registration, lock_tournament
@@ -39,6 +38,28 @@ def registration_state(reg: Registration) -> dict[str, Any]:
         "status": reg.status,
         "checked_in_at": reg.checked_in_at.isoformat() if reg.checked_in_at else None,
     }
+
+
+def _audit(
+    actor: AbstractBaseUser | None,
+    registration: Registration,
+    tournament: Tournament,
+    *,
+    action: str,
+    summary: str,
+    before: dict[str, Any] | None,
+) -> None:
+    """An entry's change in the audit log, with its state before and after."""
+    record_audit(
+        actor=actor,
+        action=action,
+        summary=summary,
+        obj=registration,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after=registration_state(registration),
+    )
 
 
 def _take_seat(
@@ -72,15 +93,13 @@ def _take_seat(
                 )
         except IntegrityError:  # only reachable without the row lock (defence in depth)
             raise Conflict("You are already registered.", code="already_registered") from None
-    record_audit(
-        actor=actor,
+    _audit(
+        actor,
+        registration,
+        tournament,
         action="registration.added" if not by_organiser else "registration.added_by_organiser",
         summary=f"{player.display_name} registered for {tournament.name}",
-        obj=registration,
-        club=tournament.club,
-        tournament=tournament,
         before=before,
-        after=registration_state(registration),
     )
     return registration
 
@@ -103,7 +122,7 @@ def unregister(*, actor: AbstractBaseUser, registration: Registration) -> Regist
     registration = lock_registration(registration.pk)
     if registration.player.user_id != actor.pk:
         raise NotAllowed("You can only change your own registration.", code="not_your_registration")
-    if tournament.status != TournamentStatus.REGISTRATION:
+    if not policies.may_start(tournament):  # still in registration
         raise Conflict(
             f"{tournament.name} has started: ask an organiser to drop you.",
             code="registration_closed",
@@ -120,15 +139,13 @@ def _withdraw(
     registration.status = RegistrationStatus.WITHDRAWN
     registration.checked_in_at = None
     registration.save(update_fields=["status", "checked_in_at", "updated_at"])
-    record_audit(
-        actor=actor,
+    _audit(
+        actor,
+        registration,
+        tournament,
         action="registration.withdrawn",
         summary=f"{registration.player.display_name} withdrew from {tournament.name}",
-        obj=registration,
-        club=tournament.club,
-        tournament=tournament,
         before=before,
-        after=registration_state(registration),
     )
     return registration
 
@@ -162,15 +179,13 @@ def _mark_checked_in(
     before = registration_state(registration)
     registration.checked_in_at = timezone.now()
     registration.save(update_fields=["checked_in_at", "updated_at"])
-    record_audit(
-        actor=actor,
+    _audit(
+        actor,
+        registration,
+        tournament,
         action="registration.checked_in",
         summary=f"{registration.player.display_name} checked in",
-        obj=registration,
-        club=tournament.club,
-        tournament=tournament,
         before=before,
-        after=registration_state(registration),
     )
     return registration
 
@@ -180,7 +195,7 @@ def add_player(*, actor: AbstractBaseUser, tournament: Tournament, username: str
     """An organiser registers a player by hand (registration window does not apply)."""
     policies.require_manager(actor, tournament.club)
     tournament = lock_tournament(tournament.pk)
-    if tournament.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
+    if not policies.tournament_in_setup(tournament):
         raise Conflict(f"{tournament.name} has started.", code="tournament_started")
     user = User.objects.filter(username__iexact=username.strip()).first()
     if user is None:
@@ -196,7 +211,7 @@ def remove_player(*, actor: AbstractBaseUser, registration: Registration) -> Reg
     policies.require_manager(actor, registration.tournament.club)
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
-    if tournament.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
+    if not policies.tournament_in_setup(tournament):
         raise Conflict(f"{tournament.name} has started.", code="tournament_started")
     return _withdraw(actor=actor, registration=registration, tournament=tournament)
 
@@ -207,7 +222,7 @@ def check_in_player(*, actor: AbstractBaseUser, registration: Registration) -> R
     policies.require_manager(actor, registration.tournament.club)
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
-    if tournament.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION):
+    if not policies.tournament_in_setup(tournament):
         raise Conflict(f"{tournament.name} has started.", code="tournament_started")
     if registration.status != RegistrationStatus.REGISTERED:
         raise Conflict(
@@ -230,24 +245,23 @@ def drop_player(*, actor: AbstractBaseUser, registration: Registration) -> Regis
     is_self = reg.player.user_id == actor.pk
     if not is_self:
         policies.require_manager(actor, tournament.club)
-    if tournament.status != TournamentStatus.RUNNING:
+    if not policies.tournament_is_running(tournament):
         raise Conflict(
             f"{tournament.name} is not running: withdraw instead.", code="tournament_not_running"
         )
     if reg.status != RegistrationStatus.REGISTERED:
         raise Conflict(f"{reg.player.display_name} is not playing.", code="not_playing")
-    reg.status = RegistrationStatus.DROPPED
-    reg.dropped_after_round = latest_round_number(tournament)
-    reg.save(update_fields=["status", "dropped_after_round", "updated_at"])
-    record_audit(
+    after_round = latest_round_number(tournament)
+    transition(
+        reg,
+        RegistrationStatus.DROPPED,
         actor=actor,
         action="registration.dropped",
-        summary=f"{reg.player.display_name} dropped after round {reg.dropped_after_round}",
-        obj=reg,
+        summary=f"{reg.player.display_name} dropped after round {after_round}",
         club=tournament.club,
         tournament=tournament,
-        before={"status": RegistrationStatus.REGISTERED},
-        after={"status": reg.status, "dropped_after_round": reg.dropped_after_round},
+        stamps={"dropped_after_round": after_round},
+        after={"dropped_after_round": after_round},
     )
     return reg
 
@@ -260,21 +274,17 @@ def readd_player(*, actor: AbstractBaseUser, registration: Registration) -> Regi
     reg = lock_registration(registration.pk)
     if reg.status != RegistrationStatus.DROPPED:
         raise Conflict(f"{reg.player.display_name} has not dropped.", code="not_dropped")
-    if tournament.status != TournamentStatus.RUNNING:
+    if not policies.tournament_is_running(tournament):
         raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
-    before = {"status": reg.status, "dropped_after_round": reg.dropped_after_round}
-    reg.status = RegistrationStatus.REGISTERED
-    reg.dropped_after_round = None
-    reg.save(update_fields=["status", "dropped_after_round", "updated_at"])
-    record_audit(
+    transition(
+        reg,
+        RegistrationStatus.REGISTERED,
         actor=actor,
         action="registration.readded",
         summary=f"{reg.player.display_name} is back in",
-        obj=reg,
         club=tournament.club,
         tournament=tournament,
-        before=before,
-        after={"status": reg.status},
+        stamps={"dropped_after_round": None},
     )
     return reg
 
@@ -286,7 +296,7 @@ def add_late_entrant(
     """Add a player to a running tournament: paired from the next round on."""
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club)
-    if tournament.status != TournamentStatus.RUNNING:
+    if not policies.tournament_is_running(tournament):
         raise Conflict(
             f"{tournament.name} is not running: register players normally.",
             code="tournament_not_running",

@@ -281,7 +281,7 @@ def publish_tournament(*, actor: AbstractBaseUser, tournament: Tournament) -> To
     """Draft → registration: the tournament appears publicly and players can register."""
     policies.require_manager(actor, tournament.club)
     tournament = lock_tournament(tournament.pk)
-    if tournament.status != TournamentStatus.DRAFT:
+    if not policies.may_publish(tournament):
         raise Conflict(f"{tournament.name} is already published.", code="already_published")
     if tournament.scheduled_start <= timezone.now():
         raise Conflict(
@@ -376,7 +376,7 @@ def start_tournament_now(*, actor: AbstractBaseUser, tournament: Tournament) -> 
     start clock (no-shows marked not playing), then round 1 is paired if automatic."""
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club)
-    if tournament.status != TournamentStatus.REGISTRATION:
+    if not policies.may_start(tournament):
         raise Conflict(
             f"{tournament.name} cannot start: it is {tournament.get_status_display().lower()}.",
             code="cannot_start",
@@ -390,7 +390,7 @@ def finish_tournament(*, actor: AbstractBaseUser, tournament: Tournament) -> Tou
     """End the tournament early (after a complete round)."""
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club)
-    if tournament.status != TournamentStatus.RUNNING:
+    if not policies.tournament_is_running(tournament):
         raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
     if Round.objects.filter(tournament=tournament).exclude(status=RoundStatus.COMPLETE).exists():
         raise Conflict(

@@ -74,14 +74,6 @@ def _canonical(record: GameRecord, game: str) -> dict[str, Any]:
     return data
 
 
-def _side_of(actor: AbstractBaseUser, match: Match) -> str | None:
-    if match.a.player.user_id == actor.pk:
-        return ReportSide.A
-    if match.b is not None and match.b.player.user_id == actor.pk:
-        return ReportSide.B
-    return None
-
-
 def _other(side: str) -> str:
     return ReportSide.B if side == ReportSide.A else ReportSide.A
 
@@ -109,7 +101,7 @@ def _new_report(
 
 
 def _require_player(actor: AbstractBaseUser, match: Match) -> str:
-    side = _side_of(actor, match)
+    side = policies.side_in_match(actor, match)
     if side is None:
         raise NotAllowed("You are not playing in this match.", code="not_in_match")
     if match.is_bye:
@@ -128,7 +120,7 @@ def report_result(
     """A player of the match reports its result (or, ``final=False``, their progress)."""
     match = lock_match(match if isinstance(match, int) else match.pk)
     tournament = match.round.tournament
-    if match.status == MatchStatus.CONFIRMED and _side_of(actor, match) is not None:
+    if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
         canonical, _ = check_result(tournament=tournament, games=games, final=final)
         if final and match.result == canonical:
             return match  # the same report again, after confirmation: harmless
@@ -186,7 +178,7 @@ def report_result(
 def confirm_result(*, actor: AbstractBaseUser, match: Match | int) -> Match:
     """The opponent agrees with the result the other player reported."""
     match = lock_match(match if isinstance(match, int) else match.pk)
-    if match.status == MatchStatus.CONFIRMED and _side_of(actor, match) is not None:
+    if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
         return match  # confirming twice changes nothing
     side = _require_player(actor, match)
     theirs = _current_report(match, _other(side))

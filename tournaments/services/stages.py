@@ -115,34 +115,29 @@ def complete_if_done(rnd: Round) -> bool:
 def complete_stage(stage: Stage, *, tournament: Tournament, actor: AbstractBaseUser | None) -> None:
     """The stage is over; the last stage's end finishes the tournament."""
     if stage.status != StageStatus.COMPLETE:
-        transition(
-            stage,
-            StageStatus.COMPLETE,
-            actor=actor,
-            action="stage.completed",
-            summary=f"{tournament.name}: {stage.label} complete",
-            club=tournament.club,
-            tournament=tournament,
-            stamps={"completed_at": timezone.now()},
-        )
+        _mark_complete(stage, tournament=tournament, actor=actor)
     if not Stage.objects.filter(tournament=tournament, number__gt=stage.number).exists():
         finish(tournament, actor=actor)
+
+
+def _mark_complete(stage: Stage, *, tournament: Tournament, actor: AbstractBaseUser | None) -> None:
+    transition(
+        stage,
+        StageStatus.COMPLETE,
+        actor=actor,
+        action="stage.completed",
+        summary=f"{tournament.name}: {stage.label} complete",
+        club=tournament.club,
+        tournament=tournament,
+        stamps={"completed_at": timezone.now()},
+    )
 
 
 def finish(tournament: Tournament, *, actor: AbstractBaseUser | None) -> None:
     """Running → finished (the caller holds the tournament's lock or its last round's).
     A stage still running (the organiser ended the tournament early) completes with it."""
     for stage in Stage.objects.filter(tournament=tournament, status=StageStatus.RUNNING):
-        transition(
-            stage,
-            StageStatus.COMPLETE,
-            actor=actor,
-            action="stage.completed",
-            summary=f"{tournament.name}: {stage.label} complete",
-            club=tournament.club,
-            tournament=tournament,
-            stamps={"completed_at": timezone.now()},
-        )
+        _mark_complete(stage, tournament=tournament, actor=actor)
     transition(
         tournament,
         TournamentStatus.FINISHED,

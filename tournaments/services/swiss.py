@@ -384,10 +384,10 @@ def extend_round(*, actor: AbstractBaseUser, round: Round, minutes: int) -> Roun
     tournament = rnd.tournament
     if not policies.can_judge(actor, tournament.club):
         raise NotAllowed("Only judges and organisers can extend a round.", code="not_judge")
-    if rnd.status != RoundStatus.IN_PROGRESS or rnd.ends_at is None:
+    if not policies.may_extend(rnd):
+        if rnd.status == RoundStatus.IN_PROGRESS and rnd.ends_at is not None:
+            raise Conflict(f"Time was already called in round {rnd.number}.", code="time_called")
         raise Conflict(f"Round {rnd.number} is not running.", code="round_not_running")
-    if rnd.time_handled_at is not None:
-        raise Conflict(f"Time was already called in round {rnd.number}.", code="time_called")
     if not 1 <= minutes <= 120:
         raise InvalidInput("Extend by 1 to 120 minutes.", code="invalid_minutes", field="minutes")
     before = rnd.ends_at
