@@ -16,7 +16,12 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+
+# Django's generic classes written with their type arguments (``admin.ModelAdmin[Club]``,
+# ``forms.ModelForm[Tournament]``) need ``__class_getitem__`` at run time (django-stubs).
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -1,14 +1,17 @@
 """The audit log and the event feed in the admin: read-only (services write them)."""
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from core.models import AuditEntry, Event
 
+M = TypeVar("M", bound=Model)
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+
+class ReadOnlyAdmin(admin.ModelAdmin[M]):
     """Staff may read and search; only the services write."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -19,7 +22,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin[AuditEntry]):
     list_display = ["created_at", "actor", "action", "summary", "tournament", "club"]
     list_filter = ["action"]
     search_fields = ["summary", "actor__username", "object_id"]
@@ -28,7 +31,7 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnlyAdmin):
+class EventAdmin(ReadOnlyAdmin[Event]):
     list_display = ["created_at", "tournament", "kind", "message"]
     list_filter = ["kind"]
     search_fields = ["tournament__name", "message"]

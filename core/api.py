@@ -21,14 +21,24 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from core.errors import translate
 
 
-class ErrorSerializer(serializers.Serializer):  # type: ignore[type-arg]  # output only
+class ErrorSerializer(serializers.Serializer[Any]):
     """The shape of every 4xx response (documented in the OpenAPI schema)."""
 
     code = serializers.CharField(help_text="Stable machine-readable error code.")
     detail = serializers.CharField(help_text="What is wrong, for the person acting.")
     field = serializers.CharField(required=False, help_text="The input field at fault.")
-    fields = serializers.DictField(required=False, help_text="Messages per input field.")
     where = serializers.CharField(required=False, help_text="Where in a result or board.")
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        # The key ``fields`` (messages per input field) cannot be declared as a class
+        # attribute: that name is the serializer's own ``Serializer.fields``.
+        declared = super().get_fields()
+        where = declared.pop("where")
+        declared["fields"] = serializers.DictField(
+            required=False, help_text="Messages per input field."
+        )
+        declared["where"] = where
+        return declared
 
 
 #: The error responses every operation documents.
@@ -46,7 +56,7 @@ class Pagination(PageNumberPagination):
     max_page_size = 500
 
 
-def valid(serializer_class: type[serializers.Serializer], data: Any) -> dict[str, Any]:  # type: ignore[type-arg]
+def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
     """The input serializer's validated data (a 400 naming the fields otherwise)."""
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)

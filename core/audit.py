@@ -16,12 +16,10 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import models
 
+from core.auth import Actor, user_or_none
 from core.models import AuditEntry, Event
-
-Actor = AbstractBaseUser | AnonymousUser | None
 
 
 def _json(value: Any) -> Any:
@@ -40,11 +38,12 @@ def record_audit(
     after: Mapping[str, Any] | None = None,
 ) -> AuditEntry:
     return AuditEntry.objects.create(
-        actor=actor if actor is not None and actor.is_authenticated else None,
+        actor=user_or_none(actor),
         action=action,
         summary=summary[:255],
-        club=club,
-        tournament=tournament,
+        # By id: core knows the club and the tournament only by model label (core.models).
+        club_id=None if club is None else club.pk,
+        tournament_id=None if tournament is None else tournament.pk,
         object_type=type(obj).__name__,
         object_id=str(obj.pk),
         before=None if before is None else {k: _json(v) for k, v in before.items()},
@@ -61,7 +60,10 @@ def record_event(
 ) -> Event:
     """Append to the tournament's public event feed (pages, bots, webhooks)."""
     return Event.objects.create(
-        tournament=tournament, kind=kind, message=message[:255], payload=dict(payload or {})
+        tournament_id=tournament.pk,
+        kind=kind,
+        message=message[:255],
+        payload=dict(payload or {}),
     )
 
 

@@ -15,11 +15,20 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django_htmx.middleware import HtmxDetails
 
 from core import health
 from core.errors import DomainError, InvalidInput, RuleViolation, translate
 
 T = TypeVar("T")
+
+
+class HtmxHttpRequest(HttpRequest):
+    """A request as the views see it after ``django_htmx``'s middleware (on for every
+    request, ``config.settings.MIDDLEWARE``): ``request.htmx`` is true when htmx sent it.
+    A type for the views that read it; no request is ever made of this class."""
+
+    htmx: HtmxDetails
 
 
 def run_action(request: HttpRequest, action: Callable[[], T], success: str = "") -> T | None:
@@ -36,7 +45,7 @@ def run_action(request: HttpRequest, action: Callable[[], T], success: str = "")
     return result
 
 
-def add_form_error(form: forms.Form, error: DomainError | RuleViolation) -> None:
+def add_form_error(form: forms.BaseForm, error: DomainError | RuleViolation) -> None:
     """Put a service's refusal next to the field it names (or above the form)."""
     problem = translate(error)
     assert problem is not None

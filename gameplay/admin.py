@@ -5,15 +5,19 @@ Pods, seats, packs and picks are read-only here: a draft moves only through the 
 the pick log and the audit log consistent. Staff may read, search and delete.
 """
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from gameplay.models import DraftPack, DraftPod, DraftSeat, DraftSettings, Pick
 
+M = TypeVar("M", bound=Model)
+Parent = TypeVar("Parent", bound=Model)
 
-class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+
+class ReadOnlyInline(admin.TabularInline[M, Parent]):
     extra = 0
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -23,7 +27,7 @@ class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
         return False
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin[M]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -31,13 +35,13 @@ class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         return False
 
 
-class SeatInline(ReadOnlyInline):
+class SeatInline(ReadOnlyInline[DraftSeat, DraftPod]):
     model = DraftSeat
     fields = ["position", "registration", "auto_pick", "deadline"]
 
 
 @admin.register(DraftPod)
-class DraftPodAdmin(ReadOnlyAdmin):
+class DraftPodAdmin(ReadOnlyAdmin[DraftPod]):
     list_display = ["tournament", "before_round", "number", "status", "pack_size", "version"]
     list_filter = ["status", "deck_type", "direction"]
     search_fields = ["tournament__name"]
@@ -46,7 +50,7 @@ class DraftPodAdmin(ReadOnlyAdmin):
 
 
 @admin.register(DraftSeat)
-class DraftSeatAdmin(ReadOnlyAdmin):
+class DraftSeatAdmin(ReadOnlyAdmin[DraftSeat]):
     list_display = ["pod", "position", "registration", "auto_pick", "deadline"]
     list_filter = ["auto_pick"]
     search_fields = ["registration__player__display_name", "pod__tournament__name"]
@@ -54,7 +58,7 @@ class DraftSeatAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Pick)
-class PickAdmin(ReadOnlyAdmin):
+class PickAdmin(ReadOnlyAdmin[Pick]):
     list_display = ["pod", "seat", "pack", "pack_pick", "cards", "source", "created_at"]
     list_filter = ["source"]
     search_fields = ["pod__tournament__name", "seat__registration__player__display_name"]
@@ -62,13 +66,13 @@ class PickAdmin(ReadOnlyAdmin):
 
 
 @admin.register(DraftPack)
-class DraftPackAdmin(ReadOnlyAdmin):
+class DraftPackAdmin(ReadOnlyAdmin[DraftPack]):
     list_display = ["pod", "number", "opened_by"]
     list_select_related = ["pod__tournament"]
 
 
 @admin.register(DraftSettings)
-class DraftSettingsAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class DraftSettingsAdmin(admin.ModelAdmin[DraftSettings]):
     """How a tournament drafts (pod size, timer): settings, not state, so editable."""
 
     list_display = ["tournament", "timing", "pod_size", "seconds_per_pick", "direction"]

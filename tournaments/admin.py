@@ -6,9 +6,10 @@ only through the services (the pages, the API), which audit every change. Staff 
 fix plain data (names, descriptions, schedules, a rating) and delete rows.
 """
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from tournaments.models import (
@@ -25,8 +26,10 @@ from tournaments.models import (
     Tournament,
 )
 
+M = TypeVar("M", bound=Model)
 
-class NoAddAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+
+class NoAddAdmin(admin.ModelAdmin[M]):
     """Rows of this kind are made by services (pairing, registration), not by hand."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -34,13 +37,13 @@ class NoAddAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ["display_name", "user", "created_at"]
     search_fields = ["display_name", "user__username", "user__email"]
     raw_id_fields = ["user"]
 
 
-class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]
+class MembershipInline(admin.TabularInline[Membership, Club]):
     model = Membership
     extra = 0
     raw_id_fields = ["user"]
@@ -51,7 +54,7 @@ class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubAdmin(admin.ModelAdmin[Club]):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -59,7 +62,7 @@ class ClubAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Membership)
-class MembershipAdmin(NoAddAdmin):
+class MembershipAdmin(NoAddAdmin[Membership]):
     list_display = ["user", "club", "role", "joined_at"]
     list_filter = ["role", "club"]
     search_fields = ["user__username", "club__name"]
@@ -69,7 +72,7 @@ class MembershipAdmin(NoAddAdmin):
 
 
 @admin.register(Invitation)
-class InvitationAdmin(NoAddAdmin):
+class InvitationAdmin(NoAddAdmin[Invitation]):
     list_display = ["email", "club", "role", "created_at", "accepted_at"]
     list_filter = ["role", "club"]
     search_fields = ["email", "club__name"]
@@ -77,18 +80,18 @@ class InvitationAdmin(NoAddAdmin):
     list_select_related = ["club"]
 
 
-class RegistrationInline(admin.TabularInline):  # type: ignore[type-arg]
+class RegistrationInline(admin.TabularInline[Registration, Tournament]):
     model = Registration
     extra = 0
     raw_id_fields = ["player"]
-    fields = ["player", "status", "registered_at", "checked_in_at"]
+    fields = ("player", "status", "registered_at", "checked_in_at")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
-class StageInline(admin.TabularInline):  # type: ignore[type-arg]
+class StageInline(admin.TabularInline[Stage, Tournament]):
     model = Stage
     extra = 0
     fields = ["number", "kind", "name", "status", "started_at", "completed_at"]
@@ -99,7 +102,7 @@ class StageInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Tournament)
-class TournamentAdmin(NoAddAdmin):
+class TournamentAdmin(NoAddAdmin[Tournament]):
     list_display = ["name", "club", "game", "status", "scheduled_start", "capacity"]
     list_filter = ["status", "game", "club"]
     search_fields = ["name", "club__name"]
@@ -119,7 +122,7 @@ class TournamentAdmin(NoAddAdmin):
 
 
 @admin.register(Registration)
-class RegistrationAdmin(NoAddAdmin):
+class RegistrationAdmin(NoAddAdmin[Registration]):
     list_display = ["player", "tournament", "status", "registered_at", "checked_in_at"]
     list_filter = ["status", "tournament__club"]
     search_fields = ["player__display_name", "player__user__username", "tournament__name"]
@@ -137,7 +140,7 @@ class RegistrationAdmin(NoAddAdmin):
 
 
 @admin.register(Stage)
-class StageAdmin(NoAddAdmin):
+class StageAdmin(NoAddAdmin[Stage]):
     list_display = ["tournament", "number", "kind", "status", "started_at", "completed_at"]
     list_filter = ["kind", "status"]
     search_fields = ["tournament__name", "name"]
@@ -146,7 +149,7 @@ class StageAdmin(NoAddAdmin):
 
 
 @admin.register(SwissSettings)
-class SwissSettingsAdmin(NoAddAdmin):
+class SwissSettingsAdmin(NoAddAdmin[SwissSettings]):
     """Changes go through the Swiss settings page (checked and audited): read-only here."""
 
     list_display = ["stage", "rounds", "round_minutes", "auto_pair", "overdue_policy"]
@@ -158,10 +161,10 @@ class SwissSettingsAdmin(NoAddAdmin):
         return False
 
 
-class MatchInline(admin.TabularInline):  # type: ignore[type-arg]
+class MatchInline(admin.TabularInline[Match, Round]):
     model = Match
     extra = 0
-    fields = ["table", "a", "b", "status", "winner", "overdue"]
+    fields = ("table", "a", "b", "status", "winner", "overdue")
     readonly_fields = fields
     show_change_link = True
 
@@ -170,7 +173,7 @@ class MatchInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Round)
-class RoundAdmin(NoAddAdmin):
+class RoundAdmin(NoAddAdmin[Round]):
     list_display = ["tournament", "number", "status", "started_at", "ends_at", "completed_at"]
     list_filter = ["status"]
     search_fields = ["tournament__name"]
@@ -179,10 +182,10 @@ class RoundAdmin(NoAddAdmin):
     list_select_related = ["tournament"]
 
 
-class ReportInline(admin.TabularInline):  # type: ignore[type-arg]
+class ReportInline(admin.TabularInline[ResultReport, Match]):
     model = ResultReport
     extra = 0
-    fields = ["side", "reported_by", "games", "complete", "current", "created_at"]
+    fields = ("side", "reported_by", "games", "complete", "current", "created_at")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -190,7 +193,7 @@ class ReportInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Match)
-class MatchAdmin(NoAddAdmin):
+class MatchAdmin(NoAddAdmin[Match]):
     """Results are entered on the judges' page (rules checked, standings and the audit log
     follow): everything here is read-only."""
 

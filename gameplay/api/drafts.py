@@ -26,7 +26,7 @@ from gameplay.services import picks
 from tournaments import selectors as tournament_selectors
 
 
-class PodInput(serializers.Serializer):
+class PodInput(serializers.Serializer[Any]):
     pod_size = serializers.IntegerField(required=False, min_value=2, max_value=16)
     seconds_per_pick = serializers.IntegerField(required=False, min_value=0, max_value=600)
     shrinking_timer = serializers.BooleanField(required=False)
@@ -39,7 +39,7 @@ class PodInput(serializers.Serializer):
     )
 
 
-class PodSerializer(serializers.ModelSerializer):
+class PodSerializer(serializers.ModelSerializer[DraftPod]):
     seats = serializers.SerializerMethodField()
 
     class Meta:
@@ -71,17 +71,17 @@ class PodSerializer(serializers.ModelSerializer):
         ]
 
 
-class PickInput(serializers.Serializer):
+class PickInput(serializers.Serializer[Any]):
     pack = serializers.IntegerField(min_value=0, help_text="The pack's id (from the snapshot).")
     pick = serializers.IntegerField(min_value=1, help_text="Which pick of that pack this is.")
     cards = serializers.ListField(child=serializers.CharField(max_length=4), max_length=4)
 
 
-class HighlightInput(serializers.Serializer):
+class HighlightInput(serializers.Serializer[Any]):
     cards = serializers.ListField(child=serializers.CharField(max_length=4), max_length=4)
 
 
-class AutoInput(serializers.Serializer):
+class AutoInput(serializers.Serializer[Any]):
     on = serializers.BooleanField()
 
 
@@ -176,13 +176,16 @@ def _control(request: Request, pk: str, action: Any) -> Response:
     return Response(_snapshot(request, pod))
 
 
-CONTROL = {"request": None, "responses": {200: OpenApiTypes.OBJECT, **ERRORS}}
+#: What the organisers' controls answer: the pod's snapshot for them.
+CONTROL_RESPONSES = {200: OpenApiTypes.OBJECT, **ERRORS}
 
 
 class PodStartView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Start the draft (organisers)", **CONTROL)
+    @extend_schema(
+        summary="Start the draft (organisers)", request=None, responses=CONTROL_RESPONSES
+    )
     def post(self, request: Request, pk: str) -> Response:
         return _control(request, pk, services.start_pod)
 
@@ -190,7 +193,11 @@ class PodStartView(APIView):
 class PodPauseView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Pause the draft: the pick timers stop (organisers)", **CONTROL)
+    @extend_schema(
+        summary="Pause the draft: the pick timers stop (organisers)",
+        request=None,
+        responses=CONTROL_RESPONSES,
+    )
     def post(self, request: Request, pk: str) -> Response:
         return _control(request, pk, services.pause_pod)
 
@@ -198,7 +205,9 @@ class PodPauseView(APIView):
 class PodResumeView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="Resume the draft (organisers)", **CONTROL)
+    @extend_schema(
+        summary="Resume the draft (organisers)", request=None, responses=CONTROL_RESPONSES
+    )
     def post(self, request: Request, pk: str) -> Response:
         return _control(request, pk, services.resume_pod)
 
@@ -206,7 +215,11 @@ class PodResumeView(APIView):
 class PodEndView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(summary="End now: the server makes the remaining picks (organisers)", **CONTROL)
+    @extend_schema(
+        summary="End now: the server makes the remaining picks (organisers)",
+        request=None,
+        responses=CONTROL_RESPONSES,
+    )
     def post(self, request: Request, pk: str) -> Response:
         return _control(request, pk, services.end_pod)
 

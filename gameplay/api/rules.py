@@ -29,7 +29,7 @@ GAME_PARAMETER = OpenApiParameter(
 )
 
 
-class OutcomeInput(serializers.Serializer):
+class OutcomeInput(serializers.Serializer[Any]):
     games = serializers.JSONField(
         help_text="Games so far, each {'rounds': [[score_a, score_b], ...]}; Vanilla Gwent "
         "games add 'alignments': ['might', null]."

@@ -23,8 +23,10 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser, User
 
 from core import clock
+from core.auth import AnyUser
 from core.errors import DomainError, RuleViolation, translate
 from gameplay import selectors
 from gameplay.realtime import broadcast as live
@@ -39,7 +41,14 @@ def _in_pool(func: Any) -> Any:
     return database_sync_to_async(func, thread_sensitive=False)
 
 
-def _run_action(pod_id: int, user: Any, message: dict[str, Any]) -> int:
+def _user_of(scope_user: object) -> AnyUser:
+    """The connection's user: Channels' ``AuthMiddlewareStack`` puts a lazy proxy of the
+    account or of ``AnonymousUser`` in the scope (``isinstance`` sees through the proxy);
+    a connection without one is anonymous."""
+    return scope_user if isinstance(scope_user, User | AnonymousUser) else AnonymousUser()
+
+
+def _run_action(pod_id: int, user: AnyUser, message: dict[str, Any]) -> int:
     """Do one action; returns the pod's version after it."""
     kind = message.get("type")
     if kind == "pick":
@@ -71,7 +80,7 @@ def _run_action(pod_id: int, user: Any, message: dict[str, Any]) -> int:
 
 
 def _act(
-    pod_id: int, user: Any, message: dict[str, Any]
+    pod_id: int, user: AnyUser, message: dict[str, Any]
 ) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
     """:func:`_run_action`, with the snapshots it would broadcast handed back instead."""
     with live.deferred() as pending:
@@ -98,12 +107,13 @@ def _pod_lock(pod_id: int) -> asyncio.Lock:
 
 class DraftConsumer(AsyncJsonWebsocketConsumer):
     pod_id: int
+    user: AnyUser
     user_id: int | None
     manager: bool
 
     async def connect(self) -> None:
         self.pod_id = int(self.scope["url_route"]["kwargs"]["pod_id"])
-        self.user = self.scope.get("user")
+        self.user = _user_of(self.scope.get("user"))
         pod = await database_sync_to_async(selectors.pod_for_viewer)(self.pod_id, self.user)
         if pod is None:
             await self.close(code=4404)
@@ -136,7 +146,7 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
         if content.get("type") == "snapshot":
             await self.send_snapshot()
             return
-        if not (self.user and self.user.is_authenticated):
+        if not self.user.is_authenticated:
             await self.send_json(
                 {
                     "type": "error",

@@ -4,6 +4,7 @@ from django.urls import path
 
 from gameplay.realtime.consumers import DraftConsumer
 
+# django-stubs types path()'s target as an HTTP view; Channels routes ASGI apps with it.
 websocket_urlpatterns = [
-    path("ws/drafts/<int:pod_id>/", DraftConsumer.as_asgi()),
+    path("ws/drafts/<int:pod_id>/", DraftConsumer.as_asgi()),  # type: ignore[arg-type]  # an ASGI app, not a view
 ]

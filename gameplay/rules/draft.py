@@ -737,11 +737,13 @@ def _from_dict(data: Mapping[str, Any]) -> DraftState:
             raise _bad("auto is true or false", where)
         cards = _card_list(raw.get("cards"), where)
         try:
+            # The logged numbers go to pick() unchecked: it refuses a non-integer seat, pack
+            # or pick number with the same words as for a live pick.
             state = pick(
                 state,
-                seat=raw.get("seat"),  # type: ignore[arg-type]  # checked by pick
-                pack_id=raw.get("pack"),  # type: ignore[arg-type]
-                pick_number=raw.get("pick"),  # type: ignore[arg-type]
+                seat=raw.get("seat"),  # type: ignore[arg-type]  # an unchecked log value
+                pack_id=raw.get("pack"),  # type: ignore[arg-type]  # an unchecked log value
+                pick_number=raw.get("pick"),  # type: ignore[arg-type]  # an unchecked log value
                 cards=cards,
                 auto=auto,
             )

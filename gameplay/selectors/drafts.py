@@ -10,9 +10,9 @@ organiser sees every seat's state, a spectator sees counts until the draft is ov
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
@@ -21,7 +21,11 @@ from gameplay.models import DraftPod, DraftSeat, Pick, PodStatus
 from gameplay.rules import draft as engine
 from gameplay.selectors import state_cache
 from tournaments import selectors as tournament_selectors
+from tournaments.models import Tournament
 from tournaments.selectors import policies
+
+if TYPE_CHECKING:
+    from core.auth import AnyUser
 
 
 def full_snapshot(pod_id: int) -> dict[str, Any] | None:
@@ -111,12 +115,12 @@ def view_for(full: dict[str, Any], *, user_id: int | None, manager: bool) -> dic
     return view
 
 
-def viewer(pod: DraftPod, user: Any) -> tuple[int | None, bool]:
+def viewer(pod: DraftPod, user: AnyUser) -> tuple[int | None, bool]:
     """(user id or None, may manage the pod)."""
     return viewer_of_tournament(pod.tournament, user)
 
 
-def pod_for_viewer(pod_id: int, user: Any) -> DraftPod | None:
+def pod_for_viewer(pod_id: int, user: AnyUser) -> DraftPod | None:
     """The pod if the user may see it (its tournament is visible to them)."""
     visible = tournament_selectors.visible_tournaments(user)
     return (
@@ -137,7 +141,7 @@ def _pods_with_seats() -> QuerySet[DraftPod]:
     return DraftPod.objects.prefetch_related(Prefetch("seats", queryset=seats))
 
 
-def tournament_pods(tournament: Any) -> list[DraftPod]:
+def tournament_pods(tournament: Tournament) -> list[DraftPod]:
     """The tournament's pods, latest draft first, with their seats (2 queries)."""
     return list(
         _pods_with_seats().filter(tournament=tournament).order_by("-before_round", "number")
@@ -168,7 +172,12 @@ def pod_actions(pod: DraftPod, *, manager: bool, seated: bool) -> frozenset[str]
     return frozenset(allowed)
 
 
-def pods_panel(tournament: Any, user: Any) -> list[dict[str, Any]]:
+def _stored_state(pod: DraftPod) -> Callable[[], dict[str, Any]]:
+    """Reads the pod's stored state (only on a state-cache miss)."""
+    return lambda: pod.state
+
+
+def pods_panel(tournament: Tournament, user: AnyUser) -> list[dict[str, Any]]:
     """The tournament page's draft pods with their seats and the pools this user may see:
     their own always, everyone's once the draft is over or for the organisers (the same
     rule as ``view_for``); with what the user may do with each pod (``actions``). 2
@@ -176,7 +185,7 @@ def pods_panel(tournament: Any, user: Any) -> list[dict[str, Any]]:
     _, manager = viewer_of_tournament(tournament, user)
     panel = []
     for pod in tournament_pods(tournament):
-        state = state_cache.load(pod.pk, pod.version, lambda p=pod: p.state)
+        state = state_cache.load(pod.pk, pod.version, _stored_state(pod))
         everyone = pod.status == PodStatus.FINISHED or manager
         seats = []
         for seat in pod.seats.all():
@@ -198,7 +207,7 @@ def pods_panel(tournament: Any, user: Any) -> list[dict[str, Any]]:
     return panel
 
 
-def viewer_of_tournament(tournament: Any, user: Any) -> tuple[int | None, bool]:
+def viewer_of_tournament(tournament: Tournament, user: AnyUser) -> tuple[int | None, bool]:
     """(user id or None, may manage the tournament's drafts)."""
     if not user.is_authenticated:
         return None, False

@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.dispatch import Signal
 
+from core.auth import Actor, user_or_none
 from core.errors import Conflict, NotFound
 from core.locks import for_update
 from core.queue import enqueue_on_commit
@@ -62,11 +62,15 @@ def _lock_pod(pod: DraftPod | int, *, with_club: bool = True) -> DraftPod:
         raise NotFound("No such draft pod.") from None
 
 
+#: The attribute of a pod object that holds the state this transaction wrote (version, state).
+_WRITTEN_STATE = "_written_state"
+
+
 def _state(pod: DraftPod) -> engine.DraftState:
     """The pod's engine state: the one this transaction just wrote, or the stored one."""
-    written = getattr(pod, "_written_state", None)
+    written: tuple[int, engine.DraftState] | None = getattr(pod, _WRITTEN_STATE, None)
     if written is not None and written[0] == pod.version:
-        return written[1]  # type: ignore[no-any-return]
+        return written[1]
     # The stored state (deferred by ``_lock_pod``) is read only if the cache lacks it.
     return state_cache.load(pod.pk, pod.version, lambda: pod.state)
 
@@ -97,7 +101,7 @@ def _save_state(pod: DraftPod, state: engine.DraftState, now: datetime) -> None:
         pod.finished_at = now
         fields += ["status", "finished_at"]
     pod.save(update_fields=fields)
-    pod._written_state = (pod.version, state)  # type: ignore[attr-defined]
+    setattr(pod, _WRITTEN_STATE, (pod.version, state))
     state_cache.remember_on_commit(pod.pk, pod.version, state)
 
 
@@ -180,7 +184,7 @@ def _record(
     before: engine.DraftState,
     after: engine.DraftState,
     source: str,
-    actor: AbstractBaseUser | None,
+    actor: Actor,
     now: datetime,
 ) -> None:
     record = after.pick_log[-1]
@@ -193,7 +197,7 @@ def _record(
         cards=[str(c) for c in record.cards],
         pack_before=[str(c) for c in record.pack_before],
         source=source,
-        picked_by=actor if actor is not None and actor.is_authenticated else None,
+        picked_by=user_or_none(actor),
         created_at=now,
     )
     _save_state(pod, after, now)

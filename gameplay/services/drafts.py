@@ -23,11 +23,11 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from core.audit import record_audit
+from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput
 from gameplay.models import (
     DraftPack,
@@ -58,7 +58,7 @@ from tournaments.selectors import policies
 from tournaments.services.locks import lock_tournament
 
 
-def _require_manager(actor: AbstractBaseUser, tournament: Tournament) -> None:
+def _require_manager(actor: AnyUser, tournament: Tournament) -> None:
     policies.require_manager(actor, tournament.club, doing="run its drafts")
 
 
@@ -74,7 +74,7 @@ def _pod_sizes(players: int, most: int) -> list[int]:
 @transaction.atomic(durable=True)
 def create_pods(
     *,
-    actor: AbstractBaseUser,
+    actor: AnyUser,
     tournament: Tournament,
     pod_size: int | None = None,
     seconds_per_pick: int | None = None,
@@ -190,7 +190,7 @@ def create_pods(
 
 
 @transaction.atomic(durable=True)
-def start_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
+def start_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)
     if pod.status != PodStatus.READY:
@@ -214,9 +214,7 @@ def _move(pod: DraftPod, status: str, **stamps: datetime | None) -> None:
     pod.save(update_fields=["status", "version", *stamps])
 
 
-def _audit(
-    pod: DraftPod, actor: AbstractBaseUser | None, action: str, what: str, **after: Any
-) -> None:
+def _audit(pod: DraftPod, actor: Actor, action: str, what: str, **after: Any) -> None:
     record_audit(
         actor=actor,
         action=action,
@@ -232,7 +230,7 @@ def _audit(
 
 
 @transaction.atomic(durable=True)
-def pause_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
+def pause_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)
     _require_running(pod)
@@ -251,7 +249,7 @@ def pause_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
 
 
 @transaction.atomic(durable=True)
-def resume_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
+def resume_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)
     if pod.status != PodStatus.PAUSED:
@@ -272,9 +270,7 @@ def resume_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
 
 
 @transaction.atomic(durable=True)
-def set_auto_pick(
-    *, actor: AbstractBaseUser, pod: DraftPod | int, position: int, auto: bool
-) -> DraftSeat:
+def set_auto_pick(*, actor: AnyUser, pod: DraftPod | int, position: int, auto: bool) -> DraftSeat:
     """Replace a seat's player with auto-pick (``auto``), or give the seat back."""
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)
@@ -303,7 +299,7 @@ def set_auto_pick(
 
 
 @transaction.atomic(durable=True)
-def end_pod(*, actor: AbstractBaseUser, pod: DraftPod | int) -> DraftPod:
+def end_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     """End the draft now: the server makes every remaining pick, so pools are complete."""
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)

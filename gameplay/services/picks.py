@@ -27,10 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from core.auth import AnyUser
 from core.errors import InvalidInput, NotAllowed
 from gameplay.models import DraftPod, DraftSeat, PickSource, PodStatus
 from gameplay.rules import draft as engine
@@ -58,7 +58,7 @@ class PickResult:
     applied: bool
 
 
-def _seat_of(seats: Sequence[DraftSeat], user: AbstractBaseUser) -> DraftSeat:
+def _seat_of(seats: Sequence[DraftSeat], user: AnyUser) -> DraftSeat:
     seat = next((s for s in seats if s.registration.player.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed("You are not seated in this pod.", code="not_seated")
@@ -76,7 +76,7 @@ def _cards(raw: object) -> list[str]:
 
 @transaction.atomic(durable=True)
 def make_pick(
-    *, actor: AbstractBaseUser, pod: DraftPod | int, pack: int, pick_number: int, cards: object
+    *, actor: AnyUser, pod: DraftPod | int, pack: int, pick_number: int, cards: object
 ) -> PickResult:
     """A player keeps ``cards`` from pack ``pack`` as that pack's pick ``pick_number``."""
     pod = _lock_pod(pod, with_club=False)
@@ -103,7 +103,7 @@ def make_pick(
 
 
 @transaction.atomic(durable=True)
-def highlight(*, actor: AbstractBaseUser, pod: DraftPod | int, cards: object) -> DraftSeat:
+def highlight(*, actor: AnyUser, pod: DraftPod | int, cards: object) -> DraftSeat:
     """Remember the cards the player tapped once: the timer's auto-pick takes them."""
     pod = _lock_pod(pod)
     seat = _seat_of(_lock_seats(pod), actor)

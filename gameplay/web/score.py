@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from core.errors import RuleViolation
+from core.web import HtmxHttpRequest
 from gameplay.rules import games
 from gameplay.web.forms import GesosekaBoardForm, GesosekaFieldForm, KontsinaForm
 
@@ -45,7 +46,7 @@ def _kontsina(request: HttpRequest) -> dict[str, Any]:
     return context
 
 
-def score_helper(request: HttpRequest, game: str = "gesoseka") -> HttpResponse:
+def score_helper(request: HtmxHttpRequest, game: str = "gesoseka") -> HttpResponse:
     game = "kontsina" if game == "kontsina" else "gesoseka"
     context = _gesoseka(request) if game == "gesoseka" else _kontsina(request)
     context["game"] = game

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
@@ -23,13 +24,13 @@ from tournaments.services import clubs
     list=extend_schema(summary="List clubs"),
     retrieve=extend_schema(summary="A club", responses={200: s.ClubSerializer, **ERRORS}),
 )
-class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Club]):
     serializer_class = s.ClubSerializer
     lookup_field = "slug"
     search_fields = ["name"]
     ordering_fields = ["name", "created_at"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Club]:
         return selectors.club_list().order_by("name")
 
     @extend_schema(
@@ -43,7 +44,7 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
         return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
 
 
-class ClubMemberViewSet(viewsets.GenericViewSet):
+class ClubMemberViewSet(viewsets.GenericViewSet[Membership]):
     """Members of a club: anyone may list; only owners add, change roles or remove."""
 
     serializer_class = s.MembershipSerializer
@@ -52,7 +53,7 @@ class ClubMemberViewSet(viewsets.GenericViewSet):
     def club(self) -> Club:
         return get_object_or_404(Club, slug=self.kwargs["club_slug"])
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Membership]:
         if getattr(self, "swagger_fake_view", False):  # schema generation has no URL kwargs
             return Membership.objects.none()
         return selectors.club_members(self.club())

@@ -4,6 +4,7 @@ beyond ±15:59 and Python refuses dates that overflow, both of which a client ma
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import django_filters
 from django import forms
@@ -12,7 +13,7 @@ from tournaments.models import Tournament
 
 
 class UTCDateTimeField(forms.DateTimeField):
-    def to_python(self, value):  # type: ignore[no-untyped-def]
+    def to_python(self, value: Any) -> datetime | None:
         result = super().to_python(value)
         if isinstance(result, datetime) and result.tzinfo is not None:
             try:
@@ -22,7 +23,9 @@ class UTCDateTimeField(forms.DateTimeField):
         return result
 
 
-class UTCDateTimeFilter(django_filters.IsoDateTimeFilter):
+class UTCDateTimeFilter(django_filters.DateTimeFilter):
+    """A date-time filter on ``UTCDateTimeField`` (ISO 8601 and Django's input formats)."""
+
     field_class = UTCDateTimeField
 
 

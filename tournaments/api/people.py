@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS
+from core.auth import require_user
 from tournaments.api import serializers as s
 from tournaments.services import people
 
@@ -20,14 +21,15 @@ class MeView(APIView):
 
     @extend_schema(responses={200: s.MeSerializer, **ERRORS}, summary="Who am I")
     def get(self, request: Request) -> Response:
-        player = people.ensure_player(request.user)
+        user = require_user(request.user)  # IsAuthenticated: always an account here
+        player = people.ensure_player(user)
         memberships = [
             {"club": m.club.slug, "club_name": m.club.name, "role": m.role}
-            for m in request.user.memberships.select_related("club")
+            for m in user.memberships.select_related("club")
         ]
         return Response(
             {
-                "username": request.user.get_username(),
+                "username": user.get_username(),
                 "display_name": player.display_name,
                 "memberships": memberships,
             }

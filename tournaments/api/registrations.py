@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
@@ -22,7 +23,7 @@ from tournaments.selectors import policies
 from tournaments.services import entrants
 
 
-class RegistrationViewSet(viewsets.GenericViewSet):
+class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
     """A tournament's registrations: register, withdraw, check in."""
 
     serializer_class = s.RegistrationSerializer
@@ -39,7 +40,7 @@ class RegistrationViewSet(viewsets.GenericViewSet):
             pk=path_int(pk),
         )
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Registration]:
         if getattr(self, "swagger_fake_view", False):  # schema generation has no URL kwargs
             return Registration.objects.none()
         return selectors.tournament_registrations(self.tournament())

@@ -9,6 +9,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core.models import Event
 from tournaments import selectors
 from tournaments.models import (
     Club,
@@ -19,6 +20,7 @@ from tournaments.models import (
     Membership,
     OverduePolicy,
     Registration,
+    ResultReport,
     Role,
     Round,
     SwissSettings,
@@ -30,7 +32,7 @@ from tournaments.pairing.swiss import as_notes, describe_all
 # --- output -------------------------------------------------------------------------------
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(serializers.ModelSerializer[Club]):
     member_count = serializers.IntegerField(read_only=True, required=False)
     tournament_count = serializers.IntegerField(read_only=True, required=False)
 
@@ -39,7 +41,7 @@ class ClubSerializer(serializers.ModelSerializer):
         fields = ["slug", "name", "description", "created_at", "member_count", "tournament_count"]
 
 
-class MembershipSerializer(serializers.ModelSerializer):
+class MembershipSerializer(serializers.ModelSerializer[Membership]):
     username = serializers.CharField(source="user.username")
     display_name = serializers.SerializerMethodField()
 
@@ -52,8 +54,10 @@ class MembershipSerializer(serializers.ModelSerializer):
         return player.display_name if player else obj.user.get_username()
 
 
-class TournamentSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     registered_count = serializers.IntegerField(read_only=True, required=False)
     checked_in_count = serializers.IntegerField(read_only=True, required=False)
     registration_open = serializers.SerializerMethodField()
@@ -91,7 +95,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         return obj.check_in_is_open()
 
 
-class RegistrationSerializer(serializers.ModelSerializer):
+class RegistrationSerializer(serializers.ModelSerializer[Registration]):
     player = serializers.CharField(source="player.display_name")
     username = serializers.CharField(source="player.user.username")
     checked_in = serializers.BooleanField(read_only=True)
@@ -110,28 +114,32 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 
 # --- input ---------------------------------------------------------------------------------
+#
+# An input serializer parses data and is never given an instance, and a serializer that only
+# documents a response the view builds (``MeSerializer``, ``StandingsSerializer``) renders a
+# plain dict: both are ``Serializer[Any]``.
 
 
-class ClubInput(serializers.Serializer):
+class ClubInput(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     description = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class MemberInput(serializers.Serializer):
+class MemberInput(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
 
-class RoleInput(serializers.Serializer):
+class RoleInput(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=Role.choices)
 
 
-class InvitationInput(serializers.Serializer):
+class InvitationInput(serializers.Serializer[Any]):
     email = serializers.EmailField()
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
 
-class TournamentInput(serializers.Serializer):
+class TournamentInput(serializers.Serializer[Any]):
     club = serializers.SlugField(help_text="The organising club's slug.")
     name = serializers.CharField(max_length=120)
     description = serializers.CharField(required=False, allow_blank=True, default="")
@@ -149,7 +157,7 @@ class TournamentInput(serializers.Serializer):
     )
 
 
-class TournamentUpdateInput(serializers.Serializer):
+class TournamentUpdateInput(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120, required=False)
     description = serializers.CharField(required=False, allow_blank=True)
     game = serializers.ChoiceField(choices=Game.choices, required=False)
@@ -162,7 +170,7 @@ class TournamentUpdateInput(serializers.Serializer):
     check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
 
 
-class RegistrationInput(serializers.Serializer):
+class RegistrationInput(serializers.Serializer[Any]):
     username = serializers.CharField(
         max_length=150,
         required=False,
@@ -170,7 +178,7 @@ class RegistrationInput(serializers.Serializer):
     )
 
 
-class MeSerializer(serializers.Serializer):
+class MeSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     display_name = serializers.CharField()
     memberships = serializers.ListField(child=serializers.DictField())
@@ -179,12 +187,12 @@ class MeSerializer(serializers.Serializer):
 # --- rounds, matches, standings --------------------------------------------------------
 
 
-class EntrantRef(serializers.Serializer):
+class EntrantRef(serializers.Serializer[Registration]):
     registration = serializers.IntegerField(source="pk")
     display_name = serializers.CharField(source="player.display_name")
 
 
-class MatchSerializer(serializers.ModelSerializer):
+class MatchSerializer(serializers.ModelSerializer[Match]):
     round = serializers.IntegerField(source="round.number")
     a = EntrantRef()
     b = EntrantRef(allow_null=True)
@@ -229,7 +237,7 @@ class MatchSerializer(serializers.ModelSerializer):
         return [dict(n) for n in as_notes(match.notes)]
 
 
-class ReportSerializer(serializers.Serializer):
+class ReportSerializer(serializers.Serializer[ResultReport]):
     side = serializers.CharField()
     games = serializers.JSONField()
     complete = serializers.BooleanField()
@@ -244,10 +252,10 @@ class MatchDetailSerializer(MatchSerializer):
 
     def get_reports(self, match: Match) -> list[dict[str, Any]]:
         current = [r for r in match.reports.all() if r.current]
-        return ReportSerializer(current, many=True).data  # type: ignore[no-any-return]
+        return serializers.ListSerializer(current, child=ReportSerializer()).data
 
 
-class RoundSerializer(serializers.ModelSerializer):
+class RoundSerializer(serializers.ModelSerializer[Round]):
     stage = serializers.IntegerField(
         source="stage.number", read_only=True, help_text="The number of the round's stage."
     )
@@ -273,13 +281,14 @@ class RoundDetailSerializer(RoundSerializer):
         fields = [*RoundSerializer.Meta.fields, "matches"]
 
     def get_matches(self, rnd: Round) -> list[dict[str, Any]]:
-        return MatchSerializer(selectors.round_matches(rnd), many=True).data  # type: ignore[no-any-return]
+        matches = selectors.round_matches(rnd)
+        return serializers.ListSerializer(matches, child=MatchSerializer()).data
 
 
 GAMES_EXAMPLE = [{"rounds": [[31, 25], [18, 40], [27, 22]]}]
 
 
-class ReportInput(serializers.Serializer):
+class ReportInput(serializers.Serializer[Any]):
     games = serializers.JSONField(
         help_text="The match's games, each {'rounds': [[score_a, score_b], ...]} with 'a' the "
         "match's first entrant; Vanilla Gwent games add 'alignments': ['might', null]."
@@ -289,28 +298,28 @@ class ReportInput(serializers.Serializer):
     )
 
 
-class JudgeInput(serializers.Serializer):
+class JudgeInput(serializers.Serializer[Any]):
     games = serializers.JSONField()
 
 
-class StartRoundInput(serializers.Serializer):
+class StartRoundInput(serializers.Serializer[Any]):
     minutes = serializers.IntegerField(required=False, min_value=1, max_value=600)
 
 
-class ExtendInput(serializers.Serializer):
+class ExtendInput(serializers.Serializer[Any]):
     minutes = serializers.IntegerField(min_value=1, max_value=120)
 
 
-class SwapInput(serializers.Serializer):
+class SwapInput(serializers.Serializer[Any]):
     first = serializers.IntegerField(help_text="A registration id paired in this round.")
     second = serializers.IntegerField()
 
 
-class UsernameInput(serializers.Serializer):
+class UsernameInput(serializers.Serializer[Any]):
     username = serializers.CharField(max_length=150)
 
 
-class SwissSettingsSerializer(serializers.ModelSerializer):
+class SwissSettingsSerializer(serializers.ModelSerializer[SwissSettings]):
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(choices=[t.value for t in Tiebreaker]), required=False
     )
@@ -321,7 +330,7 @@ class SwissSettingsSerializer(serializers.ModelSerializer):
         fields = SwissSettings.EDITABLE
 
 
-class StandingRowSerializer(serializers.Serializer):
+class StandingRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     registration = serializers.IntegerField()
     display_name = serializers.CharField()
@@ -331,13 +340,13 @@ class StandingRowSerializer(serializers.Serializer):
     tiebreakers = serializers.DictField(child=serializers.CharField())
 
 
-class StandingsSerializer(serializers.Serializer):
+class StandingsSerializer(serializers.Serializer[Any]):
     tiebreakers = serializers.ListField(child=serializers.CharField())
     definitions = serializers.DictField(child=serializers.CharField())
     rows = StandingRowSerializer(many=True)
 
 
-class EventSerializer(serializers.Serializer):
+class EventSerializer(serializers.Serializer[Event]):
     id = serializers.IntegerField()
     kind = serializers.CharField()
     message = serializers.CharField()

@@ -14,14 +14,13 @@ from core.api import ERRORS
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
-from tournaments.models import Stage
+from tournaments.models import Round, Stage
 from tournaments.selectors.tournaments import stages_with_rounds
 from tournaments.services import swiss
 
 
-class StageSerializer(serializers.ModelSerializer):
-    label = serializers.CharField(read_only=True, help_text="The name, or 'Stage 1 (Swiss)'.")
-    rounds = serializers.SlugRelatedField(
+class StageSerializer(serializers.ModelSerializer[Stage]):
+    rounds: serializers.SlugRelatedField[Round] = serializers.SlugRelatedField(
         slug_field="number",
         many=True,
         read_only=True,
@@ -41,6 +40,9 @@ class StageSerializer(serializers.ModelSerializer):
             "rounds",
         ]
         read_only_fields = fields
+        # ``label`` is the ``Stage.label`` property, read as it is: a field declared by that
+        # name would shadow the serializer's own ``Field.label``.
+        extra_kwargs = {"label": {"help_text": "The name, or 'Stage 1 (Swiss)'."}}
 
 
 class StageListView(APIView):

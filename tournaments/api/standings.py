@@ -10,6 +10,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
 )
+from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -40,7 +41,8 @@ class EventFeedView(APIView):
         tournament = tournament_for(request, pk)
         after = request.query_params.get("after")
         events = selectors.tournament_events(tournament, after=path_int(after) if after else None)
-        return Response(s.EventSerializer(events[:200], many=True).data)
+        # One EventSerializer per event: ``EventSerializer(events, many=True)``, spelled out.
+        return Response(serializers.ListSerializer(events[:200], child=s.EventSerializer()).data)
 
 
 class ExportView(APIView):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
@@ -30,13 +31,15 @@ from tournaments.services import lifecycle
         summary="A tournament", responses={200: s.TournamentSerializer, **ERRORS}
     ),
 )
-class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class TournamentViewSet(
+    mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Tournament]
+):
     serializer_class = s.TournamentSerializer
     filterset_class = TournamentFilter
     search_fields = ["name", "club__name"]
     ordering_fields = ["scheduled_start", "name", "created_at"]
 
-    def get_queryset(self):  # type: ignore[no-untyped-def]
+    def get_queryset(self) -> QuerySet[Tournament]:
         return selectors.visible_tournaments(self.request.user).order_by("-scheduled_start", "id")
 
     def get_object(self) -> Tournament:

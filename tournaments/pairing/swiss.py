@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import BYE_GAMES_WON, BYE_MATCH_POINTS
@@ -253,6 +253,18 @@ def default_round_count(players: int) -> int:
     return 10
 
 
+def first_round_method(value: str) -> FirstRound:
+    """A stored round-1 method (a settings value) as the engine's ``FirstRound``; raises
+    ``RuleViolation`` for anything else."""
+    if value == "random":
+        return "random"
+    if value == "rating":
+        return "rating"
+    raise RuleViolation(
+        "swiss.first_round", f"Unknown round-1 pairing {value!r}: random or rating."
+    )
+
+
 def pair_round(
     entrants: Sequence[Entrant],
     *,
@@ -266,10 +278,7 @@ def pair_round(
     ``first_round`` method.
     """
     order, rng = _prepare(entrants, round_number=round_number, seed=seed)
-    if first_round not in ("random", "rating"):
-        raise RuleViolation(
-            "swiss.first_round", f"Unknown round-1 pairing {first_round!r}: random or rating."
-        )
+    first_round = first_round_method(first_round)
     if round_number == 1 and _fresh(order):
         result = _first_round(order, first_round, rng, round_number)
         if result is not None:
@@ -572,7 +581,7 @@ class _Solver:
                 edges.append((i, bye_vertex, costs))
         weights = _lexicographic([c for _, _, c in edges], n_pairs)
         top = max(weights) + 1
-        graph = nx.Graph()
+        graph: nx.Graph[int] = nx.Graph()
         for (i, j, _), w in zip(edges, weights, strict=True):
             graph.add_edge(i, j, weight=top - w)
         matching: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
@@ -788,6 +797,7 @@ __all__: Sequence[str] = (
     "default_round_count",
     "describe",
     "describe_all",
+    "first_round_method",
     "note",
     "pair_round",
     "pair_round_exact",

@@ -30,9 +30,11 @@ from tournaments.models import (
 )
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from core.auth import AnyUser
 
-    AnyUser = AbstractBaseUser | AnonymousUser
+
+#: The attribute of the request's user object that memoises its roles (club id -> role).
+_ROLES_MEMO = "_club_roles"
 
 
 def role_in_club(user: AnyUser, club: Club) -> str | None:
@@ -40,10 +42,10 @@ def role_in_club(user: AnyUser, club: Club) -> str | None:
     the user object for the request: a page asks several questions about one club)."""
     if not user.is_authenticated:
         return None
-    cache: dict[int, str | None] | None = getattr(user, "_club_roles", None)
+    cache: dict[int, str | None] | None = getattr(user, _ROLES_MEMO, None)
     if cache is None:
         cache = {}
-        user._club_roles = cache  # type: ignore[union-attr]
+        setattr(user, _ROLES_MEMO, cache)
     if club.pk not in cache:
         cache[club.pk] = (
             Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()

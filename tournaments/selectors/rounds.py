@@ -20,9 +20,7 @@ from tournaments.models import (
 )
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
-    AnyUser = AbstractBaseUser | AnonymousUser
+    from core.auth import AnyUser
 
 
 def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:

@@ -3,7 +3,7 @@ and the event feed."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
@@ -13,6 +13,7 @@ from tournaments.models import (
     MANAGING_ROLES,
     Club,
     Membership,
+    Player,
     Registration,
     RegistrationStatus,
     Round,
@@ -25,9 +26,7 @@ from tournaments.models import (
 )
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-
-    AnyUser = AbstractBaseUser | AnonymousUser
+    from core.auth import AnyUser
 
 
 def visible_tournaments(user: AnyUser) -> QuerySet[Tournament]:
@@ -141,4 +140,52 @@ def game_options(tournament: Tournament) -> GameOptions:
         return GameOptions()
     return GameOptions(
         rounds_to_win=settings.rounds_to_win, kontsina_rounds=settings.kontsina_rounds
+    )
+
+
+def home_page(user: AnyUser) -> dict[str, Any]:
+    """The home page's lists: upcoming tournaments, the user's unfinished ones, their clubs
+    (3 queries, whatever the number of rows)."""
+    tournaments = visible_tournaments(user)
+    upcoming = list(
+        tournaments.filter(
+            status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING]
+        ).order_by("scheduled_start")[:10]
+    )
+    mine: list[Tournament] = []
+    clubs: list[Membership] = []
+    if user.is_authenticated:
+        mine = list(
+            tournaments.filter(registrations__player__user=user)
+            .exclude(status=TournamentStatus.FINISHED)
+            .order_by("scheduled_start")
+        )
+        clubs = list(
+            Membership.objects.filter(user=user).select_related("club").order_by("club__name")
+        )
+    return {"upcoming": upcoming, "mine": mine, "my_clubs": clubs}
+
+
+def tournament_search(
+    user: AnyUser, *, status: str | None = None, game: str | None = None, query: str = ""
+) -> QuerySet[Tournament]:
+    """Visible tournaments filtered as the list page asks (unknown statuses are ignored),
+    newest first, at most 200."""
+    tournaments = visible_tournaments(user)
+    if status in TournamentStatus.values:
+        tournaments = tournaments.filter(status=status)
+    if game:
+        tournaments = tournaments.filter(game=game)
+    query = query.strip()
+    if query:
+        tournaments = tournaments.filter(Q(name__icontains=query) | Q(club__name__icontains=query))
+    return tournaments.order_by("-scheduled_start")[:200]
+
+
+def registrations_of(player: Player) -> QuerySet[Registration]:
+    """A player's entries, newest tournament first (the profile page)."""
+    return (
+        Registration.objects.filter(player=player)
+        .select_related("tournament", "tournament__club")
+        .order_by("-tournament__scheduled_start")
     )

@@ -12,7 +12,6 @@ import secrets
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
@@ -20,6 +19,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from core.audit import record_audit
+from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput, NotFound
 from core.locks import lock_all, lock_one
 from tournaments.models import Club, Invitation, Membership, Role
@@ -39,8 +39,9 @@ def _unique_slug(name: str) -> str:
 
 
 @transaction.atomic(durable=True)
-def create_club(*, actor: AbstractBaseUser, name: str, description: str = "") -> Club:
+def create_club(*, actor: AnyUser, name: str, description: str = "") -> Club:
     """Create a club; whoever creates it is its owner."""
+    actor = require_user(actor)
     name = name.strip()
     if not name:
         raise InvalidInput("A club needs a name.", code="name_required", field="name")
@@ -75,9 +76,7 @@ def _check_role(role: str) -> None:
 
 
 @transaction.atomic(durable=True)
-def add_member(
-    *, actor: AbstractBaseUser, club: Club, username: str, role: str = Role.MEMBER
-) -> Membership:
+def add_member(*, actor: AnyUser, club: Club, username: str, role: str = Role.MEMBER) -> Membership:
     """An owner adds an existing user to the club with a role."""
     policies.require_owner(actor, club)
     _check_role(role)
@@ -132,7 +131,7 @@ def _require_another_owner(club: Club, owners: list[Membership], field: str | No
 
 
 @transaction.atomic(durable=True)
-def set_role(*, actor: AbstractBaseUser, membership: Membership, role: str) -> Membership:
+def set_role(*, actor: AnyUser, membership: Membership, role: str) -> Membership:
     """An owner changes a member's role; a club always keeps at least one owner."""
     club = membership.club
     policies.require_owner(actor, club)
@@ -158,7 +157,7 @@ def set_role(*, actor: AbstractBaseUser, membership: Membership, role: str) -> M
 
 
 @transaction.atomic(durable=True)
-def remove_member(*, actor: AbstractBaseUser, membership: Membership) -> None:
+def remove_member(*, actor: AnyUser, membership: Membership) -> None:
     """An owner removes a member, or a member leaves; the last owner cannot go."""
     club = membership.club
     if membership.user_id != actor.pk:
@@ -178,10 +177,9 @@ def remove_member(*, actor: AbstractBaseUser, membership: Membership) -> None:
 
 
 @transaction.atomic(durable=True)
-def invite_member(
-    *, actor: AbstractBaseUser, club: Club, email: str, role: str = Role.MEMBER
-) -> Invitation:
+def invite_member(*, actor: AnyUser, club: Club, email: str, role: str = Role.MEMBER) -> Invitation:
     """An owner invites someone by e-mail; the link adds them with the role once accepted."""
+    actor = require_user(actor)
     policies.require_owner(actor, club)
     _check_role(role)
     email = email.strip().lower()
@@ -215,7 +213,8 @@ def invite_member(
 
 
 @transaction.atomic(durable=True)
-def accept_invitation(*, user: AbstractBaseUser, token: str) -> Membership:
+def accept_invitation(*, user: AnyUser, token: str) -> Membership:
+    user = require_user(user)
     invitation = lock_one(Invitation, related=("club",), token=token)
     if invitation is None:
         raise NotFound("This invitation link is not valid.", code="unknown_invitation")

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.audit import record_audit, transition
+from core.auth import Actor, AnyUser, require_user
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from tournaments import selectors
 from tournaments.models import (
@@ -41,7 +41,7 @@ def registration_state(reg: Registration) -> dict[str, Any]:
 
 
 def _audit(
-    actor: AbstractBaseUser | None,
+    actor: Actor,
     registration: Registration,
     tournament: Tournament,
     *,
@@ -63,7 +63,7 @@ def _audit(
 
 
 def _take_seat(
-    *, tournament: Tournament, player: Player, actor: AbstractBaseUser, by_organiser: bool
+    *, tournament: Tournament, player: Player, actor: AnyUser, by_organiser: bool
 ) -> Registration:
     """Register (or re-register) a player; the caller holds the tournament's row lock."""
     existing = Registration.objects.filter(tournament=tournament, player=player).first()
@@ -105,8 +105,9 @@ def _take_seat(
 
 
 @transaction.atomic(durable=True)
-def register(*, actor: AbstractBaseUser, tournament: Tournament) -> Registration:
+def register(*, actor: AnyUser, tournament: Tournament) -> Registration:
     """A player registers themselves while registration is open and there is room."""
+    actor = require_user(actor)
     tournament = lock_tournament(tournament.pk)
     if not tournament.registration_is_open():
         raise Conflict(f"Registration for {tournament.name} is closed.", code="registration_closed")
@@ -116,7 +117,7 @@ def register(*, actor: AbstractBaseUser, tournament: Tournament) -> Registration
 
 
 @transaction.atomic(durable=True)
-def unregister(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+def unregister(*, actor: AnyUser, registration: Registration) -> Registration:
     """A player withdraws their own registration before the tournament starts."""
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
@@ -131,7 +132,7 @@ def unregister(*, actor: AbstractBaseUser, registration: Registration) -> Regist
 
 
 def _withdraw(
-    *, actor: AbstractBaseUser, registration: Registration, tournament: Tournament
+    *, actor: AnyUser, registration: Registration, tournament: Tournament
 ) -> Registration:
     if registration.status != RegistrationStatus.REGISTERED:
         return registration  # already withdrawn: sending it twice changes nothing
@@ -151,7 +152,7 @@ def _withdraw(
 
 
 @transaction.atomic(durable=True)
-def check_in(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+def check_in(*, actor: AnyUser, registration: Registration) -> Registration:
     """A registered player checks in during the check-in window."""
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
@@ -172,7 +173,7 @@ def _check_in_closed_message(tournament: Tournament) -> str:
 
 
 def _mark_checked_in(
-    *, actor: AbstractBaseUser, registration: Registration, tournament: Tournament
+    *, actor: AnyUser, registration: Registration, tournament: Tournament
 ) -> Registration:
     if registration.checked_in_at is not None:
         return registration  # checking in twice changes nothing
@@ -191,7 +192,7 @@ def _mark_checked_in(
 
 
 @transaction.atomic(durable=True)
-def add_player(*, actor: AbstractBaseUser, tournament: Tournament, username: str) -> Registration:
+def add_player(*, actor: AnyUser, tournament: Tournament, username: str) -> Registration:
     """An organiser registers a player by hand (registration window does not apply)."""
     policies.require_manager(actor, tournament.club)
     tournament = lock_tournament(tournament.pk)
@@ -206,7 +207,7 @@ def add_player(*, actor: AbstractBaseUser, tournament: Tournament, username: str
 
 
 @transaction.atomic(durable=True)
-def remove_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+def remove_player(*, actor: AnyUser, registration: Registration) -> Registration:
     """An organiser withdraws a player's registration."""
     policies.require_manager(actor, registration.tournament.club)
     tournament = lock_tournament(registration.tournament_id)
@@ -217,7 +218,7 @@ def remove_player(*, actor: AbstractBaseUser, registration: Registration) -> Reg
 
 
 @transaction.atomic(durable=True)
-def check_in_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+def check_in_player(*, actor: AnyUser, registration: Registration) -> Registration:
     """An organiser checks a player in by hand, at any time before the start."""
     policies.require_manager(actor, registration.tournament.club)
     tournament = lock_tournament(registration.tournament_id)
@@ -237,7 +238,7 @@ def latest_round_number(tournament: Tournament) -> int:
 
 
 @transaction.atomic(durable=True)
-def drop_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+def drop_player(*, actor: AnyUser, registration: Registration) -> Registration:
     """Drop an entrant: they are not paired again. Players drop themselves; organisers
     drop anyone. A match already paired stays (report it, or a judge decides it)."""
     tournament = lock_tournament(registration.tournament_id)
@@ -267,7 +268,7 @@ def drop_player(*, actor: AbstractBaseUser, registration: Registration) -> Regis
 
 
 @transaction.atomic(durable=True)
-def readd_player(*, actor: AbstractBaseUser, registration: Registration) -> Registration:
+def readd_player(*, actor: AnyUser, registration: Registration) -> Registration:
     """Undo a drop: the entrant is paired again from the next round."""
     tournament = lock_tournament(registration.tournament_id)
     policies.require_manager(actor, tournament.club)
@@ -290,9 +291,7 @@ def readd_player(*, actor: AbstractBaseUser, registration: Registration) -> Regi
 
 
 @transaction.atomic(durable=True)
-def add_late_entrant(
-    *, actor: AbstractBaseUser, tournament: Tournament, username: str
-) -> Registration:
+def add_late_entrant(*, actor: AnyUser, tournament: Tournament, username: str) -> Registration:
     """Add a player to a running tournament: paired from the next round on."""
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club)

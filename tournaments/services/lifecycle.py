@@ -15,11 +15,11 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from core.audit import record_audit, transition
+from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput
 from core.locks import lock_all, lock_one
 from core.queue import enqueue_on_commit
@@ -163,7 +163,7 @@ def _schedule_start_job(tournament: Tournament) -> None:
 @transaction.atomic(durable=True)
 def create_tournament(
     *,
-    actor: AbstractBaseUser,
+    actor: AnyUser,
     club: Club,
     name: str,
     game: str,
@@ -205,7 +205,7 @@ def create_tournament(
         check_in_opens_at=check_in_opens_at,
         check_in_closes_at=check_in_closes_at,
         status=TournamentStatus.REGISTRATION if publish else TournamentStatus.DRAFT,
-        created_by=actor,
+        created_by=user_or_none(actor),
     )
     _validate_tournament(tournament, now=now, start_changed=True)
     tournament.save()
@@ -225,7 +225,7 @@ def create_tournament(
 
 @transaction.atomic(durable=True)
 def update_tournament(
-    *, actor: AbstractBaseUser, tournament: Tournament, changes: dict[str, Any]
+    *, actor: AnyUser, tournament: Tournament, changes: dict[str, Any]
 ) -> Tournament:
     """Change a tournament's settings (only before it starts, except name and description)."""
     policies.require_manager(actor, tournament.club)
@@ -277,7 +277,7 @@ def update_tournament(
 
 
 @transaction.atomic(durable=True)
-def publish_tournament(*, actor: AbstractBaseUser, tournament: Tournament) -> Tournament:
+def publish_tournament(*, actor: AnyUser, tournament: Tournament) -> Tournament:
     """Draft → registration: the tournament appears publicly and players can register."""
     policies.require_manager(actor, tournament.club)
     tournament = lock_tournament(tournament.pk)
@@ -322,9 +322,7 @@ def handle_tournament_start(*, tournament_id: int, now: datetime | None = None) 
     return True
 
 
-def start_tournament(
-    *, tournament: Tournament, actor: AbstractBaseUser | None, now: datetime
-) -> None:
+def start_tournament(*, tournament: Tournament, actor: Actor, now: datetime) -> None:
     """Close registration, mark no-shows not playing, and set the tournament running.
 
     The caller holds the tournament's row lock and checked that it is in registration.
@@ -371,7 +369,7 @@ def start_tournament(
 
 
 @transaction.atomic(durable=True)
-def start_tournament_now(*, actor: AbstractBaseUser, tournament: Tournament) -> Tournament:
+def start_tournament_now(*, actor: AnyUser, tournament: Tournament) -> Tournament:
     """The organiser starts before the scheduled time (everyone is here): the same as the
     start clock (no-shows marked not playing), then round 1 is paired if automatic."""
     tournament = lock_tournament(tournament.pk)
@@ -386,7 +384,7 @@ def start_tournament_now(*, actor: AbstractBaseUser, tournament: Tournament) -> 
 
 
 @transaction.atomic(durable=True)
-def finish_tournament(*, actor: AbstractBaseUser, tournament: Tournament) -> Tournament:
+def finish_tournament(*, actor: AnyUser, tournament: Tournament) -> Tournament:
     """End the tournament early (after a complete round)."""
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club)

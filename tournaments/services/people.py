@@ -7,18 +7,20 @@ other services call inside theirs.
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from core.audit import record_audit
+from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput
 from tournaments.models import Player
 
 User = get_user_model()
 
 
-def ensure_player(user: AbstractBaseUser) -> Player:
-    """The user's player profile, created with their username as display name if missing."""
+def ensure_player(user: AnyUser) -> Player:
+    """The user's player profile, created with their username as display name if missing
+    (anonymous users have none: refused, ``not_logged_in``)."""
+    user = require_user(user)
     player = Player.objects.filter(user=user).first()
     if player is None:
         player, _ = Player.objects.get_or_create(
@@ -41,8 +43,9 @@ def sign_up(*, username: str, email: str, password: str, display_name: str = "")
 
 
 @transaction.atomic(durable=True)
-def update_profile(*, user: AbstractBaseUser, display_name: str) -> Player:
+def update_profile(*, user: AnyUser, display_name: str) -> Player:
     display_name = display_name.strip()
+    user = require_user(user)
     if not display_name:
         raise InvalidInput("A display name cannot be empty.", field="display_name")
     player = ensure_player(user)

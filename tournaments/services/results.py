@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from core.audit import record_audit, record_event
+from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, NotAllowed
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import GameRecord, MatchOutcome, ahead_at_time, drawn_at_time
@@ -92,15 +92,15 @@ def _describe(match: Match) -> str:
 
 
 def _new_report(
-    match: Match, side: str, actor: AbstractBaseUser | None, games: list[Any], *, final: bool
+    match: Match, side: str, actor: Actor, games: list[Any], *, final: bool
 ) -> ResultReport:
     ResultReport.objects.filter(match=match, side=side, current=True).update(current=False)
     return ResultReport.objects.create(
-        match=match, side=side, reported_by=actor, games=games, complete=final
+        match=match, side=side, reported_by=user_or_none(actor), games=games, complete=final
     )
 
 
-def _require_player(actor: AbstractBaseUser, match: Match) -> str:
+def _require_player(actor: AnyUser, match: Match) -> str:
     side = policies.side_in_match(actor, match)
     if side is None:
         raise NotAllowed("You are not playing in this match.", code="not_in_match")
@@ -115,7 +115,7 @@ def _require_player(actor: AbstractBaseUser, match: Match) -> str:
 
 @transaction.atomic(durable=True)
 def report_result(
-    *, actor: AbstractBaseUser, match: Match | int, games: object, final: bool = True
+    *, actor: AnyUser, match: Match | int, games: object, final: bool = True
 ) -> Match:
     """A player of the match reports its result (or, ``final=False``, their progress)."""
     match = lock_match(match if isinstance(match, int) else match.pk)
@@ -175,7 +175,7 @@ def report_result(
 
 
 @transaction.atomic(durable=True)
-def confirm_result(*, actor: AbstractBaseUser, match: Match | int) -> Match:
+def confirm_result(*, actor: AnyUser, match: Match | int) -> Match:
     """The opponent agrees with the result the other player reported."""
     match = lock_match(match if isinstance(match, int) else match.pk)
     if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
@@ -204,7 +204,7 @@ def confirm_result(*, actor: AbstractBaseUser, match: Match | int) -> Match:
 
 
 @transaction.atomic(durable=True)
-def judge_result(*, actor: AbstractBaseUser, match: Match | int, games: object) -> Match:
+def judge_result(*, actor: AnyUser, match: Match | int, games: object) -> Match:
     """A judge or organiser enters or overrides a result, at any time."""
     match = lock_match(match if isinstance(match, int) else match.pk)
     tournament = match.round.tournament
@@ -287,7 +287,7 @@ def _confirm(
     match: Match,
     games: list[Any] | None,
     outcome: MatchOutcome,
-    actor: AbstractBaseUser | None,
+    actor: Actor,
     before: dict[str, Any],
     how: str,
     complete_round: bool = True,
@@ -297,7 +297,7 @@ def _confirm(
     apply_outcome(match, games, outcome)
     match.status = MatchStatus.CONFIRMED
     match.confirmed_at = timezone.now()
-    match.confirmed_by = actor if actor is not None and actor.is_authenticated else None
+    match.confirmed_by = user_or_none(actor)
     match.save()
     summary = f"{_describe(match)}: {score_line(match)} ({how})"
     record_audit(

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import secrets
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from core.audit import record_event, transition
+from core.auth import Actor
 from core.locks import lock_one
 from core.queue import enqueue_on_commit
 from tournaments.models import (
@@ -56,7 +56,7 @@ def running_stage(tournament: Tournament) -> Stage | None:
     )
 
 
-def begin_first_stage(tournament: Tournament, *, actor: AbstractBaseUser | None) -> Stage:
+def begin_first_stage(tournament: Tournament, *, actor: Actor) -> Stage:
     """The tournament has started: stage 1 runs, and with automatic pairing its first round
     is paired on commit."""
     stage = lock_one(Stage, related=("swiss",), tournament=tournament, number=1)
@@ -112,7 +112,7 @@ def complete_if_done(rnd: Round) -> bool:
     return True
 
 
-def complete_stage(stage: Stage, *, tournament: Tournament, actor: AbstractBaseUser | None) -> None:
+def complete_stage(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
     """The stage is over; the last stage's end finishes the tournament."""
     if stage.status != StageStatus.COMPLETE:
         _mark_complete(stage, tournament=tournament, actor=actor)
@@ -120,7 +120,7 @@ def complete_stage(stage: Stage, *, tournament: Tournament, actor: AbstractBaseU
         finish(tournament, actor=actor)
 
 
-def _mark_complete(stage: Stage, *, tournament: Tournament, actor: AbstractBaseUser | None) -> None:
+def _mark_complete(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
     transition(
         stage,
         StageStatus.COMPLETE,
@@ -133,7 +133,7 @@ def _mark_complete(stage: Stage, *, tournament: Tournament, actor: AbstractBaseU
     )
 
 
-def finish(tournament: Tournament, *, actor: AbstractBaseUser | None) -> None:
+def finish(tournament: Tournament, *, actor: Actor) -> None:
     """Running → finished (the caller holds the tournament's lock or its last round's).
     A stage still running (the organiser ended the tournament early) completes with it."""
     for stage in Stage.objects.filter(tournament=tournament, status=StageStatus.RUNNING):

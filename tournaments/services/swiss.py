@@ -36,12 +36,12 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.audit import record_audit, record_event
+from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput, NotAllowed, RuleViolation, as_invalid_input
 from core.locks import lock_all, lock_one
 from core.queue import enqueue_on_commit
@@ -75,7 +75,7 @@ WARNING_MINUTES = selectors.WARNING_MINUTES
 ROUND_CLOCK = "tournaments.tasks.round_clock"
 
 
-def _require_manager(actor: AbstractBaseUser | None, tournament: Tournament) -> None:
+def _require_manager(actor: Actor, tournament: Tournament) -> None:
     if actor is not None:  # None: the system (a clock task) acts
         policies.require_manager(actor, tournament.club, doing="run its rounds")
 
@@ -87,7 +87,7 @@ def _stage_of(rnd: Round) -> Stage:
 @transaction.atomic(durable=True)
 def pair_next_round(
     *,
-    actor: AbstractBaseUser | None,
+    actor: Actor,
     tournament: Tournament | int,
     expected_number: int | None = None,
 ) -> Round | None:
@@ -104,7 +104,7 @@ def pair_next_round(
 
 
 def _pair_next(
-    tournament: Tournament, *, actor: AbstractBaseUser | None, expected_number: int | None
+    tournament: Tournament, *, actor: Actor, expected_number: int | None
 ) -> Round | None:
     """Pair the next round; the caller holds the tournament's lock."""
     if tournament.status != TournamentStatus.RUNNING:
@@ -153,7 +153,10 @@ def _pair_next(
     if len([e for e in field if not e.dropped]) < 2:
         raise Conflict("Fewer than two players are still in.", code="too_few_players")
     made = pairing.pair_round(
-        field, round_number=number, seed=settings.seed, first_round=settings.first_round
+        field,
+        round_number=number,
+        seed=settings.seed,
+        first_round=pairing.first_round_method(settings.first_round),
     )
     try:
         with transaction.atomic():
@@ -215,7 +218,7 @@ def _save_matches(rnd: Round, pairings: Sequence[pairing.Pairing]) -> None:
 
 
 @transaction.atomic(durable=True)
-def repair_round(*, actor: AbstractBaseUser, round: Round) -> Round:
+def repair_round(*, actor: AnyUser, round: Round) -> Round:
     """Throw away a round's pairings and pair it again (before it starts, no results)."""
     tournament = lock_tournament(round.tournament_id)  # the lock order: tournament first
     rnd = lock_round(round.pk)
@@ -262,7 +265,7 @@ def _require_unplayed(rnd: Round, what: str) -> None:
 
 @transaction.atomic(durable=True)
 def swap_players(
-    *, actor: AbstractBaseUser, round: Round, first: Registration, second: Registration
+    *, actor: AnyUser, round: Round, first: Registration, second: Registration
 ) -> Round:
     """Swap two entrants between their tables (before the round starts, no results)."""
     rnd = lock_round(round.pk)
@@ -330,7 +333,7 @@ def _replace_in_match(match: Match, old: int, new: int) -> None:
 
 
 @transaction.atomic(durable=True)
-def start_round(*, actor: AbstractBaseUser, round: Round, minutes: int | None = None) -> Round:
+def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> Round:
     """Start the round's clock: ``ends_at`` is now plus the round length."""
     rnd = lock_round(round.pk)
     tournament = rnd.tournament
@@ -378,7 +381,7 @@ def _schedule_clock(rnd: Round) -> None:
 
 
 @transaction.atomic(durable=True)
-def extend_round(*, actor: AbstractBaseUser, round: Round, minutes: int) -> Round:
+def extend_round(*, actor: AnyUser, round: Round, minutes: int) -> Round:
     """Give the whole round more time (a judge's call after a delay)."""
     rnd = lock_round(round.pk)
     tournament = rnd.tournament
@@ -391,8 +394,9 @@ def extend_round(*, actor: AbstractBaseUser, round: Round, minutes: int) -> Roun
     if not 1 <= minutes <= 120:
         raise InvalidInput("Extend by 1 to 120 minutes.", code="invalid_minutes", field="minutes")
     before = rnd.ends_at
-    rnd.ends_at = before + timedelta(minutes=minutes)
-    if rnd.ends_at - timezone.now() > timedelta(minutes=WARNING_MINUTES):
+    assert before is not None  # policies.may_extend: the round's clock runs
+    ends_at = rnd.ends_at = before + timedelta(minutes=minutes)
+    if ends_at - timezone.now() > timedelta(minutes=WARNING_MINUTES):
         rnd.warned_10_at = None
     rnd.save(update_fields=["ends_at", "warned_10_at"])
     record_audit(
@@ -403,13 +407,13 @@ def extend_round(*, actor: AbstractBaseUser, round: Round, minutes: int) -> Roun
         club=tournament.club,
         tournament=tournament,
         before={"ends_at": before.isoformat()},
-        after={"ends_at": rnd.ends_at.isoformat()},
+        after={"ends_at": ends_at.isoformat()},
     )
     record_event(
         tournament=tournament,
         kind="round.extended",
         message=f"Round {rnd.number} extended by {minutes} minutes",
-        payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+        payload={"round": rnd.number, "ends_at": ends_at.isoformat()},
     )
     _schedule_clock(rnd)
     return rnd
@@ -488,18 +492,19 @@ def _check_limits(settings: SwissSettings, *, changed: Iterable[str]) -> None:
     """The changed settings against their fields' limits and choices (the model's validators:
     the page and the API show the same limits, and no caller gets past them)."""
     changed = set(changed)
-    others = [f.name for f in SwissSettings._meta.fields if f.name not in changed]
+    fields = {f.name: f for f in SwissSettings._meta.fields}
+    others = [name for name in fields if name not in changed]
     try:
         settings.clean_fields(exclude=others)
     except ValidationError as error:
         name, problems = next(iter(error.message_dict.items()))
-        label = str(SwissSettings._meta.get_field(name).verbose_name).capitalize()
+        label = str(fields[name].verbose_name).capitalize()
         raise InvalidInput(f"{label}: {problems[0]}", code="invalid_setting", field=name) from None
 
 
 @transaction.atomic(durable=True)
 def update_swiss_settings(
-    *, actor: AbstractBaseUser, tournament: Tournament, changes: dict[str, Any]
+    *, actor: AnyUser, tournament: Tournament, changes: dict[str, Any]
 ) -> SwissSettings:
     """Change how the tournament's Swiss stage runs (round count, clock, policy,
     tiebreakers)."""

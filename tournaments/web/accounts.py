@@ -12,11 +12,6 @@ from django.urls import reverse
 from core.errors import DomainError
 from core.web import add_form_error, safe_next
 from tournaments import selectors
-from tournaments.models import (
-    Membership,
-    Registration,
-    TournamentStatus,
-)
 from tournaments.services import people
 from tournaments.web.forms import (
     ProfileForm,
@@ -25,26 +20,7 @@ from tournaments.web.forms import (
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = selectors.visible_tournaments(request.user)
-    upcoming = tournaments.filter(
-        status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING]
-    ).order_by("scheduled_start")[:10]
-    mine = []
-    clubs = []
-    if request.user.is_authenticated:
-        mine = list(
-            tournaments.filter(registrations__player__user=request.user)
-            .exclude(status=TournamentStatus.FINISHED)
-            .order_by("scheduled_start")
-        )
-        clubs = list(
-            Membership.objects.filter(user=request.user)
-            .select_related("club")
-            .order_by("club__name")
-        )
-    return render(
-        request, "tournaments/home.html", {"upcoming": upcoming, "mine": mine, "my_clubs": clubs}
-    )
+    return render(request, "tournaments/home.html", selectors.home_page(request.user))
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
@@ -73,11 +49,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Profile saved.")
             return redirect("profile")
-    registrations = (
-        Registration.objects.filter(player=player)
-        .select_related("tournament", "tournament__club")
-        .order_by("-tournament__scheduled_start")
-    )
+    registrations = selectors.registrations_of(player)
     return render(
         request,
         "tournaments/profile.html",

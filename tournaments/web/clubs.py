@@ -17,6 +17,7 @@ from tournaments import selectors
 from tournaments.models import (
     Club,
     Membership,
+    Role,
 )
 from tournaments.selectors import policies
 from tournaments.services import clubs
@@ -61,7 +62,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "my_role": policies.role_in_club(request.user, club),
         "add_form": AddMemberForm(prefix="add"),
         "invite_form": InviteForm(prefix="invite"),
-        "role_choices": RoleForm.base_fields["role"].choices,  # type: ignore[attr-defined]
+        "role_choices": Role.choices,  # what RoleForm offers
     }
     if request.method == "POST":
         if not request.user.is_authenticated or not is_owner:

@@ -60,7 +60,7 @@ class AddPlayerForm(forms.Form):
     username = forms.CharField(max_length=150, label="Username")
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(forms.ModelForm[Tournament]):
     publish = forms.BooleanField(
         required=False, initial=True, help_text="Open registration now (otherwise a draft)."
     )
@@ -96,13 +96,13 @@ class TournamentForm(forms.ModelForm):
     game = forms.ChoiceField(choices=Game.choices)
     capacity = forms.IntegerField(min_value=2, max_value=100_000)
 
-    def __init__(self, *args: object, editing: bool = False, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         if editing:
             del self.fields["publish"]
 
 
-class SwissSettingsForm(forms.ModelForm):
+class SwissSettingsForm(forms.ModelForm[SwissSettings]):
     tiebreakers = forms.MultipleChoiceField(
         choices=[(t.value, LABELS[t]) for t in Tiebreaker],
         widget=forms.CheckboxSelectMultiple,

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from core.web import run_action, safe_next
+from core.web import HtmxHttpRequest, run_action, safe_next
 from tournaments import selectors
 from tournaments.models import (
     Registration,
@@ -22,7 +22,7 @@ from tournaments.web.forms import (
 )
 
 
-def _after_action(request: HttpRequest, pk: int) -> HttpResponse:
+def _after_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     """htmx: re-render the registration panel in place; otherwise back to the page."""
     if request.htmx:
         response = render(
@@ -35,7 +35,7 @@ def _after_action(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def tournament_register(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_register(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
     run_action(
         request,
@@ -56,7 +56,7 @@ def _registration(request: HttpRequest, pk: int, reg_pk: int) -> Registration:
 
 @login_required
 @require_POST
-def registration_withdraw(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+def registration_withdraw(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     registration = _registration(request, pk, reg_pk)
     if registration.player.user_id == request.user.pk:
         run_action(
@@ -75,7 +75,7 @@ def registration_withdraw(request: HttpRequest, pk: int, reg_pk: int) -> HttpRes
 
 @login_required
 @require_POST
-def registration_check_in(request: HttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+def registration_check_in(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     registration = _registration(request, pk, reg_pk)
     if registration.player.user_id == request.user.pk:
         run_action(
@@ -94,7 +94,7 @@ def registration_check_in(request: HttpRequest, pk: int, reg_pk: int) -> HttpRes
 
 @login_required
 @require_POST
-def tournament_add_player(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_add_player(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
     form = AddPlayerForm(request.POST)
     if form.is_valid():

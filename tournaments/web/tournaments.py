@@ -6,13 +6,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
-from core.web import add_form_error, run_action
+from core.web import HtmxHttpRequest, add_form_error, run_action
 from tournaments import selectors
 from tournaments.models import (
     Club,
@@ -27,21 +26,15 @@ from tournaments.web.forms import (
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    tournaments = selectors.visible_tournaments(request.user)
     status = request.GET.get("status")
     game = request.GET.get("game")
     query = request.GET.get("q", "").strip()
-    if status in TournamentStatus.values:
-        tournaments = tournaments.filter(status=status)
-    if game:
-        tournaments = tournaments.filter(game=game)
-    if query:
-        tournaments = tournaments.filter(Q(name__icontains=query) | Q(club__name__icontains=query))
+    tournaments = selectors.tournament_search(request.user, status=status, game=game, query=query)
     return render(
         request,
         "tournaments/tournament_list.html",
         {
-            "tournaments": tournaments.order_by("-scheduled_start")[:200],
+            "tournaments": tournaments,
             "statuses": TournamentStatus.choices,
             "status": status,
             "game": game,
@@ -50,7 +43,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     context = detail_context(request, pk)
     template = "tournaments/tournament_detail.html"
     if request.htmx and request.GET.get("fragment") == "players":
