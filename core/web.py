@@ -52,11 +52,10 @@ def add_form_error(form: forms.BaseForm, error: DomainError | RuleViolation) -> 
     form.add_error(problem.field if problem.field in form.fields else None, problem.detail)
 
 
-def parse_int(
-    raw: str | None, *, field: str, low: int | None = None, high: int | None = None
-) -> int | None:
-    """A posted whole number (None when empty), refused by name when it is not one or is
-    outside ``low``..``high``."""
+def parse_int(raw: str | None, *, field: str) -> int | None:
+    """A posted whole number (None when empty), refused by name when it is not one: ASCII
+    digits only (``str.isdigit`` also accepts "²", which ``int`` refuses), at most nine.
+    The service that takes it checks its range."""
     if raw is None or raw.strip() == "":
         return None
     text = raw.strip()
@@ -64,12 +63,7 @@ def parse_int(
         raise InvalidInput(
             f"{raw[:20]!r} is not a whole number.", code="invalid_number", field=field
         )
-    value = int(text)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise InvalidInput(
-            f"Choose a number from {low} to {high}.", code="number_out_of_range", field=field
-        )
-    return value
+    return int(text)
 
 
 def safe_next(request: HttpRequest, default: str) -> str:

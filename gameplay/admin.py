@@ -54,7 +54,7 @@ class DraftSeatAdmin(ReadOnlyAdmin[DraftSeat]):
     list_display = ["pod", "position", "registration", "auto_pick", "deadline"]
     list_filter = ["auto_pick"]
     search_fields = ["registration__player__display_name", "pod__tournament__name"]
-    list_select_related = ["pod__tournament", "registration__player"]
+    list_select_related = ["pod__tournament", "registration__player", "registration__tournament"]
 
 
 @admin.register(Pick)

@@ -101,8 +101,19 @@ LARGE = {"entrants": 16, "rounds": 3, "extra_clubs": 3}
 
 def _login(client: Any, world: World, who: str) -> None:
     client.logout()
-    if who != "anonymous":
+    if who == "staff":
+        client.force_login(_staff())
+    elif who != "anonymous":
         client.force_login(getattr(world, who))
+
+
+def _staff() -> Any:
+    from django.contrib.auth import get_user_model
+
+    user, _ = get_user_model().objects.get_or_create(
+        username="staff", defaults={"is_staff": True, "is_superuser": True}
+    )
+    return user
 
 
 def count_page(client: Any, world: World, who: str, url: str) -> int:
@@ -182,6 +193,27 @@ PAGES: list[tuple[str, str, Url, int]] = [
     ("draft control", "organiser", lambda w: f"/drafts/{w.pod.pk}/control/", 10),
     ("draft watch", "anonymous", lambda w: f"/drafts/{w.pod.pk}/watch/", 5),
     ("score helper", "anonymous", lambda w: "/score/", 2),
+    # The admin's lists (staff): list_select_related keeps each a fixed number of queries.
+    *[
+        (f"admin {model}", "staff", (lambda m: lambda w: f"/admin/{m}/")(model), 12)
+        for model in (
+            "tournaments/tournament",
+            "tournaments/registration",
+            "tournaments/membership",
+            "tournaments/invitation",
+            "tournaments/stage",
+            "tournaments/swisssettings",
+            "tournaments/round",
+            "tournaments/match",
+            "core/auditentry",
+            "core/event",
+            "gameplay/draftpod",
+            "gameplay/draftseat",
+            "gameplay/pick",
+            "gameplay/draftpack",
+            "gameplay/draftsettings",
+        )
+    ],
 ]
 
 API: list[tuple[str, str, Url, int]] = [
@@ -236,6 +268,7 @@ API: list[tuple[str, str, Url, int]] = [
     ("pick log csv", "organiser", lambda w: f"/api/v1/drafts/{w.pod.pk}/picks.csv", 6),
     ("pick log json", "anonymous", lambda w: f"/api/v1/drafts/{w.pod.pk}/picks.json", 4),
     ("me", "player", lambda w: "/api/v1/me/", 5),
+    ("stages", "anonymous", lambda w: f"/api/v1/tournaments/{w.tournament.pk}/stages/", 4),
 ]
 
 

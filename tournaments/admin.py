@@ -206,7 +206,13 @@ class MatchAdmin(NoAddAdmin[Match]):
     ]
     readonly_fields = [f.name for f in Match._meta.fields]
     inlines = [ReportInline]
-    list_select_related = ["round__tournament", "a__player", "b__player"]
+    list_select_related = [
+        "round__tournament",
+        "a__player",
+        "a__tournament",
+        "b__player",
+        "b__tournament",
+    ]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

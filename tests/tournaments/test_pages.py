@@ -324,3 +324,34 @@ def test_demo_data_is_created_once_with_the_promised_people(capsys) -> None:  # 
     ]
     assert Tournament.objects.count() == 2
     assert "demo-pass-2026" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("do/start-round/", {"minutes": "²"}),
+        ("do/extend/", {"minutes": "٣"}),
+        ("do/swap/", {"first": "¹", "second": "2"}),
+    ],
+)
+def test_digits_that_int_refuses_are_a_message_not_a_500(client, path, data) -> None:  # type: ignore[no-untyped-def]
+    """``str.isdigit`` accepts superscript and Arabic-Indic digits, ``int`` refuses the
+    former: the pages parse numbers with ``core.web.parse_int``."""
+    from tests.factories import running_tournament
+    from tournaments.services import swiss
+
+    tournament, organiser, _ = running_tournament(4, auto_pair=False)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+    client.force_login(organiser)
+    response = client.post(f"/tournaments/{tournament.pk}/{path}", data, follow=True)
+    assert response.status_code == 200
+    assert "whole number" in response.content.decode()
+
+
+def test_judges_grid_ignores_a_round_filter_that_is_not_a_number(client) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import member, running_tournament
+
+    tournament, _, _ = running_tournament(4, auto_pair=False)
+    client.force_login(member(tournament.club, Role.JUDGE))
+    response = client.get(f"/tournaments/{tournament.pk}/judge/", {"round": "²"})
+    assert response.status_code == 200

@@ -14,12 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS, path_int, valid
-from core.errors import NotAllowed
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
 from tournaments.models import Registration, Tournament
-from tournaments.selectors import policies
 from tournaments.services import entrants
 
 
@@ -75,15 +73,9 @@ class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
         summary="Withdraw a registration (yours, or any as an organiser)",
     )
     def destroy(self, request: Request, tournament_pk: str, pk: str) -> Response:
-        registration = self.registration(pk)
-        if registration.player.user_id == request.user.pk:
-            registration = entrants.unregister(actor=request.user, registration=registration)
-        elif policies.can_manage_club(request.user, registration.tournament.club):
-            registration = entrants.remove_player(actor=request.user, registration=registration)
-        else:
-            raise NotAllowed(
-                "You can only change your own registration.", code="not_your_registration"
-            )
+        registration = entrants.withdraw_entry(
+            actor=request.user, registration=self.registration(pk)
+        )
         return Response(s.RegistrationSerializer(registration).data)
 
     @extend_schema(
@@ -93,13 +85,9 @@ class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
     )
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request: Request, tournament_pk: str, pk: str) -> Response:
-        registration = self.registration(pk)
-        if registration.player.user_id == request.user.pk:
-            registration = entrants.check_in(actor=request.user, registration=registration)
-        elif policies.can_manage_club(request.user, registration.tournament.club):
-            registration = entrants.check_in_player(actor=request.user, registration=registration)
-        else:
-            raise NotAllowed("You can only check yourself in.", code="not_your_registration")
+        registration = entrants.check_in_entry(
+            actor=request.user, registration=self.registration(pk)
+        )
         return Response(s.RegistrationSerializer(registration).data)
 
 

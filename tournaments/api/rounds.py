@@ -44,12 +44,7 @@ class RoundDetailView(APIView):
 
 
 def _registrations(rnd: Round, data: dict[str, int]) -> tuple[Registration, Registration]:
-    found = {
-        r.pk: r
-        for r in Registration.objects.select_related("player").filter(
-            tournament=rnd.tournament_id, pk__in=[data["first"], data["second"]]
-        )
-    }
+    found = selectors.registrations_by_id(rnd.tournament, [data["first"], data["second"]])
     for key in ("first", "second"):
         if data[key] not in found:
             raise InvalidInput(

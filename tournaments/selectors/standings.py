@@ -18,6 +18,7 @@ from tournaments.models import (
 )
 from tournaments.pairing import standings
 from tournaments.pairing import swiss as pairing
+from tournaments.selectors.tournaments import swiss_settings_or_defaults
 
 
 def confirmed_results(tournament: Tournament) -> list[standings.MatchResult]:
@@ -49,12 +50,13 @@ def standings_entrants(tournament: Tournament) -> QuerySet[Registration]:
     )
 
 
-def tournament_standings(tournament: Tournament) -> StandingsTable:
-    """Standings with the tournament's tiebreakers; 3 queries whatever the field size."""
-    settings = (
-        SwissSettings.objects.filter(stage__tournament=tournament).order_by("stage__number").first()
-        or SwissSettings()
-    )
+def tournament_standings(
+    tournament: Tournament, *, settings: SwissSettings | None = None
+) -> StandingsTable:
+    """Standings with the tournament's tiebreakers; 3 queries whatever the field size (2
+    when the caller has the Swiss settings at hand)."""
+    if settings is None:
+        settings = swiss_settings_or_defaults(tournament)
     late_losses = settings.late_entry == LateEntry.LOSSES
     registrations = {r.pk: r for r in standings_entrants(tournament)}
     entrants = [
@@ -95,7 +97,7 @@ def swiss_field(
     tournament: Tournament, *, settings: SwissSettings, round_number: int
 ) -> list[pairing.Entrant]:
     """The entrants the engine pairs in ``round_number``, with points, rank, opponents."""
-    table = tournament_standings(tournament)
+    table = tournament_standings(tournament, settings=settings)
     opponents: dict[int, set[int]] = {pk: set() for pk in table.registrations}
     byes: set[int] = set()
     seats = Match.objects.filter(round__tournament=tournament).values_list("a_id", "b_id")

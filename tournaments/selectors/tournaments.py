@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from core.errors import NotFound
 from core.models import AuditEntry, Event
 from gameplay.rules.outcome import GameOptions
 from tournaments.models import (
@@ -59,6 +60,16 @@ def tournament_registrations(tournament: Tournament) -> QuerySet[Registration]:
     )
 
 
+def registrations_by_id(tournament: Tournament, ids: list[int]) -> dict[int, Registration]:
+    """The tournament's registrations among ``ids``, by id, with their players (1 query)."""
+    return {
+        r.pk: r
+        for r in Registration.objects.select_related("player").filter(
+            tournament=tournament, pk__in=ids
+        )
+    }
+
+
 def active_registration_count(tournament: Tournament) -> int:
     return tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
 
@@ -103,15 +114,31 @@ def stages_with_rounds(tournament: Tournament) -> QuerySet[Stage]:
 
 
 def swiss_stage(tournament: Tournament) -> Stage:
-    """The tournament's (first) Swiss stage, with its settings."""
-    return Stage.objects.select_related("swiss").filter(
-        tournament=tournament, kind=StageKind.SWISS
-    ).order_by("number").first() or _missing_stage(tournament)
+    """The tournament's (first) Swiss stage, with its settings (a 404 when it has none)."""
+    stage = (
+        Stage.objects.select_related("swiss")
+        .filter(tournament=tournament, kind=StageKind.SWISS)
+        .order_by("number")
+        .first()
+    )
+    if stage is None:
+        raise NotFound(f"{tournament.name} has no Swiss stage.", code="no_swiss_stage")
+    return stage
 
 
 def swiss_settings_of(tournament: Tournament) -> SwissSettings:
     """How the tournament's Swiss stage runs (read only: no row is created here)."""
     return swiss_stage(tournament).swiss
+
+
+def swiss_settings_or_defaults(tournament: Tournament) -> SwissSettings:
+    """The Swiss stage's settings, or the defaults (unsaved) for a tournament without one:
+    what standings and result checks read (one query)."""
+    return (
+        SwissSettings.objects.filter(stage__tournament=tournament, stage__kind=StageKind.SWISS)
+        .order_by("stage__number")
+        .first()
+    ) or SwissSettings()
 
 
 def current_stage(tournament: Tournament) -> Stage | None:
@@ -124,20 +151,10 @@ def current_stage(tournament: Tournament) -> Stage | None:
     return complete[-1] if complete else (stages[0] if stages else None)
 
 
-def _missing_stage(tournament: Tournament) -> Stage:
-    from core.errors import NotFound
-
-    raise NotFound(f"{tournament.name} has no Swiss stage.", code="no_swiss_stage")
-
-
 def game_options(tournament: Tournament) -> GameOptions:
     """The game options of the tournament's Swiss stage (game rounds to win, Kontsina's
     game rounds); one query."""
-    settings = (
-        SwissSettings.objects.filter(stage__tournament=tournament).order_by("stage__number").first()
-    )
-    if settings is None:
-        return GameOptions()
+    settings = swiss_settings_or_defaults(tournament)
     return GameOptions(
         rounds_to_win=settings.rounds_to_win, kontsina_rounds=settings.kontsina_rounds
     )

@@ -232,6 +232,26 @@ def check_in_player(*, actor: AnyUser, registration: Registration) -> Registrati
     return _mark_checked_in(actor=actor, registration=registration, tournament=tournament)
 
 
+def withdraw_entry(*, actor: AnyUser, registration: Registration) -> Registration:
+    """The "withdraw" button: a player's own entry (``unregister``, in the window) or, for
+    an organiser, anyone's (``remove_player``). Each is its own transaction."""
+    if registration.player.user_id == actor.pk:
+        return unregister(actor=actor, registration=registration)
+    if policies.can_manage_club(actor, registration.tournament.club):
+        return remove_player(actor=actor, registration=registration)
+    raise NotAllowed("You can only change your own registration.", code="not_your_registration")
+
+
+def check_in_entry(*, actor: AnyUser, registration: Registration) -> Registration:
+    """The "check in" button: yourself in the window (``check_in``) or, for an organiser,
+    anyone before the start (``check_in_player``)."""
+    if registration.player.user_id == actor.pk:
+        return check_in(actor=actor, registration=registration)
+    if policies.can_manage_club(actor, registration.tournament.club):
+        return check_in_player(actor=actor, registration=registration)
+    raise NotAllowed("You can only check yourself in.", code="not_your_registration")
+
+
 def latest_round_number(tournament: Tournament) -> int:
     last = Round.objects.filter(tournament=tournament).order_by("-number").first()
     return 0 if last is None else last.number

@@ -246,7 +246,7 @@ def repair_round(*, actor: AnyUser, round: Round) -> Round:
 
 
 def _require_unplayed(rnd: Round, what: str) -> None:
-    if rnd.status != RoundStatus.PAIRED:
+    if not policies.may_change_pairings(rnd):
         raise Conflict(
             f"Round {rnd.number} has started: it can no longer be {what}.", code="round_started"
         )
@@ -338,7 +338,7 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     rnd = lock_round(round.pk)
     tournament = rnd.tournament
     _require_manager(actor, tournament)
-    if rnd.status != RoundStatus.PAIRED:
+    if not policies.may_change_pairings(rnd):
         raise Conflict(f"Round {rnd.number} has already started.", code="round_started")
     settings = _stage_of(rnd).swiss
     length = minutes if minutes is not None else settings.round_minutes

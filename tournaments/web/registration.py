@@ -58,18 +58,14 @@ def _registration(request: HttpRequest, pk: int, reg_pk: int) -> Registration:
 @require_POST
 def registration_withdraw(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     registration = _registration(request, pk, reg_pk)
-    if registration.player.user_id == request.user.pk:
-        run_action(
-            request,
-            lambda: entrants.unregister(actor=request.user, registration=registration),
-            "You are no longer registered.",
-        )
-    else:
-        run_action(
-            request,
-            lambda: entrants.remove_player(actor=request.user, registration=registration),
-            f"{registration.player.display_name} removed.",
-        )
+    yours = registration.player.user_id == request.user.pk
+    run_action(
+        request,
+        lambda: entrants.withdraw_entry(actor=request.user, registration=registration),
+        "You are no longer registered."
+        if yours
+        else f"{registration.player.display_name} removed.",
+    )
     return _after_action(request, pk)
 
 
@@ -77,18 +73,14 @@ def registration_withdraw(request: HtmxHttpRequest, pk: int, reg_pk: int) -> Htt
 @require_POST
 def registration_check_in(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     registration = _registration(request, pk, reg_pk)
-    if registration.player.user_id == request.user.pk:
-        run_action(
-            request,
-            lambda: entrants.check_in(actor=request.user, registration=registration),
-            "You are checked in. Good luck!",
-        )
-    else:
-        run_action(
-            request,
-            lambda: entrants.check_in_player(actor=request.user, registration=registration),
-            f"{registration.player.display_name} checked in.",
-        )
+    yours = registration.player.user_id == request.user.pk
+    run_action(
+        request,
+        lambda: entrants.check_in_entry(actor=request.user, registration=registration),
+        "You are checked in. Good luck!"
+        if yours
+        else f"{registration.player.display_name} checked in.",
+    )
     return _after_action(request, pk)
 
 

@@ -10,8 +10,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from core.errors import DomainError, RuleViolation
-from core.web import safe_next
+from core.errors import DomainError, InvalidInput, RuleViolation, translate
+from core.web import parse_int, safe_next
 from tournaments import selectors
 from tournaments.models import (
     MatchStatus,
@@ -60,10 +60,10 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
                         if final
                         else "Progress saved.",
                     )
-        except DomainError as exc:
-            error = exc.detail
-        except RuleViolation as exc:
-            error = f"{exc.detail} ({exc.where})" if exc.where else exc.detail
+        except (DomainError, RuleViolation) as exc:
+            problem = translate(exc)
+            assert problem is not None
+            error = f"{problem.detail} ({problem.where})" if problem.where else problem.detail
         else:
             return redirect(next_page or request.path)
     reports = {r.side: r for r in match.reports.all() if r.current}
@@ -114,10 +114,12 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
     state = request.GET.get("status", "")
     if state not in [*MatchStatus.values, "overdue"]:
         state = ""
+    try:
+        round_number = parse_int(round_raw, field="round")
+    except InvalidInput:
+        round_number = None  # a filter: an odd value shows every round
     matches = selectors.matches_for_judge(
-        tournament,
-        round_number=int(round_raw) if round_raw.isdigit() else None,
-        status=state or None,
+        tournament, round_number=round_number, status=state or None
     )
     counts = round_selectors.match_counts(tournament)
     return render(

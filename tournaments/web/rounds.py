@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from core.errors import InvalidInput
-from core.web import run_action, safe_next
+from core.web import parse_int, run_action, safe_next
 from tournaments import selectors
 from tournaments.models import (
     Registration,
@@ -90,22 +90,14 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         return rnd
 
     def minutes(field: str) -> int | None:
-        raw = post.get(field, "").strip()
-        if not raw:
-            return None
-        if not raw.isdigit():
-            raise InvalidInput("Minutes are a whole number.", code="invalid_minutes", field=field)
-        return int(raw)
+        return parse_int(post.get(field), field=field)
 
     def registration(field: str) -> Registration:
-        raw = post.get(field, "")
-        reg = Registration.objects.select_related("player").filter(
-            tournament=tournament, pk=int(raw) if raw.isdigit() else 0
-        )
-        found = reg.first()
-        if found is None:
+        pk = parse_int(post.get(field), field=field)
+        found = selectors.registrations_by_id(tournament, [pk] if pk is not None else [])
+        if pk not in found:
             raise InvalidInput("Choose two players to swap.", code="unknown_registration")
-        return found
+        return found[pk]
 
     actions: dict[str, tuple[Any, str]] = {
         "start-tournament": (
