@@ -7,7 +7,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cardclub
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 PORT ?= 8000
 
-.PHONY: venv demo test lint format typecheck bench clean
+.PHONY: venv demo web test lint format typecheck bench clean
 
 $(BIN)/python: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,11 +22,26 @@ demo: venv
 	$(BIN)/python manage.py seed_demo
 	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
 
-TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
-	SECRET_KEY=tests-only-secret STATIC_MANIFEST=0 CACHE_KEY_PREFIX=tests CHANNELS_PREFIX=tests
+# The production web server, locally (docker-compose's `web` runs the same scripts/web):
+# DATABASE_URL and REDIS_URL from the environment, SECRET_KEY a real key, on PORT.
+web: venv
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	PYTHON=$(BIN)/python scripts/web $(PORT)
 
+# DB_POOL=0: the suite's websocket tests end every other database session between tests
+# (pg_terminate_backend), which a shared pool does not survive; the production server's
+# test (tests/tooling/test_web_server.py) and bench/http.py run with the pool.
+TEST_ENV := DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) \
+	SECRET_KEY=tests-only-0f3b9c2e7a1d4f8b6c5e9a2d7f1b3c8e4a6d9f2b7c1e5a8d3f6b9c2e STATIC_MANIFEST=0 CACHE_KEY_PREFIX=tests CHANNELS_PREFIX=tests \
+	SECURE_SSL_REDIRECT=0 DB_POOL=0
+
+# Stops at once, saying what to install, when PostgreSQL, Redis or Chromium is missing
+# (Chromium is installed through apt when this user may).
 test: venv
-	$(TEST_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+	CHROMIUM_PATH=$(CHROMIUM_PATH) scripts/test-prereqs $(BIN)/python \
+		'$(TEST_DATABASE_URL)' '$(TEST_REDIS_URL)' '$(PYTEST_ARGS)'
+	$(TEST_ENV) CHROMIUM_PATH=$(CHROMIUM_PATH) $(BIN)/pytest $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

@@ -50,8 +50,11 @@ def _environment(args: argparse.Namespace) -> dict[str, str]:
     env.update(
         DATABASE_URL=f"{base[0]}/{base[1]}_bench",
         REDIS_URL=os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS),
-        SECRET_KEY=env.get("SECRET_KEY", "bench-only-secret"),
+        SECRET_KEY=env.get(
+            "SECRET_KEY", "bench-only-7d2f9a4c1e8b3f6a0d5c9e2b7f4a1d8c3e6b9f2a5d7c0e4b"
+        ),
         DEBUG="0",
+        SECURE_SSL_REDIRECT="0",
         STATIC_MANIFEST="0",
         ALLOWED_HOSTS="127.0.0.1,localhost",
         CELERY_TASK_ALWAYS_EAGER="1",

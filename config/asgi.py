@@ -1,12 +1,26 @@
-"""ASGI entry point: HTTP through Django, websockets through Channels routing."""
+"""ASGI entry point: websockets through Channels routing, HTTP through Django's WSGI handler
+on a bounded pool of threads.
+
+Every view of ours is synchronous. Django's own ASGI handler runs each request's sync view
+in a new thread of its own, with no bound: under load a process juggles dozens of requests
+at once, each holding a database connection, and they all slow down together (and run the
+connection pool dry). Here a process serves at most ``WEB_THREADS`` requests at a time
+(a2wsgi's WSGI adapter, the rest wait in line) and websockets beside them on its event
+loop; the production server runs several such processes (``scripts/web``).
+"""
 
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+from a2wsgi import WSGIMiddleware
+from django.conf import settings
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django_http_app = WSGIMiddleware(
+    get_wsgi_application(),  # type: ignore[arg-type]  # Django's WSGIHandler is a WSGI app
+    workers=settings.WEB_THREADS,
+)
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set up first)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
@@ -16,7 +30,7 @@ from gameplay.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": django_http_app,
         "websocket": AllowedHostsOriginValidator(
             # types-channels wants its check-only _ExtendedURLPattern, which no path() returns.
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]  # path() gives URLPattern

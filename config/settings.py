@@ -91,8 +91,27 @@ DEBUG = env_bool("DEBUG", default=not env("DATABASE_URL"))
 SECRET_KEY = env("SECRET_KEY") or (
     "insecure-development-key-only-for-the-embedded-default" if DEBUG else ""
 )
-if not SECRET_KEY:
-    raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+#: Keys a deployment must never run with (placeholders that were once in examples).
+PLACEHOLDER_KEYS = ("change-me", "changeme", "secret", "insecure", "example", "django-insecure")
+
+
+def weak_secret_key(key: str) -> str:
+    """Why ``key`` is not a real key for a deployment ("" when it is one): Django's own
+    deploy check wants at least 50 characters with at least 5 different ones."""
+    if not key:
+        return "it is not set"
+    if len(key) < 50 or len(set(key)) < 5:
+        return "it is shorter than 50 characters (or has fewer than 5 different ones)"
+    if any(word in key.lower() for word in PLACEHOLDER_KEYS):
+        return "it looks like a placeholder"
+    return ""
+
+
+if not DEBUG and (why := weak_secret_key(SECRET_KEY)):
+    raise ImproperlyConfigured(
+        f"SECRET_KEY must be a real key when DEBUG is off, and {why}. Make one with: "
+        "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SITE_URL = env("SITE_URL", "http://localhost:8000")
@@ -121,6 +140,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Refuses NUL in the address and forms (a 400, not PostgreSQL's 500); errors under /api/
+    # are always JSON.
+    "core.middleware.BadInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -132,6 +154,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+#: Requests one web process serves at once (threads; the rest wait in line, config/asgi.py).
+#: Keep it at most DB_POOL_MAX_SIZE: each holds a database connection while it runs.
+WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1)
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
@@ -153,7 +178,7 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         env("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DB_CONN_MAX_AGE", 60, minimum=0),
+        conn_max_age=env_int("DB_CONN_MAX_AGE", 0, minimum=0),
         conn_health_checks=True,
     )
 }
@@ -161,6 +186,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A web process and the eager tasks share the file; wait for a lock, don't fail.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif env_bool("DB_POOL", default=True):
+    # PostgreSQL through Django's connection pool (psycopg_pool), one pool per process: a
+    # request or task borrows a connection and gives it back when it ends. Never persistent
+    # connections instead (CONN_MAX_AGE): under ASGI every worker thread would keep its own.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # With health checks on, the pool checks a connection as it lends it: one the server
+    # closed (a restart, a restore) is replaced, never lent.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": env_int("DB_POOL_MIN_SIZE", 2, minimum=0),
+            "max_size": env_int("DB_POOL_MAX_SIZE", 10, minimum=1),
+            # A request waits this long for a free connection, then fails (503-worthy).
+            "timeout": env_float("DB_POOL_TIMEOUT", 10, minimum=0.1),
+        }
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -200,6 +241,19 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+AUTHENTICATION_BACKENDS = [
+    # Every password check: throttled, and user names found case-insensitively (core.throttle).
+    "core.throttle.ThrottledModelBackend",
+    # Never reached for a password; listed so sessions it signed in (before the one above)
+    # stay valid.
+    "django.contrib.auth.backends.ModelBackend",
+]
+# After this many failed sign-ins for one user name, or from one client address, within
+# the window, sign-ins for it are refused (even the right password) until the window ends.
+LOGIN_FAILURE_LIMIT_PER_USERNAME = env_int("LOGIN_FAILURE_LIMIT_PER_USERNAME", 10, minimum=1)
+# Higher: a club's players often share one router's address.
+LOGIN_FAILURE_LIMIT_PER_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", 50, minimum=1)
+LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1)
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = env("TIME_ZONE", "UTC")
@@ -230,9 +284,23 @@ EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "tournaments@localhost")
 
 if not DEBUG:
+    # A deployment sits behind a proxy that ends TLS and says so in this header; cookies go
+    # over HTTPS only, plain HTTP is redirected (but /healthz, which the proxy and compose
+    # ask over plain HTTP), and browsers are told to use HTTPS from then on. Each can be
+    # turned off for a deployment without TLS (``manage.py check --deploy`` then says so).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000, minimum=0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+
+# The largest request body read into memory (a form, or a JSON body: core.parsers). The
+# largest input we take, a Gesoseka board of 8 decks, is a few KiB: 1 MiB is generous, and
+# a larger body is a 413 (JSON under /api/) before anything parses it.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1024 * 1024, minimum=1024)
 
 # --- API -----------------------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -242,6 +310,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "core.api.Pagination",
+    # JSON bounded in size, depth and numbers, without NUL (core.parsers); forms as usual.
+    "DEFAULT_PARSER_CLASSES": [
+        "core.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # The API answers JSON only, errors included (the interactive docs are /api/docs/).
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
         "django_filters.rest_framework.DjangoFilterBackend",
@@ -286,6 +362,32 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", "cardclub")
 CELERY_TIMEZONE = TIME_ZONE
+# Redis going away (a restart, a failover, a dropped connection) never ends a worker: it
+# reconnects, at start-up too, for as long as it takes (the default gives up after 100
+# tries, and the worker exits). Every deadline is a database field the sweepers catch up
+# on, so tasks lost with Redis cost nothing but a few seconds. tests/faults/ restarts
+# Redis under a worker that holds timers: Celery 5.7.0's own consumer exited there.
+CELERY_WORKER_CONSUMER = "config.worker:Consumer"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A peer that vanished (no RST: a failover, a network cut) is noticed, not waited on
+    # forever; a connection idle for the health-check interval is checked before use.
+    "socket_keepalive": True,
+    "socket_connect_timeout": 5,
+    "health_check_interval": 10,
+    "retry_on_timeout": True,
+}
+# Tasks running when the connection drops finish (their acknowledgement is lost, so Redis
+# hands them out again later: every task here is idempotent). Cancelling them instead
+# (Celery 6's default) crashed workers on reconnection in Celery 5 (celery#9250).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# Results (none of our tasks keeps one, but a caller may ask) retry across a reconnect.
+CELERY_RESULT_BACKEND_ALWAYS_RETRY = True
+CELERY_RESULT_BACKEND_MAX_RETRIES = 10
+CELERY_REDIS_SOCKET_KEEPALIVE = True
+CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
 # A sweep interval of 0 would spin beat (and the embedded clock): at least 0.1 s.
 CLOCK_SWEEP_SECONDS = env_float("CLOCK_SWEEP_SECONDS", 5, minimum=0.1)
 DRAFT_SWEEP_SECONDS = env_float("DRAFT_SWEEP_SECONDS", 2, minimum=0.1)

@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from core.web import healthz
+from tournaments.web.accounts import sign_in, sign_out
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -11,7 +12,18 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("gameplay.api.urls")),
+    # Our login (throttled) and logout pages (``next`` through core.web.safe_next) take
+    # the place of Django's, names and all.
+    path("accounts/login/", sign_in, name="login"),
+    path("accounts/logout/", sign_out, name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("gameplay.web.urls")),
     path("", include("tournaments.web.urls")),
 ]
+
+# Errors raised outside a DRF view: JSON ``{"code", "detail"}`` under /api/, Django's pages
+# elsewhere (core.api).
+handler400 = "core.api.bad_request"
+handler403 = "core.api.permission_denied"
+handler404 = "core.api.page_not_found"
+handler500 = "core.api.server_error"

@@ -3,22 +3,42 @@ exception handler that turns every error under ``/api/`` into ``{"code", "detail
 
 Domain errors and rule violations are translated by ``core.errors.translate``; DRF's own
 errors (validation, authentication, throttling, 404) get a code too. Field errors add
-``"fields"``.
+``"fields"`` (and ``"field"``, the first field at fault).
+
+Errors that never reach a DRF view (a URL that matches nothing, a bad ``Host``, a body
+too large for Django, a crash) go through Django's handlers, set in ``config.urls`` to the
+views at the end of this module: JSON under ``/api/``, Django's pages elsewhere.
+
+Every input serializer is a :class:`StrictInput`: a key it does not take is refused by
+name (``unknown_field``), so a misspelt ``"alignmnet"`` is never silently ignored.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from http import HTTPStatus
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.core.exceptions import (
+    DisallowedHost,
+    PermissionDenied,
+    RequestDataTooBig,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core.errors import translate
+from core.parsers import too_large_detail
+from core.web import parse_int
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -47,13 +67,69 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="Not logged in"),
     403: OpenApiResponse(ErrorSerializer, description="Not allowed"),
     404: OpenApiResponse(ErrorSerializer, description="Not found"),
+    405: OpenApiResponse(ErrorSerializer, description="Method not allowed here"),
     409: OpenApiResponse(ErrorSerializer, description="Not possible in the current state"),
+    413: OpenApiResponse(ErrorSerializer, description="Request body too large"),
+    429: OpenApiResponse(ErrorSerializer, description="Too many requests: wait and retry"),
 }
+
+
+class StrictInput(serializers.Serializer[Any]):
+    """An input serializer that refuses any key it does not take, naming it (code
+    ``unknown_field``): a misspelt optional key would otherwise be dropped without a word
+    and the request would do something else than asked. Nested input serializers are
+    ``StrictInput`` too, so the check reaches every object of a request."""
+
+    #: Keys a browser's form adds that are not input.
+    IGNORED_KEYS = frozenset({"csrfmiddlewaretoken"})
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            taken = [name for name, field in self.fields.items() if not field.read_only]
+            for key in data:
+                if key not in taken and key not in self.IGNORED_KEYS:
+                    message = (
+                        f"{str(key)[:40]!r} is not a field here; "
+                        f"the fields are: {', '.join(taken)}."
+                    )
+                    raise exceptions.ValidationError(
+                        {str(key): [exceptions.ErrorDetail(message, code="unknown_field")]}
+                    )
+        return super().to_internal_value(data)
 
 
 class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 500
+
+
+class GameInput(StrictInput):
+    """One game of a reported result, ``{"rounds": [[31, 25], ...], "alignments": [...]}``
+    (``gameplay.rules.games``): its shape only, every key checked. The game's rules judge
+    the scores and name the rule a result breaks."""
+
+    rounds = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        min_length=1,
+        max_length=50,
+        help_text="The game rounds in order, each [score_a, score_b], 'a' being the match's "
+        "first entrant.",
+    )
+    alignments = serializers.ListField(
+        child=serializers.CharField(allow_null=True, allow_blank=True, max_length=20),
+        min_length=2,
+        max_length=2,
+        required=False,
+        allow_null=True,
+        help_text="Vanilla Gwent: each player's alignment, 'might', 'magic', 'mind' or null.",
+    )
+
+
+def games_input(help_text: str) -> serializers.ListSerializer[Any]:
+    """A result's games (a match is best of at most 9), each a :class:`GameInput`."""
+    return serializers.ListSerializer(
+        child=GameInput(), allow_empty=False, max_length=9, help_text=help_text
+    )
 
 
 def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
@@ -71,14 +147,62 @@ def path_int(value: str) -> int:
         raise Http404 from None
 
 
+def query_int(request: Request, name: str) -> int | None:
+    """A whole number from the query string (None when absent or empty); anything else
+    ("²", "1e3", 5,000 digits) is a 400 naming the parameter (``core.web.parse_int``)."""
+    return parse_int(request.query_params.get(name), field=name)
+
+
+Path = tuple[str | int, ...]
+
+
+def _errors(detail: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every message of a DRF error tree with where it is: a dict is fields, a list of
+    messages is one field's, a list of trees (``many=True``) is items by index."""
+    if isinstance(detail, Mapping):
+        for key, value in detail.items():
+            yield from _errors(
+                value, path if key == api_settings.NON_FIELD_ERRORS_KEY else (*path, key)
+            )
+    elif isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if isinstance(value, Mapping | list):
+                yield from _errors(value, (*path, index))
+            else:
+                yield path, value
+    else:
+        yield path, detail
+
+
+def _dotted(path: Path) -> str:
+    """``("games", 0, "alignmnet")`` as ``games[0].alignmnet``."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _validation_body(detail: Any) -> dict[str, Any]:
+    """A DRF validation error as ``{"code", "detail", "field", "fields"}``: the first
+    unknown key if there is one (``unknown_field``), else the first message."""
+    errors = list(_errors(detail))
+    unknown = [(p, m) for p, m in errors if getattr(m, "code", None) == "unknown_field"]
+    path, message = (unknown or errors or [((), "The input is not valid.")])[0]
+    field = _dotted(path)
+    if unknown:
+        parent = _dotted(path[:-1])
+        body = {"code": "unknown_field", "detail": f"{parent}: {message}" if parent else message}
+    else:
+        body = {"code": "invalid", "detail": f"{field}: {message}" if field else str(message)}
+    if field:
+        body["field"] = field
+    body["fields"] = detail if isinstance(detail, dict) else {}
+    return body
+
+
 def _first_message(data: Any) -> str:
-    if isinstance(data, list) and data:
-        return _first_message(data[0])
-    if isinstance(data, dict) and data:
-        key, value = next(iter(data.items()))
-        message = _first_message(value)
-        return message if key == "non_field_errors" else f"{key}: {message}"
-    return str(data)
+    messages = [str(message) for _, message in _errors(data)]
+    return messages[0] if messages else str(data)
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -93,11 +217,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        response.data = {
-            "code": "invalid",
-            "detail": _first_message(exc.detail),
-            "fields": exc.detail if isinstance(exc.detail, dict) else {},
-        }
+        response.data = _validation_body(exc.detail)
     elif isinstance(exc, exceptions.APIException):
         codes = exc.get_codes()
         response.data = {
@@ -105,3 +225,82 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             "detail": _first_message(exc.detail),
         }
     return response
+
+
+# --- errors that never reach a DRF view ------------------------------------------------
+
+#: The code of each status when nothing more precise is known (DRF's codes).
+STATUS_CODES = {
+    400: "bad_request",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    413: "too_large",
+    415: "unsupported_media_type",
+    429: "throttled",
+    500: "server_error",
+}
+#: The words of each status, for the person acting.
+STATUS_DETAILS = {
+    400: "The request cannot be read: check its format and headers.",
+    403: "You may not do this.",
+    404: "There is nothing at this address.",
+    405: "This address does not take that method.",
+    500: "Something went wrong on our side; it has been logged. Please try again later.",
+}
+
+
+def is_api(request: HttpRequest) -> bool:
+    """Whether the request is for the API (its errors are JSON), not a page."""
+    path = request.path_info
+    return path == "/api" or path.startswith("/api/")
+
+
+def error_response(
+    status: int, code: str | None = None, detail: str | None = None, *, field: str | None = None
+) -> JsonResponse:
+    """``{"code", "detail"}`` (and ``field``) with ``status``, outside DRF."""
+    body = {
+        "code": code or STATUS_CODES.get(status, "error"),
+        "detail": detail or STATUS_DETAILS.get(status) or HTTPStatus(status).phrase + ".",
+    }
+    if field:
+        body["field"] = field
+    return JsonResponse(body, status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: Django's own refusals (a ``Host`` not served, a body too large, too
+    many fields, a malformed form)."""
+    if not is_api(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return error_response(413, "too_large", too_large_detail())
+    if isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
+        return error_response(400, "too_many_fields", "The request has too many fields.")
+    if isinstance(exception, DisallowedHost):
+        return error_response(400, "bad_host", "This site is not served under that host name.")
+    return error_response(400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler403``."""
+    if not is_api(request):
+        return defaults.permission_denied(request, exception)
+    return error_response(403)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler404``: under ``/api/``, an address that matches no operation."""
+    if not is_api(request):
+        return defaults.page_not_found(request, exception)
+    return error_response(404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``."""
+    if not is_api(request):
+        return defaults.server_error(request)
+    return error_response(500)

@@ -9,6 +9,10 @@ runs in the full stack) are run in the web process, at most once every
 - every few seconds while a websocket is open (:func:`start_in_event_loop`: live pages keep
   no request flowing, yet a pick timer must fire).
 
+Each sweeper handles every deadline on its own (its own transaction; one that fails is
+logged with its id and skipped: ``tournaments.tasks``, ``gameplay.tasks``), so a bad row
+never stops the clock for the others; a sweeper that fails as a whole is logged here.
+
 In the full stack (``REDIS_URL`` set, Celery not eager) this does nothing: beat sweeps.
 ``EMBEDDED_CLOCK=0`` turns it off (tests that drive the clock by hand).
 """

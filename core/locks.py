@@ -76,8 +76,10 @@ def for_update(
 def lock_one(
     source: type[M] | models.QuerySet[M], *, related: Iterable[str] = (), **filters: Any
 ) -> M | None:
-    """The one row matching ``filters``, locked (None if there is none)."""
-    return for_update(source, related=related).filter(**filters).first()
+    """The one row matching ``filters``, locked (None if there is none). Not ``.first()``:
+    ordering one row by its key costs a sort in the query and its compilation, each time."""
+    rows = list(for_update(source, related=related).filter(**filters)[:1])
+    return rows[0] if rows else None
 
 
 def lock_all(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -52,37 +54,92 @@ def add_form_error(form: forms.BaseForm, error: DomainError | RuleViolation) -> 
     form.add_error(problem.field if problem.field in form.fields else None, problem.detail)
 
 
+#: The most digits :func:`parse_int` takes: every number a person types here (minutes,
+#: a round, a pod size, an id) has fewer; ten would not fit a PostgreSQL ``integer``.
+MAX_DIGITS = 9
+
+
 def parse_int(raw: str | None, *, field: str) -> int | None:
-    """A posted whole number (None when empty), refused by name when it is not one: ASCII
-    digits only (``str.isdigit`` also accepts "²", which ``int`` refuses), at most nine.
-    The service that takes it checks its range."""
+    """A posted or queried whole number of 0 or more (None when empty), refused by name
+    (``invalid_number``, ``field``) when it is not one: ASCII digits only (``str.isdigit``
+    also accepts "²", which ``int`` refuses, and ``int`` accepts "٣", "1_0" and " 1"),
+    at most :data:`MAX_DIGITS`. The service that takes it checks its range."""
     if raw is None or raw.strip() == "":
         return None
     text = raw.strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 9:
+    shown = repr(text[:12] + "…" if len(text) > 12 else text)
+    if not (text.isascii() and text.isdigit()):
         raise InvalidInput(
-            f"{raw[:20]!r} is not a whole number.", code="invalid_number", field=field
+            f"{shown} is not a whole number (digits 0 to 9 only).",
+            code="invalid_number",
+            field=field,
+        )
+    if len(text) > MAX_DIGITS:
+        raise InvalidInput(
+            f"{shown} is too large for a whole number here (at most {MAX_DIGITS} digits).",
+            code="invalid_number",
+            field=field,
         )
     return int(text)
 
 
 def safe_next(request: HttpRequest, default: str) -> str:
-    """The posted or queried ``next`` page if it is on this site, else ``default``."""
+    """The posted or queried ``next`` page if it is a page of this site, else ``default``.
+
+    Only a path is followed (``/tournaments/3/judge/?round=2``), as our own links make
+    with ``request.get_full_path``: never another site (``https://elsewhere.example/``),
+    nor what browsers read as one (``//evil``, ``/\\evil``, ``https:evil``), nor another
+    scheme (``javascript:``, ``data:``), nor anything with spaces or control characters
+    (browsers drop a tab or line break, so ``/<tab>/evil`` would be ``//evil``)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    if (
+        target.startswith("/")
+        and not target.startswith(("//", "/\\"))
+        and not any(_is_space_or_control(char) for char in target)
+        and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
     ):
         return target
     return default
 
 
+def _is_space_or_control(char: str) -> bool:
+    """Whitespace, control, format, surrogate or unassigned: never in a path we link to
+    (``get_full_path`` percent-encodes them)."""
+    return unicodedata.category(char)[0] in "CZ"
+
+
+#: What a spreadsheet reads as the start of a formula (or a DDE command) in a cell: OWASP,
+#: "CSV Injection". Tab and carriage return count too, since some spreadsheets strip them
+#: and read what follows.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: A plain number (``-3``, ``+1.5``) cannot run anything; it stays a number.
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
+
+
+def _spreadsheet_safe(value: Any) -> Any:
+    """The cell as text a spreadsheet will not run: a leading single quote before a formula
+    start (OWASP's advice; spreadsheets show the text and hide the quote). Numbers that are
+    not text, and text that is a plain number, are left as they are."""
+    if (
+        isinstance(value, str)
+        and value.startswith(_FORMULA_STARTS)
+        and not _PLAIN_NUMBER.fullmatch(value)
+    ):
+        return "'" + value
+    return value
+
+
 def csv_response(
     filename: str, header: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> HttpResponse:
+    """A CSV download: the one CSV writer of the site, so every export is
+    spreadsheet-safe (no cell of a display name or any other text runs as a formula)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([_spreadsheet_safe(cell) for cell in header])
+    writer.writerows([_spreadsheet_safe(cell) for cell in row] for row in rows)
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -3,6 +3,10 @@
 Pods, seats, packs and picks are read-only here: a draft moves only through the services
 (the organiser's controls, the players' picks, the timers), which keep the engine state,
 the pick log and the audit log consistent. Staff may read, search and delete.
+
+Until a draft is over the admin does not show what the seats hold either: not the pod's
+seed or engine state (either deals every pack again), the opened packs or the cards of a
+pick. Staff may play at their club too; once the draft is over everything is shown.
 """
 
 from typing import Any, TypeVar
@@ -11,7 +15,7 @@ from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
 
-from gameplay.models import DraftPack, DraftPod, DraftSeat, DraftSettings, Pick
+from gameplay.models import DraftPack, DraftPod, DraftSeat, DraftSettings, Pick, PodStatus
 
 M = TypeVar("M", bound=Model)
 Parent = TypeVar("Parent", bound=Model)
@@ -35,6 +39,14 @@ class ReadOnlyAdmin(admin.ModelAdmin[M]):
         return False
 
 
+#: Shown instead of what the seats hold while the draft runs.
+HIDDEN = "(hidden until the draft is over)"
+
+
+def _over(pod: DraftPod | None) -> bool:
+    return pod is not None and pod.status == PodStatus.FINISHED
+
+
 class SeatInline(ReadOnlyInline[DraftSeat, DraftPod]):
     model = DraftSeat
     fields = ["position", "registration", "auto_pick", "deadline"]
@@ -48,6 +60,9 @@ class DraftPodAdmin(ReadOnlyAdmin[DraftPod]):
     list_select_related = ["tournament"]
     inlines = [SeatInline]
 
+    def get_exclude(self, request: HttpRequest, obj: DraftPod | None = None) -> Any:
+        return [] if _over(obj) else ["seed", "state"]
+
 
 @admin.register(DraftSeat)
 class DraftSeatAdmin(ReadOnlyAdmin[DraftSeat]):
@@ -59,16 +74,26 @@ class DraftSeatAdmin(ReadOnlyAdmin[DraftSeat]):
 
 @admin.register(Pick)
 class PickAdmin(ReadOnlyAdmin[Pick]):
-    list_display = ["pod", "seat", "pack", "pack_pick", "cards", "source", "created_at"]
+    list_display = ["pod", "seat", "pack", "pack_pick", "picked", "source", "created_at"]
     list_filter = ["source"]
     search_fields = ["pod__tournament__name", "seat__registration__player__display_name"]
     list_select_related = ["pod__tournament", "seat__pod__tournament"]
+
+    @admin.display(description="cards")
+    def picked(self, pick: Pick) -> str:
+        return " ".join(pick.cards) if _over(pick.pod) else HIDDEN
+
+    def get_exclude(self, request: HttpRequest, obj: Pick | None = None) -> Any:
+        return [] if obj is not None and _over(obj.pod) else ["cards", "pack_before"]
 
 
 @admin.register(DraftPack)
 class DraftPackAdmin(ReadOnlyAdmin[DraftPack]):
     list_display = ["pod", "number", "opened_by"]
     list_select_related = ["pod__tournament"]
+
+    def get_exclude(self, request: HttpRequest, obj: DraftPack | None = None) -> Any:
+        return [] if obj is not None and _over(obj.pod) else ["cards"]
 
 
 @admin.register(DraftSettings)

@@ -8,6 +8,10 @@ class GameplayConfig(AppConfig):
     def ready(self) -> None:
         # Wiring (not a layer): the live pages listen for the services' changes.
         from gameplay.realtime import broadcast
+        from gameplay.selectors.gates import unfinished_drafts
         from gameplay.services.drafts import pod_changed
+        from tournaments.selectors.policies import round_may_begin
 
         pod_changed.connect(broadcast.on_pod_changed, dispatch_uid="gameplay.broadcast")
+        # A tournament round waits for the drafts seated before it.
+        round_may_begin.connect(unfinished_drafts, dispatch_uid="gameplay.round_gate")

@@ -12,12 +12,19 @@ one row per (pod, pack, pick number of that pack) and per (seat, pick number of 
 seat). ``version`` grows with every change: every snapshot sent to a page carries it, so
 a page can tell a stale update from a new one.
 
+``state_token`` is a random value written with every state: the state cache
+(``gameplay.selectors.state_cache``) keys parsed states by (pod, version, token), so a
+database restored from a backup (the same pod and version, another state) is never served
+from what a running process parsed before.
+
 Deadlines are fields: ``DraftSeat.deadline`` is when the seat's current pick times out
 (null: no pack waits for it, or the pod is paused). ``timer_token`` changes whenever the
 deadline does, so a timer task queued for an older deadline does nothing.
 """
 
 from __future__ import annotations
+
+import uuid
 
 from django.conf import settings
 from django.db import models
@@ -64,6 +71,8 @@ class DraftPod(models.Model):
     #: The engine's state (``gameplay.rules.draft``), changed under this row's lock.
     state = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=0)
+    #: A new random value with every state written (see the module's docstring).
+    state_token = models.UUIDField(default=uuid.uuid4, editable=False)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)

@@ -32,6 +32,18 @@ def _fast_passwords(settings):  # type: ignore[no-untyped-def]
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_sign_in_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Failed sign-ins are counted in the cache (Redis here) for a quarter of an hour, and
+    every test client is 127.0.0.1: each test counts under its own keys, so no test (nor
+    an earlier run) locks another out."""
+    import uuid
+
+    from core import throttle
+
+    monkeypatch.setattr(throttle, "KEY_PREFIX", f"sign-in-failures-test-{uuid.uuid4().hex}")
+
+
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()

@@ -60,12 +60,13 @@ class World:
 @pytest.fixture
 def world() -> World:
     tournament, organiser, registrations = running_tournament(4, auto_pair=False)
-    pods = draft_services.create_pods(
-        actor=organiser, tournament=tournament, pod_size=4, seconds_per_pick=0
-    )
-    draft_services.start_pod(actor=organiser, pod=pods[0])
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
+    # A draft running before round 2 (round 1 would wait for a draft seated before it).
+    pods = draft_services.create_pods(
+        actor=organiser, tournament=tournament, pod_size=4, seconds_per_pick=0, timing="each"
+    )
+    draft_services.start_pod(actor=organiser, pod=pods[0])
     match = Match.objects.filter(round=rnd, b__isnull=False).order_by("table").first()
     assert match is not None
     club = tournament.club

@@ -3,8 +3,10 @@ describes the full stack the design card names, with health checks."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -30,14 +32,49 @@ def compose_command() -> list[str]:
     )
 
 
-def test_compose_file_is_valid() -> None:
-    result = subprocess.run(
-        [*compose_command(), "-f", str(COMPOSE), "config", "-q"],
+KEY = "Zq4r8Tn1Vb6Xk3Wm9Pj2Hd7Lc5Fs0Gy8Ua1Ie4Ro6Qw3Et9Yz2Mx7Nv5Bk0Jh"
+
+
+def _compose_config(**environment: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SECRET_KEY", "SECURE_"))}
+    env.update(environment)
+    return subprocess.run(
+        [*compose_command(), "-f", str(COMPOSE), "config"],
         capture_output=True,
         text=True,
         check=False,
+        env=env,
     )
+
+
+def test_compose_file_is_valid() -> None:
+    result = _compose_config(SECRET_KEY=KEY)
     assert result.returncode == 0, result.stderr
+
+
+def test_compose_refuses_to_start_without_a_secret_key() -> None:
+    result = _compose_config()
+    assert result.returncode != 0
+    assert "set SECRET_KEY to a long random value" in result.stderr
+
+
+def test_check_deploy_is_clean_under_the_compose_production_settings() -> None:
+    """The web service's environment exactly as compose resolves it (only a key given),
+    hosts left as they are: ``check --deploy`` reads settings and connects to nothing."""
+    resolved = yaml.safe_load(_compose_config(SECRET_KEY=KEY).stdout)
+    environment = {k: str(v) for k, v in resolved["services"]["web"]["environment"].items()}
+    keep = {"PATH", "HOME", "LANG", "VIRTUAL_ENV"}
+    env = {k: v for k, v in os.environ.items() if k in keep} | environment
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "DEBUG"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
 
 
 def test_compose_runs_the_full_stack_with_health_checks() -> None:
@@ -45,7 +82,8 @@ def test_compose_runs_the_full_stack_with_health_checks() -> None:
     assert {"postgres", "redis", "web", "worker", "beat", "migrate"} <= set(services)
     for name in ("postgres", "redis", "web", "worker"):
         assert "healthcheck" in services[name], name
-    assert "daphne" in services["web"]["command"]
+    # The production server (several processes), the same command as `make web`.
+    assert services["web"]["command"][0] == "scripts/web"
     assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
     assert services["web"]["environment"]["DATABASE_URL"].startswith("postgres://")
     assert services["web"]["environment"]["REDIS_URL"].startswith("redis://")

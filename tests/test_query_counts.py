@@ -50,20 +50,15 @@ class World:
 
 def build(entrants: int, rounds: int, *, extra_clubs: int) -> World:
     """A running tournament with ``rounds`` paired rounds (all but the last complete; in the
-    last one a result is reported and the rest wait), draft pods of four (the first ended by
-    the organiser, so it has a pick log), and ``extra_clubs`` clubs around it, each with
-    members and a tournament."""
+    last one a result is reported and the rest wait), draft pods of four seated for the next
+    round (the first ended by the organiser, so it has a pick log), and ``extra_clubs`` clubs
+    around it, each with members and a tournament."""
     tournament, organiser, registrations = running_tournament(
         entrants, rounds=rounds + 1, auto_pair=False
     )
     judge = member(tournament.club, Role.JUDGE)
     for _ in range(entrants // 4):
         member(tournament.club)
-    pods = draft_services.create_pods(
-        actor=organiser, tournament=tournament, pod_size=4, seconds_per_pick=0
-    )
-    draft_services.start_pod(actor=organiser, pod=pods[0])
-    draft_services.end_pod(actor=organiser, pod=pods[0])
     rnd = None
     for number in range(1, rounds + 1):
         rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
@@ -73,6 +68,12 @@ def build(entrants: int, rounds: int, *, extra_clubs: int) -> World:
             for match in played:
                 results.judge_result(actor=judge, match=match, games=A_WINS)
     assert rnd is not None
+    # Seated after the rounds: a round waits for the drafts seated before it.
+    pods = draft_services.create_pods(
+        actor=organiser, tournament=tournament, pod_size=4, seconds_per_pick=0, timing="each"
+    )
+    draft_services.start_pod(actor=organiser, pod=pods[0])
+    draft_services.end_pod(actor=organiser, pod=pods[0])
     match = Match.objects.filter(round=rnd, b__isnull=False).order_by("table").first()
     assert match is not None
     results.report_result(actor=match.a.player.user, match=match, games=A_WINS)

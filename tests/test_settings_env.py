@@ -148,7 +148,7 @@ def _load_settings(**overrides: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_typo_in_debug_stops_the_start_up() -> None:
-    result = _load_settings(DEBUG="ture", SECRET_KEY="x")
+    result = _load_settings(DEBUG="ture", SECRET_KEY=REAL_KEY)
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr and "DEBUG='ture'" in result.stderr
 
@@ -163,4 +163,24 @@ def test_no_secret_key_with_debug_off_stops_the_start_up() -> None:
     result = _load_settings(DEBUG="0")
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr and "SECRET_KEY" in result.stderr
-    assert _load_settings(DEBUG="off", SECRET_KEY="set").returncode == 0
+    assert _load_settings(DEBUG="off", SECRET_KEY=REAL_KEY).returncode == 0
+
+
+REAL_KEY = "q7Vd0-kJ3pXw9LmZ2rT8yB4nC6hF1sG5aE0uI7oP3vK9xN2bM8cQ4tR6wY1zD5jH"
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "set",
+        "change-me-in-production",
+        "x" * 60,
+        "change-me-in-production-please-use-a-long-random-string-here",
+        "django-insecure-" + REAL_KEY,
+    ],
+)
+def test_a_weak_or_placeholder_secret_key_with_debug_off_stops_the_start_up(key: str) -> None:
+    result = _load_settings(DEBUG="off", SECRET_KEY=key)
+    assert result.returncode != 0
+    assert "SECRET_KEY must be a real key" in result.stderr
+    assert "secrets.token_urlsafe" in result.stderr

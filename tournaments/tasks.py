@@ -4,11 +4,18 @@ Every deadline is a database field; the task queued for it is an optimisation an
 ``sweep_deadlines`` (run by beat every ``CLOCK_SWEEP_SECONDS``) handles any deadline that
 passed unhandled. Services re-read state under a lock, so running a task twice, late or
 never loses nothing and does nothing twice.
+
+The sweeper handles each deadline on its own: each service call is its own transaction,
+and one that fails (a row the rules refuse today, a bug) is logged with its id and
+skipped, so it can never stop time being called, or a start or a pairing, anywhere else.
+It is tried again on the next pass.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from functools import partial
 
 from celery import shared_task
 from django.utils import timezone
@@ -47,9 +54,28 @@ def sweep_deadlines() -> int:
     now = timezone.now()
     handled = 0
     for tournament_id in selectors.due_tournament_starts(now):
-        handled += lifecycle.handle_tournament_start(tournament_id=tournament_id, now=now)
+        handled += _each(
+            f"the start of tournament {tournament_id}",
+            partial(lifecycle.handle_tournament_start, tournament_id=tournament_id, now=now),
+        )
     for round_id in selectors.due_round_clocks(now):
-        handled += swiss.handle_round_clock(round_id=round_id, now=now)
+        handled += _each(
+            f"the clock of round {round_id}",
+            partial(swiss.handle_round_clock, round_id=round_id, now=now),
+        )
     for tournament_id, number in selectors.rounds_waiting_for_pairing():
-        handled += pair_next_round(tournament_id, number)
+        handled += _each(
+            f"pairing round {number} of tournament {tournament_id}",
+            partial(pair_next_round, tournament_id, number),
+        )
     return handled
+
+
+def _each(what: str, handle: Callable[[], bool]) -> bool:
+    """Handle one deadline (the service is its own transaction); if it fails, log ``what``
+    (which names its id) and go on: the next pass tries it again."""
+    try:
+        return handle()
+    except Exception:
+        logger.exception("sweeper: %s failed; skipped until the next pass", what)
+        return False

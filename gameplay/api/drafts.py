@@ -1,5 +1,22 @@
 """Draft API: the same actions as the websocket, for clients without one (and for pages
 whose socket dropped: they poll the snapshot and post picks here), plus the pick log.
+
+What is secret until a draft is over (``gameplay.selectors.drafts``): the pod's ``seed``
+(with it the pure engine deals every opening pack again, so it would show a player the
+packs of the seats before them and what those seats picked), every seat's pack and pool
+but the viewer's own, and before the organiser starts, every card. So:
+
+- ``seed`` is ``null`` in the pods list and the pick log until the draft is over; then it
+  is shown, so that anyone can deal the packs again from it and check the draft was fair;
+- the snapshot (``GET drafts/<id>/``) shows a player their own pack and pool only, and no
+  pack before the start; organisers who do not play see every seat;
+- the pick log (every pack's contents before each pick) is for organisers who do not play
+  until the draft is over, then for everyone.
+
+A pick and a highlight name cards by ``positions`` in the pack in front of the player (0 is
+the first card as the snapshot lists them): a pack may hold two copies of a card (two
+``7H``), and a player may keep one or both. ``cards`` (card codes) is still accepted from
+older clients, and takes the first copy; a request names one or the other.
 """
 
 from __future__ import annotations
@@ -9,24 +26,24 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, path_int, valid
+from core.api import ERRORS, StrictInput, path_int, valid
 from core.errors import NotAllowed, NotFound
 from core.web import csv_response
 from gameplay import selectors
-from gameplay.models import DraftPod, DraftTiming, PodStatus
+from gameplay.models import DraftPod, DraftTiming
 from gameplay.selectors import drafts as draft_selectors
 from gameplay.services import drafts as services
 from gameplay.services import picks
 from tournaments import selectors as tournament_selectors
 
 
-class PodInput(serializers.Serializer[Any]):
+class PodInput(StrictInput):
     pod_size = serializers.IntegerField(required=False, min_value=2, max_value=16)
     seconds_per_pick = serializers.IntegerField(required=False, min_value=0, max_value=600)
     shrinking_timer = serializers.BooleanField(required=False)
@@ -39,8 +56,17 @@ class PodInput(serializers.Serializer[Any]):
     )
 
 
+#: What the schema says of the pod's seed.
+SEED_HELP = (
+    "Seeds the shuffled decks the packs are dealt from. null until the draft is over (with "
+    "it anyone could deal the packs again and see what others hold); once it is over, "
+    "anyone may deal the packs again from it and check the draft was fair."
+)
+
+
 class PodSerializer(serializers.ModelSerializer[DraftPod]):
     seats = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField(help_text=SEED_HELP)
 
     class Meta:
         model = DraftPod
@@ -60,6 +86,10 @@ class PodSerializer(serializers.ModelSerializer[DraftPod]):
             "seats",
         ]
 
+    @extend_schema_field(serializers.IntegerField(allow_null=True, help_text=SEED_HELP))
+    def get_seed(self, pod: DraftPod) -> int | None:
+        return draft_selectors.public_seed(pod)
+
     def get_seats(self, pod: DraftPod) -> list[dict[str, Any]]:
         return [
             {
@@ -71,17 +101,49 @@ class PodSerializer(serializers.ModelSerializer[DraftPod]):
         ]
 
 
-class PickInput(serializers.Serializer[Any]):
+#: A pack holds at most this many cards (the API's bound on a position).
+MAX_POSITION = 63
+
+
+def _positions_field() -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_POSITION),
+        max_length=4,
+        required=False,
+        help_text="The cards kept, by their places in the pack as the snapshot lists its "
+        "cards (0 is the first). Two copies of one card are two places.",
+    )
+
+
+def _cards_field() -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.CharField(max_length=4),
+        max_length=4,
+        required=False,
+        help_text='Older clients: the cards kept by code ("7H"), the first copy of each. '
+        "Send positions instead.",
+    )
+
+
+class PickInput(StrictInput):
     pack = serializers.IntegerField(min_value=0, help_text="The pack's id (from the snapshot).")
     pick = serializers.IntegerField(min_value=1, help_text="Which pick of that pack this is.")
-    cards = serializers.ListField(child=serializers.CharField(max_length=4), max_length=4)
+    positions = _positions_field()
+    cards = _cards_field()
 
 
-class HighlightInput(serializers.Serializer[Any]):
-    cards = serializers.ListField(child=serializers.CharField(max_length=4), max_length=4)
+class HighlightInput(StrictInput):
+    positions = _positions_field()
+    cards = _cards_field()
+    pack = serializers.IntegerField(
+        min_value=0, required=False, help_text="The pack the positions are in (the snapshot's)."
+    )
+    pick = serializers.IntegerField(
+        min_value=1, required=False, help_text="Which pick of that pack (the snapshot's)."
+    )
 
 
-class AutoInput(serializers.Serializer[Any]):
+class AutoInput(StrictInput):
     on = serializers.BooleanField()
 
 
@@ -95,8 +157,8 @@ def _pod(request: Request, pk: str) -> DraftPod:
 def _snapshot(request: Request, pod: DraftPod) -> dict[str, Any]:
     full = selectors.full_snapshot(pod.pk)
     assert full is not None
-    user_id, manager = selectors.viewer(pod, request.user)
-    return selectors.view_for(full, user_id=user_id, manager=manager)
+    who = selectors.viewer(pod, request.user)
+    return selectors.view_for(full, user_id=who.user_id, manager=who.manager, plays=who.plays)
 
 
 class TournamentPodsView(APIView):
@@ -138,9 +200,7 @@ class PickView(APIView):
         request=PickInput,
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
         summary="Pick from the pack in front of you (players)",
-        examples=[
-            OpenApiExample("First pick", value={"pack": 0, "pick": 1, "cards": ["AS", "KH"]})
-        ],
+        examples=[OpenApiExample("First pick", value={"pack": 0, "pick": 1, "positions": [0, 4]})],
     )
     def post(self, request: Request, pk: str) -> Response:
         pod = _pod(request, pk)
@@ -150,7 +210,8 @@ class PickView(APIView):
             pod=pod,
             pack=data["pack"],
             pick_number=data["pick"],
-            cards=data["cards"],
+            positions=data.get("positions"),
+            cards=data.get("cards"),
         )
         return Response({"applied": result.applied, "snapshot": _snapshot(request, pod)})
 
@@ -166,7 +227,14 @@ class HighlightView(APIView):
     def post(self, request: Request, pk: str) -> Response:
         pod = _pod(request, pk)
         data = valid(HighlightInput, request.data)
-        seat = picks.highlight(actor=request.user, pod=pod, cards=data["cards"])
+        seat = picks.highlight(
+            actor=request.user,
+            pod=pod,
+            positions=data.get("positions"),
+            cards=data.get("cards"),
+            pack=data.get("pack"),
+            pick_number=data.get("pick"),
+        )
         return Response({"highlighted": seat.highlighted})
 
 
@@ -251,12 +319,12 @@ class PickLogView(APIView):
             (200, "application/json"): OpenApiTypes.OBJECT,
             **ERRORS,
         },
-        summary="The pod's pick log (organisers during the draft, everyone after)",
+        summary="The pod's pick log (organisers who do not play during the draft, everyone "
+        "after; the seed once the draft is over)",
     )
     def get(self, request: Request, pk: str, fmt: str) -> HttpResponse | Response:
         pod = _pod(request, pk)
-        _, manager = selectors.viewer(pod, request.user)
-        if pod.status != PodStatus.FINISHED and not manager:
+        if not draft_selectors.may_see_every_seat(pod, selectors.viewer(pod, request.user)):
             raise NotAllowed(
                 "The pick log is public once the draft is over.", code="draft_not_over"
             )
@@ -277,7 +345,7 @@ class PickLogView(APIView):
             return Response(
                 {
                     "pod": pod.pk,
-                    "seed": pod.seed,
+                    "seed": draft_selectors.public_seed(pod),
                     "picks": [dict(zip(PICK_LOG_HEADER, r, strict=True)) for r in rows],
                 }
             )

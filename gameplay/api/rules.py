@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from core.api import ERRORS
-from gameplay.rules import games
+from core.api import ERRORS, StrictInput, games_input
+from gameplay.rules import games, gesoseka, kontsina
 from gameplay.rules.outcome import GameOptions
 
 GAME_PARAMETER = OpenApiParameter(
@@ -29,9 +29,9 @@ GAME_PARAMETER = OpenApiParameter(
 )
 
 
-class OutcomeInput(serializers.Serializer[Any]):
-    games = serializers.JSONField(
-        help_text="Games so far, each {'rounds': [[score_a, score_b], ...]}; Vanilla Gwent "
+class OutcomeInput(StrictInput):
+    games = games_input(
+        "Games so far, each {'rounds': [[score_a, score_b], ...]}; Vanilla Gwent "
         "games add 'alignments': ['might', null]."
     )
     best_of = serializers.IntegerField(default=1, min_value=1, max_value=9)
@@ -65,6 +65,31 @@ def _examples() -> list[OpenApiExample]:
     return examples
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+#: What the score helper answers, with every scoring category's code and its words.
+_SCORE_DESCRIPTION = (
+    "Gesoseka: each player's field (cards with their strengtheners, declared series and "
+    "sequences, face cards placed by the opponent); the answer is each player's score with "
+    "a line per group or card, its `explanation` in words and its `kind`: "
+    + ", ".join(f"`{k}` ({label})" for k, label in gesoseka.LINE_LABELS.items())
+    + ". Kontsina: both players' score piles (the cards each captured); the answer is the "
+    "round points per category, its `category` one of "
+    + ", ".join(
+        f"`{c}` ({label}, {_points(kontsina.CATEGORY_POINTS[c])})"
+        for c, label in kontsina.CATEGORY_LABELS.items()
+    )
+    + "; a tie for most cards or most clubs gives nobody that point. `leftovers` are the "
+    "cards in neither score pile (the `layout` sent, or every card not sent): they are not "
+    "scored unless `last_capturer_takes_layout` gives them to `last_capturer`. Vanilla "
+    "Gwent: a game round's events in order; the answer is each row's (`clubs`, `spades`, "
+    "`diamonds`) and each player's power with the reason for each unit's power. Generic "
+    "games have no score helper."
+)
+
+
 class RulesThrottle(AnonRateThrottle):
     rate = "120/min"
 
@@ -80,14 +105,7 @@ class ScoreView(APIView):
         responses={200: OpenApiTypes.OBJECT, **ERRORS},
         examples=_examples(),
         summary="Score helper: a Gesoseka board, Kontsina piles or a Vanilla Gwent game round",
-        description=(
-            "Gesoseka: each player's field (cards with their strengtheners, declared series "
-            "and sequences, face cards placed by the opponent); the answer is each player's "
-            "score with a line per group or card. Kontsina: both players' captured piles; the "
-            "answer is the round points per category. Vanilla Gwent: a game round's events in "
-            "order; the answer is each row's and player's power with the reason for each "
-            "unit's power. Generic games have no score helper."
-        ),
+        description=_SCORE_DESCRIPTION,
     )
     def post(self, request: Request, game: str) -> Response:
         return Response(games.score(_known_game(game), request.data))

@@ -6,13 +6,21 @@ that, every change arrives as a new snapshot (sent by the services after commit)
 sends actions as JSON with an ``id`` and gets ``{"type": "ack", "id", "version"}`` or
 ``{"type": "error", "id", "code", "detail"}`` back, never a dropped connection:
 
-- ``{"type": "pick", "pack": 3, "pick": 2, "cards": ["7H"]}`` (players)
-- ``{"type": "highlight", "cards": ["7H"]}`` (players: the auto-pick takes these)
+- ``{"type": "pick", "pack": 3, "pick": 2, "positions": [4]}`` (players): keep the cards
+  at these places of the pack in front (as the snapshot's ``you.pack.cards`` lists them, 0
+  is the first), so a pack holding two ``7H`` lets the player keep one or both
+- ``{"type": "highlight", "pack": 3, "pick": 2, "positions": [4]}`` (players: the
+  auto-pick takes these; the snapshot's ``you.highlighted`` lists the positions back; with
+  ``pack`` and ``pick``, a highlight for a pack that has moved on is refused)
+- (older clients may still name ``"cards": ["7H"]`` instead of ``positions`` in a pick or a
+  highlight: the first copy of each card)
 - ``{"type": "start"}``, ``{"type": "pause"}``, ``{"type": "resume"}``, ``{"type": "end"}``,
   ``{"type": "auto", "seat": 2, "on": true}`` (organisers)
 - ``{"type": "snapshot"}``: send me the current snapshot again.
 
-The services do all the checking; this edge only parses and translates errors.
+The services do all the checking; this edge only parses and translates errors. What a
+viewer sees of a snapshot (``selectors.view_for``) is decided once, on connect: nobody
+sees a card before the start, a player sees their own pack and pool only.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from core import clock
 from core.auth import AnyUser
 from core.errors import DomainError, RuleViolation, translate
+from core.parsers import BadJSON
+from core.parsers import loads as parse_json
 from gameplay import selectors
 from gameplay.realtime import broadcast as live
 from gameplay.services import drafts as services
@@ -56,11 +66,26 @@ def _run_action(pod_id: int, user: AnyUser, message: dict[str, Any]) -> int:
         if not isinstance(pack, int) or not isinstance(pick, int):
             raise DomainError("A pick names its pack and pick number.", code="invalid_pick")
         result = picks.make_pick(
-            actor=user, pod=pod_id, pack=pack, pick_number=pick, cards=message.get("cards")
+            actor=user,
+            pod=pod_id,
+            pack=pack,
+            pick_number=pick,
+            positions=message.get("positions"),
+            cards=message.get("cards"),
         )
         return result.pod.version
     if kind == "highlight":
-        picks.highlight(actor=user, pod=pod_id, cards=message.get("cards"))
+        pack, pick = message.get("pack"), message.get("pick")
+        if not isinstance(pack, int | None) or not isinstance(pick, int | None):
+            raise DomainError("A highlight names its pack and pick number.", code="invalid_pick")
+        picks.highlight(
+            actor=user,
+            pod=pod_id,
+            positions=message.get("positions"),
+            cards=message.get("cards"),
+            pack=pack,
+            pick_number=pick,
+        )
     elif kind == "start":
         services.start_pod(actor=user, pod=pod_id)
     elif kind == "pause":
@@ -110,6 +135,7 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
     user: AnyUser
     user_id: int | None
     manager: bool
+    plays: bool
 
     async def connect(self) -> None:
         self.pod_id = int(self.scope["url_route"]["kwargs"]["pod_id"])
@@ -118,11 +144,25 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
         if pod is None:
             await self.close(code=4404)
             return
-        self.user_id, self.manager = await database_sync_to_async(selectors.viewer)(pod, self.user)
+        who = await database_sync_to_async(selectors.viewer)(pod, self.user)
+        self.user_id, self.manager, self.plays = who.user_id, who.manager, who.plays
         await self.channel_layer.group_add(live.group_name(self.pod_id), self.channel_name)
         await self.accept()
         await self.send_snapshot()
         clock.start_in_event_loop()  # the embedded default has no beat to fire pick timers
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        # The API's JSON reader: bounded depth and number size, no NUL (core/parsers.py).
+        return parse_json(text_data)
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        try:
+            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
+        except BadJSON as error:
+            await self.send_json({"type": "error", "code": error.code, "detail": error.detail})
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "pod_id"):
@@ -133,7 +173,9 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
             full = await _in_pool(selectors.full_snapshot)(self.pod_id)
         if full is not None:
             await self.send_json(
-                selectors.view_for(full, user_id=self.user_id, manager=self.manager)
+                selectors.view_for(
+                    full, user_id=self.user_id, manager=self.manager, plays=self.plays
+                )
             )
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

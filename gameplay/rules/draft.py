@@ -59,22 +59,32 @@ Gap decisions (not settled by the texts; a careful judge's reading):
 - *Schedule*: entries are whole numbers ≥ 1; the last entry repeats; the picks must empty a
   pack of P exactly. Entries past the pick that empties the pack are allowed and unused
   (``(2, 1)`` with P = 2: one pick of 2).
-- *Identical cards*: several decks may put two ``7H`` in one pack; a pick names cards by
-  rank and suit, so picking ``7H`` takes either copy (they are the same card), and picking
-  ``7H`` twice needs two copies in the pack.
+- *Identical cards, and picking by position*: several decks may put two ``7H`` in one
+  pack. A pick names its cards by *position* in the pack as it is shown (``positions``:
+  0 is the pack's first card, in deal order, ``Pack.cards``), so a player can keep one copy
+  (the other stays in the pack and passes on) or both. The engine also takes a pick by card
+  (``cards``: picking ``7H`` takes the first copy, picking ``7H`` twice needs two copies),
+  for the stored log and for older clients. The two copies are the same card, so the pack
+  passes on as if its first copies of the kept cards were taken, whichever copy was named:
+  the pool and the pack that passes on (its order too) are the same either way, and the
+  log, which records the cards kept, replays exactly.
 - *Order of checks* for a pick (the first failing one is reported): unknown seat
   (``draft.unknown_seat``), draft over (``draft.finished``), unknown pack
   (``draft.unknown_pack``), pick already made (``draft.repeated_pick``: the pick number is
   below the pack's next pick), pack not at the head of the seat's queue
   (``draft.not_your_pack``), pick number ahead of the pack (``draft.wrong_pick_number``),
-  wrong number of cards (``draft.wrong_card_count``), a card not in the pack
-  (``draft.card_not_in_pack``). A pick text that is not a card is ``cards.unknown_card``.
+  wrong number of cards (``draft.wrong_card_count``), a position the pack does not have
+  (``draft.unknown_position``) or one named twice (``draft.repeated_position``), a card not
+  in the pack (``draft.card_not_in_pack``). A pick text that is not a card is
+  ``cards.unknown_card``; a pick that names both positions and cards, or neither, is
+  ``draft.selection``.
 - *Repeated picks are refused, not ignored*: a re-sent or late pick (the player's phone
   retrying, or the player's own pick arriving after the server picked for them) never
   applies twice; ``find_pick`` lets the service tell a harmless re-send (same seat, same
   cards) from a real conflict.
-- *Auto-pick* (a timed-out or replaced seat): first the cards the player had highlighted,
-  in the order given, that are still in the pack (extra highlights are ignored); the rest of
+- *Auto-pick* (a timed-out or replaced seat): first the cards the player had highlighted
+  (by position, or by card: ``positions_of``), in the order given, that are still in the
+  pack (extra highlights are ignored); the rest of
   the pick by the ``best`` rule: the highest cards by ``Card.sort_key``, i.e. a
   Joker, then Aces, Kings, ... down to 2, and within a rank spades, hearts, diamonds, clubs
   (the reverse of the suit letters' order C, D, H, S); a 2-card first pick takes the two
@@ -395,15 +405,21 @@ def pick(
     seat: int,
     pack_id: int,
     pick_number: int,
-    cards: Iterable[Card | str],
+    cards: Iterable[Card | str] | None = None,
+    positions: Sequence[int] | None = None,
     auto: bool = False,
 ) -> DraftState:
-    """The state after ``seat`` keeps ``cards`` from pack ``pack_id`` as its pick
-    ``pick_number``; the rest of the pack passes at once to the next seat's queue.
+    """The state after ``seat`` keeps the cards at ``positions`` of pack ``pack_id`` (or
+    the ``cards`` named by code) as its pick ``pick_number``; the rest of the pack passes
+    at once to the next seat's queue.
 
     The new pick is ``pick_log[-1]`` of the returned state. ``auto`` marks a pick the
     server made (``auto_pick``) for the log. See the module docstring for the checks.
     """
+    if (cards is None) == (positions is None):
+        raise RuleViolation(
+            f"{GAME}.selection", "a pick names its cards by position in the pack or by card"
+        )
     _check_seat(state, seat)
     where = f"seat {seat + 1}"
     if is_finished(state):
@@ -438,14 +454,79 @@ def pick(
             f"that pack is on pick {pack.next_pick}, not pick {pick_number}",
             where=where,
         )
-    chosen = tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards)
     keep = keep_for(state.schedule, pick_number)
-    if len(chosen) != keep:
-        raise RuleViolation(
-            f"{GAME}.wrong_card_count", _keep_detail(pick_number, keep, len(chosen)), where=where
-        )
+    if positions is not None:
+        if len(positions) != keep:
+            raise RuleViolation(
+                f"{GAME}.wrong_card_count",
+                _keep_detail(pick_number, keep, len(positions)),
+                where=where,
+            )
+        chosen = cards_at(pack.cards, positions)
+    else:
+        assert cards is not None
+        chosen = tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards)
+        if len(chosen) != keep:
+            raise RuleViolation(
+                f"{GAME}.wrong_card_count",
+                _keep_detail(pick_number, keep, len(chosen)),
+                where=where,
+            )
+    # The pack passes on as if the first copies of the kept cards were taken, whichever
+    # copies were named: copies are the same card, and so the pack (its order too) is the
+    # same whether the pick named positions or cards, and the log replays exactly.
     left = _without(pack.cards, chosen)
     return _apply(state, seat, pack, chosen, left, auto)
+
+
+def cards_at(pack: Sequence[Card], positions: Iterable[object]) -> tuple[Card, ...]:
+    """The cards at ``positions`` of ``pack`` (0 is its first card), in the order named;
+    ``draft.unknown_position`` for a position the pack does not have (or not a whole
+    number), ``draft.repeated_position`` for one named twice (a card is kept once)."""
+    chosen: list[Card] = []
+    seen: set[int] = set()
+    for position in positions:
+        if not _is_int(position) or not 0 <= position < len(pack):
+            last = f"0 to {len(pack) - 1}" if pack else "none"
+            raise RuleViolation(
+                f"{GAME}.unknown_position",
+                f"the pack has {len(pack)} cards (positions {last}): "
+                f"there is no position {position!r}",
+            )
+        if position in seen:
+            raise RuleViolation(
+                f"{GAME}.repeated_position",
+                f"position {position} is named twice: each card of the pack is kept once",
+            )
+        seen.add(position)
+        chosen.append(pack[position])
+    return tuple(chosen)
+
+
+def positions_of(pack: Sequence[Card], items: Iterable[object]) -> tuple[int, ...]:
+    """Where ``items`` are in ``pack``, in the order given, each position once: a whole
+    number is a position (kept if the pack has it); a card (or its text) is its first copy
+    not named yet. Anything else, and what the pack does not have, is left out: this reads
+    a highlight, which may be stale, and must never stop a pick."""
+    taken: list[int] = []
+    for item in items:
+        if _is_int(item):
+            if 0 <= item < len(pack) and item not in taken:
+                taken.append(item)
+            continue
+        if isinstance(item, Card):
+            card = item
+        elif isinstance(item, str):
+            try:
+                card = Card.parse(item)
+            except RuleViolation:
+                continue
+        else:
+            continue
+        copy = next((i for i, held in enumerate(pack) if held == card and i not in taken), None)
+        if copy is not None:
+            taken.append(copy)
+    return tuple(taken)
 
 
 def _apply(
@@ -536,13 +617,13 @@ def auto_pick(
     state: DraftState,
     *,
     seat: int,
-    highlighted: Iterable[Card | str] = (),
+    highlighted: Iterable[Card | str | int] = (),
     rule: AutoPickRule | str = AutoPickRule.BEST,
 ) -> tuple[Card, ...]:
     """The cards the server keeps for ``seat`` from the pack in front of it (not applied:
-    pass them to ``pick`` with ``auto=True``). Highlighted cards still in the pack first,
-    then the ``rule`` (module docstring). ``draft.finished`` / ``draft.no_pack`` if the
-    seat has nothing to pick from.
+    pass them to ``pick`` with ``auto=True``). Highlighted cards still in the pack first
+    (positions in that pack, or cards: ``positions_of``), then the ``rule`` (module
+    docstring). ``draft.finished`` / ``draft.no_pack`` if the seat has nothing to pick from.
     """
     _check_seat(state, seat)
     where = f"seat {seat + 1}"
@@ -562,19 +643,10 @@ def auto_pick(
             f"{GAME}.auto_pick_rule", f"the auto-pick rule is best or random, not {rule!r}"
         ) from None
 
-    remaining = list(expected.cards)
-    chosen: list[Card] = []
-    for item in highlighted:
-        if len(chosen) == expected.keep:
-            break
-        # A stale or mistyped highlight must not stop the pick the timer is waiting for.
-        try:
-            card = item if isinstance(item, Card) else Card.parse(item)
-        except RuleViolation:
-            continue
-        if card in remaining:
-            remaining.remove(card)
-            chosen.append(card)
+    # A stale or mistyped highlight must not stop the pick the timer is waiting for.
+    marked = positions_of(expected.cards, highlighted)[: expected.keep]
+    chosen = [expected.cards[i] for i in marked]
+    remaining = [c for i, c in enumerate(expected.cards) if i not in marked]
 
     missing = expected.keep - len(chosen)
     if missing > 0:

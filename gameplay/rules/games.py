@@ -29,6 +29,7 @@ from gameplay.rules.outcome import (
     GameRecord,
     GameRound,
     MatchOutcome,
+    check_totals,
     match_outcome,
 )
 
@@ -203,6 +204,8 @@ def match_progress(
             f"game {len(outcomes)} was recorded after the match was already won",
             where=_where(len(outcomes), None),
         )
+    totals = (result.totals[0] + ongoing.totals[0], result.totals[1] + ongoing.totals[1])
+    check_totals(totals)
     return MatchOutcome(
         games_won=result.games_won,
         games_drawn=result.games_drawn,
@@ -213,7 +216,7 @@ def match_progress(
             result.round_wins[0] + ongoing.round_wins[0],
             result.round_wins[1] + ongoing.round_wins[1],
         ),
-        totals=(result.totals[0] + ongoing.totals[0], result.totals[1] + ongoing.totals[1]),
+        totals=totals,
     )
 
 

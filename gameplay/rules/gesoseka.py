@@ -377,6 +377,20 @@ class LineKind(StrEnum):
     PLACED = "placed"
 
 
+#: How each kind of score line reads on pages and in the API descriptions.
+LINE_LABELS: Final[Mapping[LineKind, str]] = MappingProxyType(
+    {
+        LineKind.SERIES: "series",
+        LineKind.PURE_SEQUENCE: "pure sequence, one suit",
+        LineKind.DIRTY_SEQUENCE: "dirty sequence, mixed suits",
+        LineKind.CARD: "numbered card on its own",
+        LineKind.JOKER: "joker on its own",
+        LineKind.FACE: "face card in its owner's field",
+        LineKind.TAKEN: "card taken with a Jack",
+        LineKind.PLACED: "face card placed by an opponent",
+    }
+)
+
 _KIND_ORDER: Final = {kind: index for index, kind in enumerate(LineKind)}
 
 

@@ -96,6 +96,17 @@ CATEGORY_POINTS: Final[Mapping[Category, int]] = MappingProxyType(
 #: All round points of one game round.
 ROUND_POINTS_TOTAL: Final = sum(CATEGORY_POINTS.values())
 
+#: How each category reads on pages and in the API (the Kontsina text's words: "capture
+#: the most cards", "the highest number of clubs", "the 2 of clubs", "the 10 of diamonds").
+CATEGORY_LABELS: Final[Mapping[Category, str]] = MappingProxyType(
+    {
+        Category.MOST_CARDS: "most cards",
+        Category.MOST_CLUBS: "most clubs",
+        Category.TWO_OF_CLUBS: "the 2 of clubs",
+        Category.TEN_OF_DIAMONDS: "the 10 of diamonds",
+    }
+)
+
 
 def _reachable_round_points() -> frozenset[tuple[int, int]]:
     reachable: set[tuple[int, int]] = set()

@@ -42,6 +42,16 @@ GAME_DRAW_POINTS = 1
 BYE_GAMES_WON = 2
 BYE_MATCH_POINTS = MATCH_WIN_POINTS
 
+#: The highest score one player may have in one game round, in every game: far above what
+#: a game round of any game here scores, and small enough that the totals of a match (at
+#: most 5 games of at most 12 game rounds under the tournament settings' limits) stay far
+#: below ``MAX_TOTAL``. The games' own rules may bound their scores further (Kontsina: 5
+#: round points in all, ``kontsina.round_points``).
+MAX_SCORE = 1_000_000
+#: The highest score total of a match (each player's, over every game round of every
+#: game): the match's score columns are 32-bit integers (tournaments ``Match.score_a``).
+MAX_TOTAL = 2**31 - 1
+
 
 class Alignment(StrEnum):
     """Vanilla Gwent alignments, chosen per player per game."""
@@ -107,7 +117,8 @@ class GameOutcome:
 
 
 def check_scores(record: GameRecord, *, game: str) -> None:
-    """Refuse negative scores, the one check every game shares."""
+    """Refuse negative scores and scores above ``MAX_SCORE``: the checks every game shares
+    (``<game>.negative_score``, ``<game>.score_too_large``)."""
     for number, game_round in enumerate(record.rounds, start=1):
         if len(game_round.scores) != 2:
             raise RuleViolation(
@@ -120,6 +131,13 @@ def check_scores(record: GameRecord, *, game: str) -> None:
                 raise RuleViolation(
                     f"{game}.negative_score",
                     f"a score cannot be negative (player {player + 1} has {score})",
+                    where=f"game round {number}",
+                )
+            if score > MAX_SCORE:
+                raise RuleViolation(
+                    f"{game}.score_too_large",
+                    f"a score in a game round is at most {MAX_SCORE:,} "
+                    f"(player {player + 1} has {score:,})",
                     where=f"game round {number}",
                 )
 
@@ -182,6 +200,7 @@ def match_outcome(games: Sequence[GameOutcome], *, best_of: int = 1) -> MatchOut
         for p in PLAYERS:
             rounds[p] += game.round_wins[p]
             totals[p] += game.totals[p]
+    check_totals((totals[0], totals[1]))
     finished = max(wins) >= needed or len(games) == best_of
     winner: int | None = None
     if finished and wins[0] != wins[1]:
@@ -195,6 +214,17 @@ def match_outcome(games: Sequence[GameOutcome], *, best_of: int = 1) -> MatchOut
         round_wins=(rounds[0], rounds[1]),
         totals=(totals[0], totals[1]),
     )
+
+
+def check_totals(totals: tuple[int, int]) -> None:
+    """Refuse a match whose score total outgrows what stores it (``match.total_too_large``)."""
+    for player, total in enumerate(totals):
+        if total > MAX_TOTAL:
+            raise RuleViolation(
+                "match.total_too_large",
+                f"a player's score total in a match is at most {MAX_TOTAL:,} "
+                f"(player {player + 1} has {total:,})",
+            )
 
 
 def game_points(won: int, drawn: int) -> int:

@@ -3,16 +3,28 @@
 A *snapshot* is the whole pod at one ``version``: seats, queues, pools, deadlines and the
 pack in front of every seat. It is built once per change (one query for the pod, one for
 its seats) and sent to the pod's channel group; each connection then cuts its viewer's
-view out of it with ``view_for`` (no query): a player sees their own pack and pool, the
-organiser sees every seat's state, a spectator sees counts until the draft is over.
+view out of it with ``view_for`` (no query).
+
+What a viewer sees (nothing lets a player see what others hold before the draft ends):
+- before the organiser starts the draft, nobody sees a card: the snapshot has no packs;
+- a player sees their own pack and pool, and of the other seats only counts (picks made,
+  packs waiting) and timers;
+- the organisers who do not play in the tournament see every seat's pack and pool (they
+  run the draft and settle disputes); an organiser who plays sees what a player sees, in
+  every pod of the tournament, though they keep the controls;
+- a spectator sees counts;
+- once the draft is over, everyone sees every pool (and the pod's seed, in the API and the
+  pick log: with it anyone can deal the packs again and check the draft was fair).
+The pod's ``seed`` and engine ``state`` are never in a snapshot: either rebuilds every
+opening pack.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
@@ -21,7 +33,7 @@ from gameplay.models import DraftPod, DraftSeat, Pick, PodStatus
 from gameplay.rules import draft as engine
 from gameplay.selectors import state_cache
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Tournament
+from tournaments.models import Registration, Tournament
 from tournaments.selectors import policies
 
 if TYPE_CHECKING:
@@ -33,7 +45,7 @@ def full_snapshot(pod_id: int) -> dict[str, Any] | None:
     if pod is None:
         return None
     seats = list(pod.seats.select_related("registration__player").order_by("position"))
-    return snapshot_of(pod, seats, state_cache.load(pod.pk, pod.version, lambda: pod.state))
+    return snapshot_of(pod, seats, state_cache.load(pod))
 
 
 def snapshot_of(
@@ -42,9 +54,11 @@ def snapshot_of(
     """The full snapshot from rows already loaded (the services pass theirs: no query)."""
     waits = {w.seat: w.holder for w in engine.who_is_waiting_on_whom(state)}
     made = Counter(r.seat for r in state.pick_log)
+    # Before the start nobody sees a card, not even their own pack.
+    started = pod.status != PodStatus.READY
     rows = []
     for seat in sorted(seats, key=lambda s: s.position):
-        expected = engine.expected_pick(state, seat.position)
+        expected = engine.expected_pick(state, seat.position) if started else None
         rows.append(
             {
                 "position": seat.position,
@@ -56,7 +70,10 @@ def snapshot_of(
                 "picks": made[seat.position],
                 "pool": [str(c) for c in state.pools[seat.position]],
                 "deadline": seat.deadline.isoformat() if seat.deadline else None,
-                "highlighted": list(seat.highlighted),
+                # Positions in the pack in front (older rows may hold card codes).
+                "highlighted": []
+                if expected is None
+                else list(engine.positions_of(expected.cards, seat.highlighted)),
                 "waiting_on": waits.get(seat.position),
                 "pack": None
                 if expected is None
@@ -83,9 +100,15 @@ def snapshot_of(
     }
 
 
-def view_for(full: dict[str, Any], *, user_id: int | None, manager: bool) -> dict[str, Any]:
-    """What ``user_id`` may see of a full snapshot (pure: no query)."""
+def view_for(
+    full: dict[str, Any], *, user_id: int | None, manager: bool, plays: bool = False
+) -> dict[str, Any]:
+    """What ``user_id`` may see of a full snapshot (pure: no query). ``manager``: runs the
+    pod; ``plays``: has a place in the tournament (``Viewer.plays``). A manager sees every
+    seat's cards only if they neither play nor sit in this pod."""
     finished = full["status"] == PodStatus.FINISHED
+    seated = user_id is not None and any(s["user_id"] == user_id for s in full["seats"])
+    referee = manager and not plays and not seated
     you = None
     seats = []
     for seat in full["seats"]:
@@ -95,9 +118,9 @@ def view_for(full: dict[str, Any], *, user_id: int | None, manager: bool) -> dic
             for key in ("position", "name", "auto", "queued", "picks", "deadline", "waiting_on")
         }
         public["pool_size"] = len(seat["pool"])
-        if finished or manager:
+        if finished or referee:
             public["pool"] = seat["pool"]
-        if manager:
+        if referee:
             public["pack"] = seat["pack"]
         seats.append(public)
         if mine:
@@ -115,9 +138,38 @@ def view_for(full: dict[str, Any], *, user_id: int | None, manager: bool) -> dic
     return view
 
 
-def viewer(pod: DraftPod, user: AnyUser) -> tuple[int | None, bool]:
-    """(user id or None, may manage the pod)."""
+class Viewer(NamedTuple):
+    """Who looks at a tournament's drafts, for ``view_for`` and the pages."""
+
+    user_id: int | None
+    #: Runs the drafts (the club's owners and organisers): the controls.
+    manager: bool
+    #: Has a place in the tournament (a registration, whatever its status): sees only their
+    #: own cards until a draft is over, even as an organiser. Asked only of managers.
+    plays: bool
+
+    @property
+    def referee(self) -> bool:
+        """Sees every seat's cards while a draft runs: an organiser who does not play."""
+        return self.manager and not self.plays
+
+
+def viewer(pod: DraftPod, user: AnyUser) -> Viewer:
     return viewer_of_tournament(pod.tournament, user)
+
+
+def may_see_every_seat(pod: DraftPod, who: Viewer) -> bool:
+    """Every seat's cards (the pick log, every pool): anyone once the draft is over, during
+    it only an organiser who does not play in the tournament."""
+    return pod.status == PodStatus.FINISHED or who.referee
+
+
+def public_seed(pod: DraftPod) -> int | None:
+    """The pod's seed once the draft is over (anyone may then deal the packs again and check
+    the draft was fair); None before: with it the pure engine rebuilds every opening pack,
+    so during the draft it would show each seat the packs and what the seats before it
+    picked."""
+    return pod.seed if pod.status == PodStatus.FINISHED else None
 
 
 def pod_for_viewer(pod_id: int, user: AnyUser) -> DraftPod | None:
@@ -172,21 +224,18 @@ def pod_actions(pod: DraftPod, *, manager: bool, seated: bool) -> frozenset[str]
     return frozenset(allowed)
 
 
-def _stored_state(pod: DraftPod) -> Callable[[], dict[str, Any]]:
-    """Reads the pod's stored state (only on a state-cache miss)."""
-    return lambda: pod.state
-
-
 def pods_panel(tournament: Tournament, user: AnyUser) -> list[dict[str, Any]]:
     """The tournament page's draft pods with their seats and the pools this user may see:
-    their own always, everyone's once the draft is over or for the organisers (the same
-    rule as ``view_for``); with what the user may do with each pod (``actions``). 2
-    queries (plus the user's role in the club, read once per request)."""
-    _, manager = viewer_of_tournament(tournament, user)
+    their own always, everyone's once the draft is over or for the organisers who do not
+    play (the same rule as ``view_for``); with what the user may do with each pod
+    (``actions``). 2 queries (plus the user's role in the club, read once per request, and
+    for organisers whether they play)."""
+    who = viewer_of_tournament(tournament, user)
+    manager = who.manager
     panel = []
     for pod in tournament_pods(tournament):
-        state = state_cache.load(pod.pk, pod.version, _stored_state(pod))
-        everyone = pod.status == PodStatus.FINISHED or manager
+        state = state_cache.load(pod)
+        everyone = may_see_every_seat(pod, who)
         seats = []
         for seat in pod.seats.all():
             mine = user.is_authenticated and seat.registration.player.user_id == user.pk
@@ -207,11 +256,17 @@ def pods_panel(tournament: Tournament, user: AnyUser) -> list[dict[str, Any]]:
     return panel
 
 
-def viewer_of_tournament(tournament: Tournament, user: AnyUser) -> tuple[int | None, bool]:
-    """(user id or None, may manage the tournament's drafts)."""
+def viewer_of_tournament(tournament: Tournament, user: AnyUser) -> Viewer:
+    """Who the user is to the tournament's drafts (one query for an organiser: do they
+    play; none for anyone else beyond their role in the club)."""
     if not user.is_authenticated:
-        return None, False
-    return user.pk, policies.can_manage_club(user, tournament.club)
+        return Viewer(None, manager=False, plays=False)
+    manager = policies.can_manage_club(user, tournament.club)
+    plays = (
+        manager
+        and Registration.objects.filter(tournament=tournament, player__user_id=user.pk).exists()
+    )
+    return Viewer(user.pk, manager=manager, plays=plays)
 
 
 #: A pick timer fires this long after its deadline (a tap in flight wins).

@@ -19,6 +19,7 @@ transaction: every public entry point of those modules is one ``atomic(durable=T
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
@@ -72,7 +73,7 @@ def _state(pod: DraftPod) -> engine.DraftState:
     if written is not None and written[0] == pod.version:
         return written[1]
     # The stored state (deferred by ``_lock_pod``) is read only if the cache lacks it.
-    return state_cache.load(pod.pk, pod.version, lambda: pod.state)
+    return state_cache.load(pod)
 
 
 #: What the draft needs of a seat's registration: whose it is and the name to show.
@@ -95,14 +96,15 @@ def _lock_seats(pod: DraftPod) -> list[DraftSeat]:
 def _save_state(pod: DraftPod, state: engine.DraftState, now: datetime) -> None:
     pod.state = state.to_dict()
     pod.version += 1
-    fields = ["state", "version"]
+    pod.state_token = uuid.uuid4()  # names this state in every process's state cache
+    fields = ["state", "version", "state_token"]
     if engine.is_finished(state) and pod.status != PodStatus.FINISHED:
         pod.status = PodStatus.FINISHED
         pod.finished_at = now
         fields += ["status", "finished_at"]
     pod.save(update_fields=fields)
     setattr(pod, _WRITTEN_STATE, (pod.version, state))
-    state_cache.remember_on_commit(pod.pk, pod.version, state)
+    state_cache.remember_on_commit(pod, state)
 
 
 def _require_running(pod: DraftPod) -> None:

@@ -10,6 +10,8 @@ pushes to the pod's pages (the services know nothing of websockets).
 Decisions where the issue is silent:
 - Seats come from the tournament's checked-in players, shuffled with a recorded seed, in
   pods as equal as possible (sizes differ by at most one) of at most the chosen size.
+- Each pod's own seed deals its packs: it is kept on the pod and shown only once the draft
+  is over (``selectors.drafts.public_seed``), never in the audit log.
 - The shrinking timer gives 5 s per card in the pack, at least 10 s and at most the
   pod's time per pick (``_pods``).
 - "End" completes the draft: the server picks every remaining pick (highlight, then the
@@ -179,9 +181,10 @@ def create_pods(
             obj=pod,
             club=tournament.club,
             tournament=tournament,
+            # Not the pod's seed: it deals every pack, and the audit log is read during the
+            # draft (by organisers who may play). It stays on the pod, public once it ends.
             after={
                 "seats": [r.player.display_name for r in members],
-                "seed": pod_seed,
                 "seating_seed": seed,
             },
         )

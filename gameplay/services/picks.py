@@ -13,16 +13,24 @@ nothing if the pick was made, the pod is paused or finished, or the deadline cha
 (``timer_token``); the beat sweeper picks up any deadline whose task was lost (a worker
 restart, Redis down). The shared machinery (locks, state, timers) is ``_pods``.
 
+A pick and a highlight name cards by *position* in the pack in front of the seat
+(``positions``: 0 is the first card as the snapshot lists them), so a pack holding two 7H
+lets the player keep one or both (``gameplay.rules.draft``, "Identical cards"). Naming
+cards by code (``cards``) is still accepted from older clients: it takes the first copy.
+The seat's ``highlighted`` column holds positions (older rows may hold card codes; both
+are read by ``engine.positions_of``).
+
 Decisions where the issue is silent:
 - A timed-out pick is made after ``GRACE`` (2 s), so a tap sent just before the deadline
   wins over the timer.
-- A re-sent pick (same seat, pack, pick number and cards) is acknowledged and changes
-  nothing; the same pick with other cards is refused.
+- A re-sent pick (same seat, pack, pick number and the same cards kept, however named) is
+  acknowledged and changes nothing; the same pick with other cards is refused.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,7 +39,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.auth import AnyUser
-from core.errors import InvalidInput, NotAllowed
+from core.errors import Conflict, InvalidInput, NotAllowed
 from gameplay.models import DraftPod, DraftSeat, PickSource, PodStatus
 from gameplay.rules import draft as engine
 from gameplay.rules.cards import parse_cards
@@ -74,26 +82,72 @@ def _cards(raw: object) -> list[str]:
         raise InvalidInput(error.detail, code=error.rule, field="cards") from None
 
 
+def _positions(raw: object) -> list[int]:
+    if not isinstance(raw, list) or not all(
+        isinstance(p, int) and not isinstance(p, bool) for p in raw
+    ):
+        raise InvalidInput(
+            "positions is a list of places in the pack (0 is the first card).",
+            code="invalid_positions",
+            field="positions",
+        )
+    return list(raw)
+
+
+def _selection(positions: object, cards: object) -> tuple[list[int] | None, list[str] | None]:
+    """The pick's cards as named: by position (the protocol) or by card (older clients)."""
+    if (positions is None) == (cards is None):
+        raise InvalidInput(
+            "Name the cards you keep by their positions in the pack (positions).",
+            code="invalid_selection",
+            field="positions",
+        )
+    if positions is not None:
+        return _positions(positions), None
+    return None, _cards(cards)
+
+
+def _same_pick(
+    done: engine.PickRecord, positions: list[int] | None, cards: list[str] | None
+) -> bool:
+    """Whether a pick names the cards ``done`` kept (a re-send: a double tap, a retry)."""
+    if positions is not None:
+        try:
+            cards = [str(c) for c in engine.cards_at(done.pack_before, positions)]
+        except RuleViolation:
+            return False
+    return sorted(str(c) for c in done.cards) == sorted(cards or [])
+
+
 @transaction.atomic(durable=True)
 def make_pick(
-    *, actor: AnyUser, pod: DraftPod | int, pack: int, pick_number: int, cards: object
+    *,
+    actor: AnyUser,
+    pod: DraftPod | int,
+    pack: int,
+    pick_number: int,
+    positions: object = None,
+    cards: object = None,
 ) -> PickResult:
-    """A player keeps ``cards`` from pack ``pack`` as that pack's pick ``pick_number``."""
+    """A player keeps the cards at ``positions`` of pack ``pack`` (as the snapshot lists
+    its cards) as that pack's pick ``pick_number``; or, from older clients, ``cards`` by
+    code. Exactly one of the two (``invalid_selection``)."""
     pod = _lock_pod(pod, with_club=False)
     seats = _lock_seats(pod)
     seat = _seat_of(seats, actor)
-    chosen = _cards(cards)
+    by_position, by_card = _selection(positions, cards)
     state = _state(pod)
     done = engine.find_pick(state, pack_id=pack, pick_number=pick_number)
-    if (
-        done is not None
-        and done.seat == seat.position
-        and sorted(str(c) for c in done.cards) == sorted(chosen)
-    ):
+    if done is not None and done.seat == seat.position and _same_pick(done, by_position, by_card):
         return PickResult(pod, applied=False)  # the same pick sent again
     _require_running(pod)
     new_state = engine.pick(
-        state, seat=seat.position, pack_id=pack, pick_number=pick_number, cards=chosen
+        state,
+        seat=seat.position,
+        pack_id=pack,
+        pick_number=pick_number,
+        positions=by_position,
+        cards=by_card,
     )
     now = timezone.now()
     _record(pod, seats, state, new_state, PickSource.PLAYER, actor, now)
@@ -103,18 +157,52 @@ def make_pick(
 
 
 @transaction.atomic(durable=True)
-def highlight(*, actor: AnyUser, pod: DraftPod | int, cards: object) -> DraftSeat:
-    """Remember the cards the player tapped once: the timer's auto-pick takes them."""
+def highlight(
+    *,
+    actor: AnyUser,
+    pod: DraftPod | int,
+    positions: object = None,
+    cards: object = None,
+    pack: int | None = None,
+    pick_number: int | None = None,
+) -> DraftSeat:
+    """Remember the cards the player tapped once, by their positions in the pack in front
+    (or, from older clients, by code): the timer's auto-pick takes them. Stored as
+    positions, so the page marks the very copy that was tapped.
+
+    ``pack`` and ``pick_number`` name the pick the positions belong to: a highlight sent
+    for a pack that has moved on (the timer picked meanwhile) is refused
+    (``stale_highlight``) rather than applied to the next pack's cards."""
     pod = _lock_pod(pod)
     seat = _seat_of(_lock_seats(pod), actor)
     _require_running(pod)
-    chosen = _cards(cards)
+    by_position, by_card = _selection(positions, cards)
     expected = engine.expected_pick(_state(pod), seat.position)
-    in_pack = {str(c) for c in expected.cards} if expected else set()
-    missing = [c for c in chosen if c not in in_pack]
-    if missing:
-        raise InvalidInput(f"{missing[0]} is not in the pack in front of you.", code="not_in_pack")
-    seat.highlighted = chosen[: expected.keep if expected else 0]
+    if (pack is not None or pick_number is not None) and (
+        expected is None or (pack, pick_number) != (expected.pack_id, expected.pick_number)
+    ):
+        raise Conflict(
+            "That pack is no longer in front of you: highlight from the pack shown now.",
+            code="stale_highlight",
+        )
+    in_pack = expected.cards if expected else ()
+    if by_position is not None:
+        engine.cards_at(in_pack, by_position)  # refuses a position the pack lacks, or twice
+        marked = by_position
+    else:
+        assert by_card is not None
+        held = Counter(str(c) for c in in_pack)
+        wanted = Counter(by_card)
+        short = next((c for c in wanted if wanted[c] > held[c]), None)
+        if short is not None:
+            raise InvalidInput(
+                f"The pack in front of you holds only {held[short]} {short}."
+                if held[short]
+                else f"{short} is not in the pack in front of you.",
+                code="not_in_pack",
+            )
+        marked = list(engine.positions_of(in_pack, by_card))
+    seat.highlighted = marked[: expected.keep if expected else 0]
     seat.save(update_fields=["highlighted"])
     return seat
 

@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from core.errors import DomainError
 from core.web import parse_int
 from gameplay import selectors as draft_selectors
-from gameplay.models import DraftPod
+from gameplay.models import DraftPod, PodStatus
 from gameplay.services import drafts as draft_services
 from tournaments import selectors as tournament_selectors
 
@@ -19,15 +19,16 @@ def _pod_page(request: HttpRequest, pk: int, mode: str) -> HttpResponse:
     pod = draft_selectors.pod_for_viewer(pk, request.user)
     if pod is None:
         raise Http404
-    user_id, manager = draft_selectors.viewer(pod, request.user)
-    seated = pod.seats.filter(registration__player__user_id=user_id).exists() if user_id else False
+    who = draft_selectors.viewer(pod, request.user)
+    user_id, manager = who.user_id, who.manager
     if mode == "control" and not manager:
         return HttpResponseForbidden("Only the organisers run the draft.")
-    if mode == "pick" and not seated:
-        mode = "watch"  # not seated in this pod: read-only
     full = draft_selectors.full_snapshot(pod.pk)
     assert full is not None
-    snapshot = draft_selectors.view_for(full, user_id=user_id, manager=manager)
+    seated = user_id is not None and any(s["user_id"] == user_id for s in full["seats"])
+    if mode == "pick" and not seated:
+        mode = "watch"  # not seated in this pod: read-only
+    snapshot = draft_selectors.view_for(full, user_id=user_id, manager=manager, plays=who.plays)
     return render(
         request,
         "gameplay/draft.html",
@@ -38,6 +39,8 @@ def _pod_page(request: HttpRequest, pk: int, mode: str) -> HttpResponse:
             "snapshot": snapshot,
             "manager": manager,
             "seated": seated,
+            # Before the start nobody sees a card (the snapshot has no pack): say why.
+            "not_started": pod.status == PodStatus.READY,
         },
     )
 

@@ -56,7 +56,8 @@ class GesosekaFieldForm(forms.Form):
     groups = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One group a line: series: 8H 8C 7D+1 or sequence +1: 5S 6S JK=7",
+        help_text="One group a line: series: 8H 8C 7D+1 or sequence +1: 7S 8S 9S "
+        "(with the 54-card deck a joker is written as the card it stands for: JK=7)",
     )
     placed = forms.CharField(
         required=False,
@@ -103,16 +104,18 @@ class GesosekaBoardForm(forms.Form):
 class KontsinaForm(forms.Form):
     pile_a = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
-        label="Player 1's captured cards",
-        help_text="e.g. 10D 2C AS 7H …",
+        label="Player 1's score pile",
+        help_text="The cards player 1 captured, e.g. 10D 2C AS 7H …",
     )
     pile_b = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), label="Player 2's captured cards"
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Player 2's score pile",
+        help_text="The cards player 2 captured.",
     )
     layout = forms.CharField(
         required=False,
-        label="Left on the layout",
-        help_text="Leave empty: the cards in no pile.",
+        label="On the layout after the 6th deal",
+        help_text="Optional. If you list them, the two piles and these cards must be all 52.",
     )
     last_capturer = forms.ChoiceField(
         choices=[("", "—"), ("0", "Player 1"), ("1", "Player 2")], required=False

@@ -11,7 +11,7 @@ from django.shortcuts import render
 
 from core.errors import RuleViolation
 from core.web import HtmxHttpRequest
-from gameplay.rules import games
+from gameplay.rules import games, kontsina
 from gameplay.web.forms import GesosekaBoardForm, GesosekaFieldForm, KontsinaForm
 
 
@@ -35,14 +35,46 @@ def _gesoseka(request: HttpRequest) -> dict[str, Any]:
     return context
 
 
+_DASH = "\N{EN DASH}"
+
+
+def _counted(category: kontsina.Category, counts: list[int]) -> str:
+    """What each player has towards a category, in words."""
+    if category is kontsina.Category.MOST_CARDS:
+        return f"{counts[0]} {_DASH} {counts[1]} {'card' if counts == [1, 1] else 'cards'}"
+    if category is kontsina.Category.MOST_CLUBS:
+        return f"{counts[0]} {_DASH} {counts[1]} {'club' if counts == [1, 1] else 'clubs'}"
+    holders = [f"player {p + 1}'s" for p in (0, 1) if counts[p]]
+    return f"in {holders[0]} pile" if holders else "in neither pile"
+
+
+def _kontsina_rows(score: dict[str, Any]) -> list[dict[str, Any]]:
+    """The score's categories as the page shows them: the rules' words, never codes."""
+    rows = []
+    for entry in score["categories"]:
+        category = kontsina.Category(entry["category"])
+        rows.append(
+            {
+                "label": kontsina.CATEGORY_LABELS[category],
+                "worth": entry["worth"],
+                "counted": _counted(category, entry["counts"]),
+                "winner": entry["winner"],
+            }
+        )
+    return rows
+
+
 def _kontsina(request: HttpRequest) -> dict[str, Any]:
     form = KontsinaForm(request.POST if request.method == "POST" else None)
     context: dict[str, Any] = {"form": form}
     if request.method == "POST" and form.is_valid():
         try:
-            context["score"] = games.score("kontsina", form.piles_data())
+            score = games.score("kontsina", form.piles_data())
         except RuleViolation as error:
             context["error"] = f"{error.detail} ({error.where})" if error.where else error.detail
+        else:
+            context["score"] = score
+            context["categories"] = _kontsina_rows(score)
     return context
 
 

@@ -1,12 +1,15 @@
 // The live draft page: follows the pod's websocket, falls back to polling when it drops,
 // and never trusts a snapshot older than the one it shows (every snapshot has a version).
+// Cards are chosen by their position in the pack (0 is the first card as the snapshot
+// lists them), never by card code: a pack may hold two copies of a card (two 7H).
 (function () {
   "use strict";
   var root = document.getElementById("draft");
   if (!root) return;
   var podId = root.dataset.pod, mode = root.dataset.mode;
   var snap = null, version = -1, offset = 0, ws = null, retry = 0, pollTimer = null, nextId = 1;
-  var selected = [];
+  var selected = [];  // positions in the pack in front, in the order tapped
+  var sentPick = null;  // "pack/pick" of the pick sent for the pack shown (a double tap sends once)
   var lastMessage = Date.now();
   var csrf = (document.querySelector("[name=csrfmiddlewaretoken]") || {}).value;
 
@@ -24,7 +27,10 @@
     var packChanged = !snap || !snap.you || !s.you || JSON.stringify((snap.you || {}).pack) !== JSON.stringify(s.you.pack);
     version = s.version; snap = s;
     offset = Date.parse(s.server_time) - Date.now();
-    if (packChanged) selected = (s.you && s.you.highlighted) ? s.you.highlighted.slice() : [];
+    if (packChanged) {
+      selected = (s.you && s.you.highlighted) ? s.you.highlighted.slice() : [];
+      sentPick = null;
+    }
     render();
   }
 
@@ -44,7 +50,7 @@
       lastMessage = Date.now();
       var message = JSON.parse(event.data);
       if (message.type === "snapshot") apply(message);
-      else if (message.type === "error") showError(message.detail);
+      else if (message.type === "error") { sentPick = null; showError(message.detail); }
       else if (message.type === "ack") showError("");
     };
     ws.onclose = function () {
@@ -70,30 +76,33 @@
     message.id = nextId++;
     if (ws && ws.readyState === 1) { ws.send(JSON.stringify(message)); return; }
     var base = "/api/v1/drafts/" + podId + "/", url = base + message.type + "/", body = {};
-    if (message.type === "pick") body = { pack: message.pack, pick: message.pick, cards: message.cards };
-    else if (message.type === "highlight") body = { cards: message.cards };
+    if (message.type === "pick") body = { pack: message.pack, pick: message.pick, positions: message.positions };
+    else if (message.type === "highlight") body = { pack: message.pack, pick: message.pick, positions: message.positions };
     else if (message.type === "auto") { url = base + "seats/" + message.seat + "/auto/"; body = { on: message.on }; }
     fetch(url, { method: "POST", credentials: "same-origin", body: JSON.stringify(body),
                  headers: { "Content-Type": "application/json", "X-CSRFToken": csrf } })
       .then(function (r) { return r.json().then(function (data) { return [r.ok, data]; }); })
       .then(function (pair) {
-        if (!pair[0]) showError(pair[1].detail || "That did not work.");
+        if (!pair[0]) { if (message.type === "pick") sentPick = null; showError(pair[1].detail || "That did not work."); }
         else { showError(""); if (pair[1].snapshot) apply(pair[1].snapshot); else poll(); }
       }).catch(function () { showError("No connection: try again in a moment."); });
   }
 
-  function tap(card) {
+  function tap(position) {
     var you = snap && snap.you;
     if (!you || !you.pack || snap.status !== "running") return;
-    var keep = you.pack.keep, index = selected.indexOf(card);
+    var keep = you.pack.keep, index = selected.indexOf(position);
+    var key = you.pack.id + "/" + you.pack.pick;
+    if (sentPick === key) return;  // the pick is on its way: a double tap sends it once
     if (index >= 0 && selected.length === keep) {
       // Tapping a highlighted card again confirms the pick.
-      send({ type: "pick", pack: you.pack.id, pick: you.pack.pick, cards: selected.slice() });
+      sentPick = key;
+      send({ type: "pick", pack: you.pack.id, pick: you.pack.pick, positions: selected.slice() });
       return;
     }
     if (index >= 0) selected.splice(index, 1);
-    else { selected.push(card); if (selected.length > keep) selected.shift(); }
-    send({ type: "highlight", cards: selected.slice() });
+    else { selected.push(position); if (selected.length > keep) selected.shift(); }
+    send({ type: "highlight", pack: you.pack.id, pick: you.pack.pick, positions: selected.slice() });
     render();
   }
 
@@ -120,11 +129,14 @@
       $("pack-title").textContent = "Pack " + (you.pack.id + 1) + ", pick " + you.pack.pick;
       $("pick-help").textContent = "Keep " + you.pack.keep + (you.pack.keep > 1 ? " cards" : " card") +
         ". Tap to highlight, tap a highlighted card again to pick." + (you.deadline ? " Time left: " + countdown(you.deadline) : "");
-      you.pack.cards.forEach(function (card) {
-        var b = el("button", { type: "button", "class": "card-button " + suitClass(card) + (selected.indexOf(card) >= 0 ? " selected" : ""), "data-card": card }, card);
-        b.addEventListener("click", function () { tap(card); });
+      you.pack.cards.forEach(function (card, position) {
+        var b = el("button", { type: "button", "class": "card-button " + suitClass(card) + (selected.indexOf(position) >= 0 ? " selected" : ""), "data-card": card, "data-position": String(position) }, card);
+        b.addEventListener("click", function () { tap(position); });
         cards.appendChild(b);
       });
+    } else if (snap.status === "ready") {
+      $("pack-title").textContent = "The draft has not started yet";
+      $("pick-help").textContent = "Your pack appears here when the organiser starts the draft.";
     } else {
       $("pack-title").textContent = snap.status === "finished" ? "Your draft is complete" : "Waiting for the next pack…";
       $("pick-help").textContent = "";

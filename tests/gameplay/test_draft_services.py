@@ -333,6 +333,7 @@ def test_deleting_a_tournament_deletes_its_rounds_and_drafts() -> None:
     pods, organiser, _ = draft_pods(4)
     tournament = pods[0].tournament
     services.start_pod(actor=organiser, pod=pods[0])
+    services.end_pod(actor=organiser, pod=pods[0])  # round 1 waits for the draft
     swiss.pair_next_round(actor=organiser, tournament=tournament)
     tournament.delete()
     assert not DraftPod.objects.exists() and not Match.objects.exists()
@@ -343,6 +344,7 @@ def test_a_tournament_that_drafts_once_refuses_a_second_draft() -> None:
 
     pods, organiser, _ = draft_pods(4)
     tournament = pods[0].tournament
+    services.end_pod(actor=organiser, pod=pods[0])  # round 1 waits for the draft
     swiss.pair_next_round(actor=organiser, tournament=tournament)
     with pytest.raises(Conflict) as error:
         services.create_pods(actor=organiser, tournament=tournament)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import mixins, status, viewsets
+from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,7 +23,9 @@ from tournaments.services import clubs
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List clubs"),
+    list=extend_schema(
+        summary="List clubs", responses={200: s.ClubSerializer(many=True), **ERRORS}
+    ),
     retrieve=extend_schema(summary="A club", responses={200: s.ClubSerializer, **ERRORS}),
 )
 class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Club]):
@@ -41,7 +45,12 @@ class ClubViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gen
     def create(self, request: Request) -> Response:
         data = valid(s.ClubInput, request.data)
         club = clubs.create_club(actor=request.user, **data)
-        return Response(s.ClubSerializer(club).data, status=status.HTTP_201_CREATED)
+        fresh = selectors.club_list().get(pk=club.pk)  # with its counts, as the list shows it
+        return Response(s.ClubSerializer(fresh).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationSentSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField(help_text="To whom the invitation went, in words.")
 
 
 class ClubMemberViewSet(viewsets.GenericViewSet[Membership]):
@@ -94,7 +103,7 @@ class ClubMemberViewSet(viewsets.GenericViewSet[Membership]):
 
     @extend_schema(
         request=s.InvitationInput,
-        responses={201: None, **ERRORS},
+        responses={201: InvitationSentSerializer, **ERRORS},
         summary="Invite someone by e-mail (owners)",
     )
     @action(detail=False, methods=["post"])

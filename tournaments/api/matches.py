@@ -12,11 +12,16 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, path_int, valid
+from core.api import ERRORS, query_int, valid
 from core.errors import InvalidInput
 from tournaments import selectors
 from tournaments.api import serializers as s
-from tournaments.api.common import match_response, tournament_for, visible_match
+from tournaments.api.common import (
+    match_response,
+    tournament_for,
+    visible_match,
+    visible_match_id,
+)
 from tournaments.models import MatchStatus
 from tournaments.services import results
 
@@ -37,15 +42,11 @@ class MatchListView(APIView):
     )
     def get(self, request: Request, pk: str) -> Response:
         tournament = tournament_for(request, pk)
-        round_number = request.query_params.get("round")
+        round_number = query_int(request, "round")
         state = request.query_params.get("status") or None
         if state is not None and state not in [*MatchStatus.values, "overdue"]:
             raise InvalidInput(f"Unknown match status {state!r}.", code="invalid", field="status")
-        qs = selectors.matches_for_judge(
-            tournament,
-            round_number=path_int(round_number) if round_number else None,
-            status=state,
-        )
+        qs = selectors.matches_for_judge(tournament, round_number=round_number, status=state)
         return Response(s.MatchSerializer(qs, many=True).data)
 
 
@@ -71,10 +72,10 @@ class MatchReportView(APIView):
         ],
     )
     def post(self, request: Request, pk: str) -> Response:
-        match = visible_match(request, pk)
+        match_id = visible_match_id(request, pk)
         data = valid(s.ReportInput, request.data)
         match = results.report_result(
-            actor=request.user, match=match, games=data["games"], final=data["final"]
+            actor=request.user, match=match_id, games=data["games"], final=data["final"]
         )
         return match_response(match)
 
@@ -88,7 +89,7 @@ class MatchConfirmView(APIView):
         summary="Confirm the result your opponent reported (players)",
     )
     def post(self, request: Request, pk: str) -> Response:
-        match = results.confirm_result(actor=request.user, match=visible_match(request, pk))
+        match = results.confirm_result(actor=request.user, match=visible_match_id(request, pk))
         return match_response(match)
 
 
@@ -104,6 +105,6 @@ class MatchJudgeView(APIView):
     def post(self, request: Request, pk: str) -> Response:
         data = valid(s.JudgeInput, request.data)
         match = results.judge_result(
-            actor=request.user, match=visible_match(request, pk), games=data["games"]
+            actor=request.user, match=visible_match_id(request, pk), games=data["games"]
         )
         return match_response(match)

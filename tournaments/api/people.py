@@ -1,16 +1,22 @@
-"""API: who you are."""
+"""API: who you are, and signing in for a token."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import (
+    OpenApiResponse,
     extend_schema,
 )
-from rest_framework import permissions
+from rest_framework import exceptions, permissions
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS
+from core import throttle
+from core.api import ERRORS, ErrorSerializer
 from core.auth import require_user
 from tournaments.api import serializers as s
 from tournaments.services import people
@@ -34,3 +40,43 @@ class MeView(APIView):
                 "memberships": memberships,
             }
         )
+
+
+class SignInThrottled(exceptions.Throttled):
+    """429 ``too_many_sign_ins`` with ``Retry-After`` (seconds): the exception handler
+    sends DRF's ``wait`` as that header."""
+
+    default_code = "too_many_sign_ins"
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(detail=throttle.message(wait), code=self.default_code)
+        self.wait = wait
+
+
+class TokenView(ObtainAuthToken):
+    """DRF's token sign-in, throttled like the login page (``core.throttle``)."""
+
+    # ObtainAuthToken names DRF's own parsers; the API's are bounded (core.parsers).
+    parser_classes = APIView.parser_classes
+
+    @extend_schema(
+        summary="Get the API token of an account",
+        description=(
+            "After too many failed sign-ins for one user name or from one address, every "
+            "sign-in for it is refused with 429 `too_many_sign_ins` and a `Retry-After` "
+            "header (seconds), even with the right password."
+        ),
+        request=AuthTokenSerializer,
+        responses={
+            200: s.TokenSerializer,
+            400: ERRORS[400],
+            429: OpenApiResponse(ErrorSerializer, description="Too many failed sign-ins"),
+        },
+    )
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        data = request.data
+        username = data.get("username") if hasattr(data, "get") else None
+        wait = throttle.retry_after(request, username if isinstance(username, str) else None)
+        if wait:
+            raise SignInThrottled(wait)
+        return super().post(request, *args, **kwargs)

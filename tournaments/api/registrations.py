@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     extend_schema,
 )
-from rest_framework import permissions, status, viewsets
+from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,7 +19,7 @@ from core.api import ERRORS, path_int, valid
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
-from tournaments.models import Registration, Tournament
+from tournaments.models import Registration, RegistrationStatus, Tournament
 from tournaments.services import entrants
 
 
@@ -91,12 +93,22 @@ class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
         return Response(s.RegistrationSerializer(registration).data)
 
 
+class EntrantStatusSerializer(serializers.Serializer[Any]):
+    registration = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=RegistrationStatus.choices)
+
+
+class LateEntrantSerializer(serializers.Serializer[Any]):
+    registration = serializers.IntegerField()
+    joined_round = serializers.IntegerField(help_text="The first round the entrant is paired in.")
+
+
 class DropView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
         request=None,
-        responses={200: None, **ERRORS},
+        responses={200: EntrantStatusSerializer, **ERRORS},
         summary="Drop from a running tournament (yourself, or anyone as organiser)",
     )
     def post(self, request: Request, tournament_pk: str, pk: str) -> Response:
@@ -111,7 +123,9 @@ class ReaddView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: None, **ERRORS}, summary="Undo a drop (organisers)"
+        request=None,
+        responses={200: EntrantStatusSerializer, **ERRORS},
+        summary="Undo a drop (organisers)",
     )
     def post(self, request: Request, tournament_pk: str, pk: str) -> Response:
         reg = get_object_or_404(
@@ -126,7 +140,7 @@ class LateEntrantView(APIView):
 
     @extend_schema(
         request=s.UsernameInput,
-        responses={201: None, **ERRORS},
+        responses={201: LateEntrantSerializer, **ERRORS},
         summary="Add a late entrant to a running tournament (organisers)",
     )
     def post(self, request: Request, pk: str) -> Response:

@@ -9,6 +9,9 @@ from typing import Any
 
 from rest_framework import serializers
 
+from core import text
+from core.api import StrictInput, games_input
+from core.errors import InvalidInput
 from core.models import Event
 from tournaments import selectors
 from tournaments.models import (
@@ -120,29 +123,64 @@ class RegistrationSerializer(serializers.ModelSerializer[Registration]):
 # plain dict: both are ``Serializer[Any]``.
 
 
-class ClubInput(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=120)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+class NameField(serializers.CharField):
+    """A one-line name others read (a club's or a tournament's name), cleaned by
+    ``core.text.clean_name``: invisible and control characters (right-to-left overrides,
+    zero-width spaces, NUL) are refused by name, as on the pages."""
+
+    def __init__(self, *, what: str, **kwargs: Any) -> None:
+        self.what = what
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        try:
+            return text.clean_name(super().to_internal_value(data), what=self.what)
+        except InvalidInput as error:
+            raise serializers.ValidationError(error.detail, code=error.code) from None
 
 
-class MemberInput(serializers.Serializer[Any]):
+class FreeTextField(serializers.CharField):
+    """Free text (a description): ``core.text.clean_text`` (line breaks kept; NUL, other
+    control characters and bidirectional overrides refused)."""
+
+    def __init__(self, *, what: str, **kwargs: Any) -> None:
+        self.what = what
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> str:
+        try:
+            return text.clean_text(super().to_internal_value(data), what=self.what)
+        except InvalidInput as error:
+            raise serializers.ValidationError(error.detail, code=error.code) from None
+
+
+class ClubInput(StrictInput):
+    name = NameField(what="the club's name", max_length=120)
+    description = FreeTextField(
+        what="the description", required=False, allow_blank=True, default=""
+    )
+
+
+class MemberInput(StrictInput):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
 
-class RoleInput(serializers.Serializer[Any]):
+class RoleInput(StrictInput):
     role = serializers.ChoiceField(choices=Role.choices)
 
 
-class InvitationInput(serializers.Serializer[Any]):
+class InvitationInput(StrictInput):
     email = serializers.EmailField()
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
 
-class TournamentInput(serializers.Serializer[Any]):
+class TournamentInput(StrictInput):
     club = serializers.SlugField(help_text="The organising club's slug.")
-    name = serializers.CharField(max_length=120)
-    description = serializers.CharField(required=False, allow_blank=True, default="")
+    name = NameField(what="the tournament's name", max_length=120)
+    description = FreeTextField(
+        what="the description", required=False, allow_blank=True, default=""
+    )
     game = serializers.ChoiceField(choices=Game.choices)
     entrant_type = serializers.ChoiceField(choices=EntrantType.choices, default=EntrantType.PLAYER)
     best_of = serializers.ChoiceField(choices=[1, 3, 5], default=1)
@@ -157,9 +195,9 @@ class TournamentInput(serializers.Serializer[Any]):
     )
 
 
-class TournamentUpdateInput(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=120, required=False)
-    description = serializers.CharField(required=False, allow_blank=True)
+class TournamentUpdateInput(StrictInput):
+    name = NameField(what="the tournament's name", max_length=120, required=False)
+    description = FreeTextField(what="the description", required=False, allow_blank=True)
     game = serializers.ChoiceField(choices=Game.choices, required=False)
     best_of = serializers.ChoiceField(choices=[1, 3, 5], required=False)
     capacity = serializers.IntegerField(min_value=2, max_value=100_000, required=False)
@@ -170,12 +208,16 @@ class TournamentUpdateInput(serializers.Serializer[Any]):
     check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
 
 
-class RegistrationInput(serializers.Serializer[Any]):
+class RegistrationInput(StrictInput):
     username = serializers.CharField(
         max_length=150,
         required=False,
         help_text="Organisers only: register this user instead of yourself.",
     )
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
 
 
 class MeSerializer(serializers.Serializer[Any]):
@@ -288,9 +330,9 @@ class RoundDetailSerializer(RoundSerializer):
 GAMES_EXAMPLE = [{"rounds": [[31, 25], [18, 40], [27, 22]]}]
 
 
-class ReportInput(serializers.Serializer[Any]):
-    games = serializers.JSONField(
-        help_text="The match's games, each {'rounds': [[score_a, score_b], ...]} with 'a' the "
+class ReportInput(StrictInput):
+    games = games_input(
+        "The match's games, each {'rounds': [[score_a, score_b], ...]} with 'a' the "
         "match's first entrant; Vanilla Gwent games add 'alignments': ['might', null]."
     )
     final = serializers.BooleanField(
@@ -298,28 +340,28 @@ class ReportInput(serializers.Serializer[Any]):
     )
 
 
-class JudgeInput(serializers.Serializer[Any]):
-    games = serializers.JSONField()
+class JudgeInput(StrictInput):
+    games = games_input("The match's games, as in a report.")
 
 
-class StartRoundInput(serializers.Serializer[Any]):
+class StartRoundInput(StrictInput):
     minutes = serializers.IntegerField(required=False, min_value=1, max_value=600)
 
 
-class ExtendInput(serializers.Serializer[Any]):
+class ExtendInput(StrictInput):
     minutes = serializers.IntegerField(min_value=1, max_value=120)
 
 
-class SwapInput(serializers.Serializer[Any]):
+class SwapInput(StrictInput):
     first = serializers.IntegerField(help_text="A registration id paired in this round.")
     second = serializers.IntegerField()
 
 
-class UsernameInput(serializers.Serializer[Any]):
+class UsernameInput(StrictInput):
     username = serializers.CharField(max_length=150)
 
 
-class SwissSettingsSerializer(serializers.ModelSerializer[SwissSettings]):
+class SwissSettingsSerializer(StrictInput, serializers.ModelSerializer[SwissSettings]):
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(choices=[t.value for t in Tiebreaker]), required=False
     )

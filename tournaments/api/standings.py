@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, path_int
+from core.api import ERRORS, query_int
 from core.errors import NotFound
 from core.web import csv_response
 from tournaments import selectors
@@ -39,8 +39,7 @@ class EventFeedView(APIView):
     )
     def get(self, request: Request, pk: str) -> Response:
         tournament = tournament_for(request, pk)
-        after = request.query_params.get("after")
-        events = selectors.tournament_events(tournament, after=path_int(after) if after else None)
+        events = selectors.tournament_events(tournament, after=query_int(request, "after"))
         # One EventSerializer per event: ``EventSerializer(events, many=True)``, spelled out.
         return Response(serializers.ListSerializer(events[:200], child=s.EventSerializer()).data)
 
@@ -64,8 +63,12 @@ class ExportView(APIView):
             header, rows = exports.standings_rows(table)
             data: Any = exports.standings_data(table)
         else:
-            number = request.query_params.get("round")
-            rnd = round_of(tournament, number) if number else selectors.current_round(tournament)
+            number = query_int(request, "round")
+            rnd = (
+                round_of(tournament, number)
+                if number is not None
+                else selectors.current_round(tournament)
+            )
             if rnd is None:
                 raise NotFound("No round has been paired yet.", code="no_round")
             header, rows = exports.pairing_rows(rnd)

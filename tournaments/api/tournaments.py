@@ -10,7 +10,7 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import mixins, permissions, status, viewsets
+from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,12 +21,14 @@ from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
 from tournaments.api.filters import TournamentFilter
-from tournaments.models import Club, Tournament
+from tournaments.models import Club, Tournament, TournamentStatus
 from tournaments.services import lifecycle
 
 
 @extend_schema_view(
-    list=extend_schema(summary="List tournaments"),
+    list=extend_schema(
+        summary="List tournaments", responses={200: s.TournamentSerializer(many=True), **ERRORS}
+    ),
     retrieve=extend_schema(
         summary="A tournament", responses={200: s.TournamentSerializer, **ERRORS}
     ),
@@ -84,10 +86,18 @@ class TournamentViewSet(
         return s.TournamentSerializer(fresh).data
 
 
+class TournamentStatusSerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(choices=TournamentStatus.choices)
+
+
 class TournamentStartView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses={200: None, **ERRORS}, summary="Start now (organisers)")
+    @extend_schema(
+        request=None,
+        responses={200: TournamentStatusSerializer, **ERRORS},
+        summary="Start now (organisers)",
+    )
     def post(self, request: Request, pk: str) -> Response:
         tournament = lifecycle.start_tournament_now(
             actor=request.user, tournament=tournament_for(request, pk)
@@ -99,7 +109,9 @@ class TournamentFinishView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={200: None, **ERRORS}, summary="End the tournament (organisers)"
+        request=None,
+        responses={200: TournamentStatusSerializer, **ERRORS},
+        summary="End the tournament (organisers)",
     )
     def post(self, request: Request, pk: str) -> Response:
         tournament = lifecycle.finish_tournament(

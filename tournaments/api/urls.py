@@ -1,5 +1,4 @@
 from django.urls import path, re_path
-from rest_framework.authtoken.views import obtain_auth_token
 
 from tournaments.api import (
     clubs,
@@ -16,7 +15,7 @@ club_members = clubs.ClubMemberViewSet
 registration_set = registrations.RegistrationViewSet
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", people.TokenView.as_view(), name="api-token"),
     path("me/", people.MeView.as_view(), name="api-me"),
     path("clubs/", clubs.ClubViewSet.as_view({"get": "list", "post": "create"}), name="api-clubs"),
     path("clubs/<slug:slug>/", clubs.ClubViewSet.as_view({"get": "retrieve"}), name="api-club"),

@@ -524,28 +524,26 @@ def _display(tiebreaker: Tiebreaker, value: Fraction | None) -> str:
     return _number(value)
 
 
+def _your_opponents(count: int) -> str:
+    """ "your 1 opponent's", "your 3 opponents'"."""
+    return "your 1 opponent's" if count == 1 else f"your {count} opponents'"
+
+
 def _explain(tally: _Tally, tiebreaker: Tiebreaker, i: int, shown: str) -> str:
     opponents = len(tally.opponents[i])
+    yours = _your_opponents(opponents)
     if tiebreaker in (Tiebreaker.OMW, Tiebreaker.OGW):
         kind = "match" if tiebreaker is Tiebreaker.OMW else "game"
-        return (
-            f"{shown}: average of your {opponents} opponents' {kind}-win percentages, "
-            "each at least 33%"
-        )
+        return f"{shown}: average of {yours} {kind}-win percentages, each at least 33%"
     if tiebreaker is Tiebreaker.GW:
         got, possible = tally.gw_parts(i)
         return f"{shown}: {got} game points of {possible} possible, at least 33%"
     if tiebreaker is Tiebreaker.BUCHHOLZ:
-        return f"{shown}: sum of your {opponents} opponents' match points"
+        return f"{shown}: sum of {yours} match points"
     if tiebreaker is Tiebreaker.MEDIAN_BUCHHOLZ:
         if opponents >= 3:
-            return (
-                f"{shown}: your {opponents} opponents' match points "
-                "without the highest and the lowest"
-            )
-        return (
-            f"{shown}: your {opponents} opponents' match points (nothing dropped below 3 opponents)"
-        )
+            return f"{shown}: {yours} match points without the highest and the lowest"
+        return f"{shown}: {yours} match points (nothing dropped below 3 opponents)"
     if tiebreaker is Tiebreaker.SONNEBORN_BERGER:
         return f"{shown}: match points of the opponents you beat, plus half of those you drew"
     if tiebreaker is Tiebreaker.GAME_ROUND_DIFF:

@@ -13,9 +13,11 @@ Rules followed (the usual Swiss rules, as in FIDE C.04.1 and the MTR's Swiss rou
   possible, from the top down. Entrants are paired at random inside a score group; a
   floater meets the highest-ranked entrant of the lower group it may meet.
 - No rematch unless no pairing without one exists; then as few as possible (each says so).
-- An odd number of entrants gives one bye, to the lowest-ranked entrant without one; a
-  repeat bye only when every choice without one would force a rematch (rematches are the
-  worse evil: a repeat bye still leaves everybody else a fair opponent).
+- An odd number of entrants gives one bye, to the lowest-ranked entrant without one whom
+  the rest can be paired around without a rematch (when sitting out the lowest-ranked
+  would force one, the bye moves up: ``bye_lower_would_rematch``); a repeat bye only when
+  every choice without one would force a rematch (rematches are the worse evil: a repeat
+  bye still leaves everybody else a fair opponent).
 - Dropped entrants are never paired. Late entrants simply come with the points they have:
   0 for each missed round under either late-entry setting (losses, or not counted);
   the setting only changes their standings (``standings.Entrant.missed_rounds_lost``).
@@ -46,6 +48,7 @@ are ``gameplay.rules.outcome``'s.
 from __future__ import annotations
 
 import random
+import string
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -111,8 +114,8 @@ Note = dict[str, str | int | bool]
 LABELS: Mapping[str, str] = {
     Flag.FIRST_RANDOM: "round 1: random",
     Flag.FIRST_RATING: "round 1 by rating: #{seed_a} meets #{seed_b}",
-    Flag.SAME_GROUP: "same score group ({points} points)",
-    Flag.PAIR_DOWN: "paired down from {from} to {to} points",
+    Flag.SAME_GROUP: "same score group ({points:~point})",
+    Flag.PAIR_DOWN: "paired down from {from} to {to:~point}",
     Flag.REMATCH: "rematch: no pairing without one exists",
     Flag.BYE_RANDOM: "bye: drawn at random",
     Flag.BYE_LOWEST_RATED: "bye: lowest-rated (round 1)",
@@ -130,6 +133,44 @@ LABELS: Mapping[str, str] = {
 }
 #: Added to a round-1 bye's label when everybody already had one.
 _EVERYONE_HAD_ONE = ", everybody has had one"
+
+#: Words whose plural is not the word and an "s".
+_PLURALS: Mapping[str, str] = {"match": "matches", "rematch": "rematches"}
+
+
+def plural(word: str) -> str:
+    return _PLURALS.get(word, f"{word}s")
+
+
+def count(number: object, word: str) -> str:
+    """A number and its word: "1 point", "0 points", "3 matches"."""
+    return f"{number} {word if number == 1 else plural(word)}"
+
+
+class _Words(string.Formatter):
+    """Labels count in words: ``{to:~point}`` reads "1 point" or "3 points"."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec.startswith("~"):
+            return count(value, format_spec[1:])
+        return str(super().format_field(value, format_spec))
+
+
+_WORDS = _Words()
+
+
+def describe_stats(stats: Mapping[str, object], *, zeros: bool = True) -> str:
+    """A round's pairing figures (``RoundPairing.stats``) in words: "8 matches, no
+    rematches, 1 pair-down"; without ``zeros`` the figures that are 0 are left out (the
+    matches are always said)."""
+    parts = [count(stats.get("matches", 0), "match")]
+    for key, word in (("rematches", "rematch"), ("pair_downs", "pair-down")):
+        number = stats.get(key, 0)
+        if number:
+            parts.append(count(number, word))
+        elif zeros:
+            parts.append(f"no {plural(word)}")
+    return ", ".join(parts)
 
 
 def note(code: Flag, **params: str | int | bool) -> Note:
@@ -152,8 +193,8 @@ def describe(item: Mapping[str, object] | str) -> str:
     if label is None:
         return code
     try:
-        text = label.format_map(item)
-    except (KeyError, IndexError, ValueError, AttributeError):
+        text = _WORDS.vformat(label, (), item)
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return code
     if item.get("everyone_had_one"):
         text += _EVERYONE_HAD_ONE

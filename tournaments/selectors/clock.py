@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db.models import OuterRef, Q, Subquery
+from django.utils.translation import ngettext
 
 from tournaments.models import (
     Round,
@@ -18,6 +19,11 @@ from tournaments.models import (
 
 #: The round clock's warning before time (minutes left).
 WARNING_MINUTES = 10
+
+
+def minutes_text(minutes: int) -> str:
+    """A length of time as the clock's messages say it: "1 minute", "50 minutes"."""
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
 
 
 def due_tournament_starts(now: datetime) -> list[int]:

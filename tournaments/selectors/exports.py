@@ -1,6 +1,7 @@
 """Tables of pairings and standings as plain rows, for CSV and JSON exports, the API and
 the printable sheets. One shape everywhere, so a club bot reading the CSV sees what the
-printed sheet shows.
+printed sheet shows. The rows hold the values as they are (display names included);
+``core.web.csv_response``, the one CSV writer, makes each cell spreadsheet-safe.
 """
 
 from __future__ import annotations

@@ -9,14 +9,18 @@ organisers run its tournaments; judges (and those two) enter and override result
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
+
+from django.dispatch import Signal
 
 from core.errors import NotAllowed
 from tournaments.models import (
     JUDGING_ROLES,
     MANAGING_ROLES,
     Club,
+    FirstRoundPairing,
     Match,
     MatchStatus,
     Membership,
@@ -133,6 +137,61 @@ def may_change_pairings(current_round: Round | None) -> bool:
     """``swiss.start_round``, ``repair_round``, ``swap_players``: the round is paired and
     its clock has not started (re-pairing and swaps also need no results yet)."""
     return current_round is not None and current_round.status == RoundStatus.PAIRED
+
+
+def pair_again_draws_anew(*, number: int, first_round: str) -> bool:
+    """``swiss.pair_round_again``: round 1 paired at random is drawn anew (a fresh seed);
+    any other round is the engine's pairing of the standings, recomputed."""
+    return number == 1 and first_round == FirstRoundPairing.RANDOM
+
+
+@dataclass(frozen=True)
+class RoundBlocker:
+    """Why a round may not be paired or started now (``code`` for the API)."""
+
+    code: str
+    detail: str
+
+
+#: Asked before a round is paired or its clock started: ``send(sender=Tournament,
+#: tournament=..., number=...)``; each receiver answers None or a ``RoundBlocker``.
+#: Other apps answer it (the gameplay app: a draft before the round has not finished,
+#: ``gameplay.selectors.gates``), connected in their ``AppConfig.ready``; so this app
+#: never imports them, and the arrow stays ``gameplay -> tournaments``.
+round_may_begin = Signal()
+
+
+def round_blockers(tournament: Tournament, number: int) -> list[RoundBlocker]:
+    """What keeps round ``number`` of the tournament from being paired or started
+    (``swiss.pair_next_round``, ``swiss.start_round``); empty when nothing does."""
+    blockers: list[RoundBlocker] = []
+    for _, reply in round_may_begin.send(sender=Tournament, tournament=tournament, number=number):
+        if isinstance(reply, RoundBlocker):
+            blockers.append(reply)
+    return blockers
+
+
+#: The round controls that begin a round: pairing the next one, starting the paired one.
+BEGIN_ROUND = frozenset({"pair", "start_round"})
+
+
+def hold_round_controls(
+    tournament: Tournament, actions: frozenset[str], *, current_round: Round | None
+) -> tuple[frozenset[str], RoundBlocker | None]:
+    """The round page's controls less those a blocker holds, and the blocker to show in
+    their place. Asks the hook only when the page would offer to pair or start a round."""
+    offered = actions & BEGIN_ROUND
+    if not offered:
+        return actions, None
+    if "pair" in offered:
+        number = 1 if current_round is None else current_round.number + 1
+    else:
+        assert current_round is not None  # may_change_pairings: a paired round
+        number = current_round.number
+    blockers = round_blockers(tournament, number)
+    if not blockers:
+        return actions, None
+    return actions - BEGIN_ROUND, blockers[0]
 
 
 def may_extend(current_round: Round | None) -> bool:

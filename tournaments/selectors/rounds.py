@@ -1,23 +1,38 @@
 """Reads about rounds and matches: a round's tables, a match with its reports, the
-player's current match, the judges' grid."""
+player's current match, the judges' grid.
+
+Also what the pages say about them, in one place: the state of a match's result in words
+(``result_status``), the players' reports as a judge compares them (``reports_for_judge``),
+and what "pair again" does to a round (``pair_again_of``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Prefetch, QuerySet
 
+from core.errors import RuleViolation
+from gameplay.rules import games as game_rules
+from gameplay.rules.outcome import GameOptions, MatchOutcome
 from tournaments.models import (
+    FirstRoundPairing,
     Match,
     MatchSeat,
     MatchStatus,
+    ReportSide,
+    ResultReport,
     Round,
     RoundStatus,
+    SwissSettings,
     Tournament,
     Winner,
 )
+from tournaments.selectors import policies
+from tournaments.selectors.tournaments import game_options
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -74,14 +89,18 @@ def round_clock(rnd: Round | None) -> RoundClock | None:
 
 
 def match_for_page(pk: int) -> Match | None:
-    return (
+    """A match with what its page and the API show: players, tournament, reports (with who
+    sent them). Two queries; not ``.first()``, which would sort the one row by its key."""
+    rows = list(
         Match.objects.select_related(
             "round__tournament__club", "a__player__user", "b__player__user"
         )
-        .prefetch_related("reports__reported_by")
-        .filter(pk=pk)
-        .first()
+        .prefetch_related(
+            Prefetch("reports", queryset=ResultReport.objects.select_related("reported_by"))
+        )
+        .filter(pk=pk)[:1]
     )
+    return rows[0] if rows else None
 
 
 def current_match_of(
@@ -141,3 +160,207 @@ def score_line(match: Match) -> str:
     high, low = max(match.games_a, match.games_b), min(match.games_a, match.games_b)
     drawn = f"-{match.games_drawn}" if match.games_drawn else ""
     return f"{winner.player.display_name} wins {high}-{low}{drawn}"
+
+
+# --- the state of a match's result, in words ------------------------------------------------
+
+
+class ResultState(StrEnum):
+    """Where a match's result stands (``Match.status``, and who confirmed it)."""
+
+    BYE = "bye"
+    PENDING = "pending"  # no final report yet
+    REPORTED = "reported"  # one player reported: waiting for the opponent
+    DISPUTED = "disputed"  # the two reports differ: waiting for a judge
+    CONFIRMED = "confirmed"  # both players agree (or the overdue policy decided at time)
+    JUDGED = "judged"  # a judge entered or overrode it
+
+
+def result_state(match: Match) -> ResultState:
+    """The match's result state. Reads the current reports from ``match.reports.all()``
+    (prefetched by ``match_for_page``): a confirmed match whose current judge report
+    stands was decided by a judge."""
+    if match.is_bye:
+        return ResultState.BYE
+    if match.status == MatchStatus.CONFIRMED:
+        judged = any(r.current and r.side == ReportSide.JUDGE for r in match.reports.all())
+        return ResultState.JUDGED if judged else ResultState.CONFIRMED
+    return {
+        MatchStatus.REPORTED: ResultState.REPORTED,
+        MatchStatus.DISPUTED: ResultState.DISPUTED,
+    }.get(MatchStatus(match.status), ResultState.PENDING)
+
+
+@dataclass(frozen=True)
+class ResultStatus:
+    """What the match page says about the result, for one viewer."""
+
+    state: ResultState
+    label: str  # the badge: "disputed, waiting for a judge"
+    words: str  # the sentence under it
+    tone: str  # the badge's colour: ok, warn, bad or ""
+
+
+_LABELS = {
+    ResultState.BYE: ("bye (2-0)", "ok"),
+    ResultState.PENDING: ("waiting for a report", ""),
+    ResultState.REPORTED: ("reported, waiting for the opponent", "warn"),
+    ResultState.DISPUTED: ("disputed, waiting for a judge", "bad"),
+    ResultState.CONFIRMED: ("confirmed", "ok"),
+    ResultState.JUDGED: ("decided by a judge", "ok"),
+}
+
+
+def result_status(match: Match, side: str | None) -> ResultStatus:
+    """The result's state in words for the viewer playing ``side`` (None: anyone else).
+
+    The only place that words a result's state: the match page shows it, and the message
+    after a report is chosen from the same state (``report_message``)."""
+    state = result_state(match)
+    words = {
+        ResultState.BYE: "A bye counts as a 2-0 match win.",
+        ResultState.PENDING: "Waiting for a report.",
+        ResultState.REPORTED: "Reported: waiting for the opponent to confirm it.",
+        ResultState.DISPUTED: "The two reports differ: waiting for a judge to decide.",
+        ResultState.CONFIRMED: "Confirmed: both players agree.",
+        ResultState.JUDGED: "Decided by a judge.",
+    }[state]
+    if state == ResultState.REPORTED and side is not None:
+        mine = any(r.current and r.complete and r.side == side for r in match.reports.all())
+        words = (
+            "You reported this result: waiting for your opponent to confirm it."
+            if mine
+            else "Your opponent reported a result: confirm it, or enter what you played and "
+            "a judge will decide."
+        )
+    if state == ResultState.CONFIRMED and match.confirmed_by_id is None:
+        words = "Decided at time by the overdue policy."
+    label, tone = _LABELS[state]
+    return ResultStatus(state=state, label=label, words=words, tone=tone)
+
+
+def report_message(match: Match) -> tuple[str, str]:
+    """(level, words) of the message after a player's final report, by where it left the
+    match: ``success`` when it is on its way, ``warning`` when a judge must decide."""
+    state = result_state(match)
+    if state == ResultState.DISPUTED:
+        return "warning", (
+            "Result reported, but it differs from your opponent's: a judge will decide."
+        )
+    if state in (ResultState.CONFIRMED, ResultState.JUDGED):
+        return "success", "Result reported: it is the same as your opponent's, so it is confirmed."
+    return "success", "Result reported: waiting for your opponent to confirm it."
+
+
+# --- the players' reports, as a judge compares them -------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReportGame:
+    number: int
+    rounds: list[tuple[Any, Any]]  # (first player's score, second player's), per game round
+    alignments: list[Any]
+
+
+@dataclass(frozen=True)
+class ReportForJudge:
+    """One player's current final report: who said what, and when."""
+
+    pk: int
+    side: str
+    player: str  # the side's player, who sent it (only a match's players report)
+    at: datetime
+    games: list[ReportGame]
+    outcome: str  # what the rules make of it: "Ann wins 2-1", or why they refuse it
+    games_data: list[Any]  # as stored: what "take this report" enters
+
+
+def reports_for_judge(match: Match) -> list[ReportForJudge]:
+    """Both players' current final reports, first player first (one query for the game
+    options; the reports are ``match.reports.all()``, prefetched by ``match_for_page``).
+
+    For judges only: the page asks ``policies.can_judge`` before it calls this."""
+    if match.is_bye:
+        return []
+    tournament = match.round.tournament
+    options = game_options(tournament)
+    names: dict[str, str] = {
+        ReportSide.A: match.a.player.display_name,
+        ReportSide.B: match.b.player.display_name if match.b else "",
+    }
+    found = []
+    for report in sorted(match.reports.all(), key=lambda r: r.side):
+        if not (report.current and report.complete and report.side in names):
+            continue
+        games = [
+            ReportGame(
+                number=n,
+                rounds=[tuple(r) for r in (g.get("rounds") or [])],
+                alignments=list(g.get("alignments") or []),
+            )
+            for n, g in enumerate(report.games or [], start=1)
+            if isinstance(g, dict)
+        ]
+        found.append(
+            ReportForJudge(
+                pk=report.pk,
+                side=report.side,
+                player=names[report.side],
+                at=report.created_at,
+                games=games,
+                outcome=_outcome_words(tournament, match, report.games, options),
+                games_data=report.games,
+            )
+        )
+    return found
+
+
+def _outcome_words(
+    tournament: Tournament, match: Match, games: object, options: GameOptions
+) -> str:
+    try:
+        records = game_rules.parse_games(games, game=tournament.game)
+        outcome = game_rules.match_result(
+            tournament.game, records, options=options, best_of=tournament.best_of
+        )
+    except RuleViolation as error:
+        where = f" ({error.where})" if error.where else ""
+        return f"The rules refuse it: {error.detail}{where}"
+    return outcome_line(match, outcome)
+
+
+def outcome_line(match: Match, outcome: MatchOutcome) -> str:
+    """ "Ann wins 2-1", "draw 1-1": what a result gives, before it is confirmed."""
+    a, b = outcome.games_won
+    drawn = f"-{outcome.games_drawn}" if outcome.games_drawn else ""
+    if outcome.winner is None:
+        return f"draw {a}-{b}{drawn}"
+    winner = match.a if outcome.winner == 0 else match.b
+    assert winner is not None
+    return f"{winner.player.display_name} wins {max(a, b)}-{min(a, b)}{drawn}"
+
+
+# --- pairing a round again ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairAgain:
+    """What "pair again" does to a round: draws round 1 anew (random round 1), or
+    recomputes the engine's pairing (later rounds, round 1 by rating)."""
+
+    number: int
+    redraws: bool
+
+
+def pair_again_of(rnd: Round) -> PairAgain:
+    """For the round page's button (one query: the round's round-1 method)."""
+    first_round = (
+        SwissSettings.objects.filter(stage_id=rnd.stage_id)
+        .values_list("first_round", flat=True)
+        .first()
+        or FirstRoundPairing.RANDOM
+    )
+    return PairAgain(
+        number=rnd.number,
+        redraws=policies.pair_again_draws_anew(number=rnd.number, first_round=first_round),
+    )

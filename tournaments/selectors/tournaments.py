@@ -13,6 +13,7 @@ from gameplay.rules.outcome import GameOptions
 from tournaments.models import (
     MANAGING_ROLES,
     Club,
+    Match,
     Membership,
     Player,
     Registration,
@@ -47,11 +48,23 @@ def visible_tournaments(user: AnyUser) -> QuerySet[Tournament]:
             distinct=True,
         ),
     )
+    return qs.filter(_visible_to(user))
+
+
+def _visible_to(user: AnyUser) -> Q:
+    """Which tournaments ``user`` may see: published ones, and their clubs' drafts."""
     published = ~Q(status=TournamentStatus.DRAFT)
     if not user.is_authenticated:
-        return qs.filter(published)
+        return published
     managed_clubs = Membership.objects.filter(user=user, role__in=MANAGING_ROLES).values("club")
-    return qs.filter(published | Q(club__in=managed_clubs))
+    return published | Q(club__in=managed_clubs)
+
+
+def match_visible_to(user: AnyUser, match_id: int) -> bool:
+    """Whether the match exists in a tournament ``user`` may see: one small query (what
+    the result posts check before the service locks and reads the match itself)."""
+    visible = Tournament.objects.filter(_visible_to(user)).values("pk")
+    return Match.objects.filter(pk=match_id, round__tournament__in=visible).exists()
 
 
 def tournament_registrations(tournament: Tournament) -> QuerySet[Registration]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from core.audit import record_audit, transition
 from core.auth import Actor, AnyUser, user_or_none
@@ -353,7 +354,9 @@ def start_tournament(*, tournament: Tournament, actor: Actor, now: datetime) -> 
         TournamentStatus.RUNNING,
         actor=actor,
         action="tournament.started",
-        summary=f"{tournament.name} started: registration closed, {len(no_shows)} no-show(s)",
+        summary=f"{tournament.name} started: registration closed, "
+        + ngettext("%(count)d no-show", "%(count)d no-shows", len(no_shows))
+        % {"count": len(no_shows)},
         club=tournament.club,
         tournament=tournament,
         stamps={"start_handled_at": now},

@@ -31,10 +31,10 @@ def lock_round(round_id: int) -> Round:
 def lock_match(match_id: int) -> Match:
     """The match's round, then the match (the order every result write uses, so the last
     two confirmations of a round are applied one after the other)."""
-    round_id = Match.objects.filter(pk=match_id).values_list("round_id", flat=True).first()
-    if round_id is None:
+    # The round found through the match in the same statement (a subquery's rows are read,
+    # not locked): two statements, not three.
+    if lock_one(Round, pk__in=Match.objects.filter(pk=match_id).values("round_id")) is None:
         raise NotFound("No such match.")
-    lock_one(Round, pk=round_id)
     match = lock_one(
         Match, related=("round__tournament__club", "a__player", "b__player"), pk=match_id
     )

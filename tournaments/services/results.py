@@ -78,8 +78,10 @@ def _other(side: str) -> str:
     return ReportSide.B if side == ReportSide.A else ReportSide.A
 
 
-def _current_report(match: Match, side: str) -> ResultReport | None:
-    return ResultReport.objects.filter(match=match, side=side, current=True).first()
+def _current_reports(match: Match) -> dict[str, ResultReport]:
+    """The current report of each side, by side: one query (the caller holds the match's
+    lock, which every report write takes)."""
+    return {r.side: r for r in ResultReport.objects.filter(match=match, current=True)}
 
 
 def _match_state(match: Match) -> dict[str, Any]:
@@ -130,7 +132,8 @@ def report_result(
         )
     side = _require_player(actor, match)
     canonical, outcome = check_result(tournament=tournament, games=games, final=final)
-    mine = _current_report(match, side)
+    current = _current_reports(match)
+    mine = current.get(side)
     if mine is not None and mine.games == canonical and mine.complete == final:
         return match  # re-sending the same report changes nothing
     if not final:
@@ -140,7 +143,7 @@ def report_result(
             )
         _new_report(match, side, actor, canonical, final=False)
         return match
-    theirs = _current_report(match, _other(side))
+    theirs = current.get(_other(side))
     before = _match_state(match)
     _new_report(match, side, actor, canonical, final=True)
     if theirs is not None and theirs.complete and theirs.games == canonical:
@@ -181,10 +184,11 @@ def confirm_result(*, actor: AnyUser, match: Match | int) -> Match:
     if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
         return match  # confirming twice changes nothing
     side = _require_player(actor, match)
-    theirs = _current_report(match, _other(side))
+    current = _current_reports(match)
+    theirs = current.get(_other(side))
     if theirs is None or not theirs.complete:
         raise Conflict("Your opponent has not reported this match yet.", code="nothing_to_confirm")
-    mine = _current_report(match, side)
+    mine = current.get(side)
     if match.status == MatchStatus.DISPUTED and mine is not None and mine.complete:
         raise Conflict(
             "You reported a different result: a judge will decide, or report theirs.",
@@ -263,11 +267,8 @@ def decide_at_time(*, match: Match, policy: str) -> bool:
 
 def _agreed_progress(match: Match) -> list[Any] | None:
     """The game rounds both players recorded so far, or the only side's that did."""
-    reports = [
-        r
-        for r in (_current_report(match, ReportSide.A), _current_report(match, ReportSide.B))
-        if r is not None
-    ]
+    current = _current_reports(match)
+    reports = [r for r in (current.get(ReportSide.A), current.get(ReportSide.B)) if r is not None]
     if not reports:
         return None
     if len(reports) == 2 and reports[0].games != reports[1].games:

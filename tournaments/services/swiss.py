@@ -27,18 +27,27 @@ Where the rules are silent, this module decides:
   recorded so far (``results.decide_at_time``).
 - A late entrant joins from the next round to be paired; with the "losses" setting each
   missed round counts as a match loss in the standings.
+- A round is neither paired nor started while something it waits for is unfinished (the
+  ``policies.round_may_begin`` hook: a draft seated before it). The organiser is told
+  why; automatic pairing waits, logs it, and the sweeper pairs the round once it may.
+- "Pair again" draws round 1 anew when it is random (a fresh seed, recorded in the audit
+  log, so the draw can be replayed); any other round is the engine's pairing of the
+  standings, so pairing it again gives the same one unless something it reads changed.
 """
 
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
@@ -64,6 +73,7 @@ from tournaments.models import (
 from tournaments.pairing import standings
 from tournaments.pairing import swiss as pairing
 from tournaments.selectors import policies
+from tournaments.selectors.clock import minutes_text
 from tournaments.services import results, stages
 from tournaments.services.entrants import latest_round_number
 from tournaments.services.locks import lock_round, lock_tournament
@@ -95,18 +105,39 @@ def pair_next_round(
 
     ``actor`` None is the system (the automatic pairing task); it passes the round number
     it means to pair as ``expected_number`` and gets None back, with nothing changed, when
-    that round is no longer the next one (it was paired already, or the state moved on).
+    that round is no longer the next one (it was paired already, or the state moved on),
+    or may not be paired yet (a draft before it is still running: it logs why and waits).
     """
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
     locked = lock_tournament(tournament_id)
     _require_manager(actor, locked)
-    return _pair_next(locked, actor=actor, expected_number=expected_number)
+    paired = _pair_next(locked, actor=actor, expected_number=expected_number)
+    return None if paired is None else paired.round
+
+
+#: How many fresh seeds "pair again" tries on round 1 for a pairing unlike the one it
+#: replaces (with four players a draw repeats the old pairing one time in three).
+REDRAWS = 20
+
+
+@dataclass(frozen=True)
+class _Paired:
+    round: Round
+    seed: int  # the seed the engine paired with
+    redrawn: bool  # a fresh seed (round 1 paired again), not the stage's
 
 
 def _pair_next(
-    tournament: Tournament, *, actor: Actor, expected_number: int | None
-) -> Round | None:
-    """Pair the next round; the caller holds the tournament's lock."""
+    tournament: Tournament,
+    *,
+    actor: Actor,
+    expected_number: int | None,
+    replacing: frozenset[frozenset[int | None]] | None = None,
+) -> _Paired | None:
+    """Pair the next round; the caller holds the tournament's lock.
+
+    ``replacing``: the opponents of the pairing this one replaces ("pair again"): a random
+    round 1 is then drawn with fresh seeds until it differs (``REDRAWS`` tries)."""
     if tournament.status != TournamentStatus.RUNNING:
         if actor is None:
             return None
@@ -126,6 +157,15 @@ def _pair_next(
             f"round {number} is paired.",
             code="previous_round_open",
         )
+    blockers = policies.round_blockers(tournament, number)
+    if blockers:
+        if actor is None:
+            # Automatic pairing waits: the sweeper asks again on its next pass.
+            logger.info(
+                "tournament %s: round %s waits: %s", tournament.pk, number, blockers[0].detail
+            )
+            return None
+        raise Conflict(blockers[0].detail, code=blockers[0].code)
     stage = stages.running_stage(tournament)
     if stage is None:
         if actor is None:
@@ -147,17 +187,25 @@ def _pair_next(
         if actor is None:
             return None
         raise Conflict(
-            f"All {settings.rounds} rounds of {tournament.name} have been played.",
+            ngettext(
+                "The only round of %(name)s has been played.",
+                "All %(count)d rounds of %(name)s have been played.",
+                settings.rounds or 0,
+            )
+            % {"count": settings.rounds or 0, "name": tournament.name},
             code="no_more_rounds",
         )
     if len([e for e in field if not e.dropped]) < 2:
         raise Conflict("Fewer than two players are still in.", code="too_few_players")
-    made = pairing.pair_round(
-        field,
-        round_number=number,
-        seed=settings.seed,
-        first_round=pairing.first_round_method(settings.first_round),
+    first_round = pairing.first_round_method(settings.first_round)
+    redraw = replacing is not None and policies.pair_again_draws_anew(
+        number=number, first_round=settings.first_round
     )
+    seeds = [secrets.randbelow(2**31) for _ in range(REDRAWS)] if redraw else [settings.seed]
+    for seed in seeds:
+        made = pairing.pair_round(field, round_number=number, seed=seed, first_round=first_round)
+        if not redraw or _opponents((p.a, p.b) for p in made.pairings) != replacing:
+            break
     try:
         with transaction.atomic():
             rnd = Round.objects.create(
@@ -166,9 +214,7 @@ def _pair_next(
     except IntegrityError:  # only without the lock (defence in depth): already paired
         return None
     _save_matches(rnd, made.pairings)
-    summary = f"Round {number} paired: {made.stats()['matches']} matches" + (
-        f", {made.rematches} rematch(es)" if made.rematches else ""
-    )
+    summary = f"Round {number} paired: " + pairing.describe_stats(made.stats(), zeros=False)
     record_audit(
         actor=actor,
         action="round.paired",
@@ -176,7 +222,7 @@ def _pair_next(
         obj=rnd,
         club=tournament.club,
         tournament=tournament,
-        after={"number": number, "stats": made.stats()},
+        after={"number": number, "stats": made.stats(), "seed": seed},
     )
     record_event(
         tournament=tournament,
@@ -185,7 +231,12 @@ def _pair_next(
         payload={"round": number, **made.stats()},
     )
     logger.info("tournament %s: %s", tournament.pk, summary)
-    return rnd
+    return _Paired(round=rnd, seed=seed, redrawn=redraw)
+
+
+def _opponents(pairs: Iterable[tuple[int, int | None]]) -> frozenset[frozenset[int | None]]:
+    """Who meets whom (tables and seat order aside); the bye is a meeting with None."""
+    return frozenset(frozenset(pair) for pair in pairs)
 
 
 def _save_matches(rnd: Round, pairings: Sequence[pairing.Pairing]) -> None:
@@ -217,32 +268,70 @@ def _save_matches(rnd: Round, pairings: Sequence[pairing.Pairing]) -> None:
     )
 
 
+@dataclass(frozen=True)
+class PairedAgain:
+    """What "pair again" did: the new round, whether it was drawn anew with a fresh
+    ``seed`` (a random round 1) or recomputed by the engine, and whether the opponents are
+    the ``same`` as before."""
+
+    round: Round
+    redrawn: bool
+    seed: int
+    same: bool
+
+
 @transaction.atomic(durable=True)
-def repair_round(*, actor: AnyUser, round: Round) -> Round:
-    """Throw away a round's pairings and pair it again (before it starts, no results)."""
+def pair_round_again(*, actor: AnyUser, round: Round) -> PairedAgain:
+    """Throw away a round's pairings and pair it again (before it starts, no results).
+
+    Round 1 paired at random is drawn anew with a fresh seed (recorded in the audit log),
+    different from the pairing it replaces whenever another exists; any other round is the
+    engine's pairing recomputed (``policies.pair_again_draws_anew``)."""
     tournament = lock_tournament(round.tournament_id)  # the lock order: tournament first
     rnd = lock_round(round.pk)
     _require_manager(actor, tournament)
     _require_unplayed(rnd, "re-paired")
     number = rnd.number
     before = {"number": number, "stats": rnd.pairing_stats}
+    old = _opponents(Match.objects.filter(round=rnd).values_list("a_id", "b_id"))
     MatchSeat.objects.filter(round=rnd).delete()
     Match.objects.filter(round=rnd).delete()
     rnd.delete()
-    new = _pair_next(tournament, actor=actor, expected_number=number)
-    if new is None:  # pragma: no cover - the lock makes this impossible
+    paired = _pair_next(tournament, actor=actor, expected_number=number, replacing=old)
+    if paired is None:  # pragma: no cover - the lock makes this impossible
         raise Conflict("The round could not be paired again.", code="repair_failed")
+    new = paired.round
+    same = _opponents(Match.objects.filter(round=new).values_list("a_id", "b_id")) == old
+    if paired.redrawn:
+        how = f"a new random pairing (seed {paired.seed})"
+        if same:
+            how += ", the same as before: no other pairing is possible"
+    else:
+        how = "the engine's pairing recomputed: " + (
+            "the same pairing" if same else "a different pairing"
+        )
     record_audit(
         actor=actor,
         action="round.repaired",
-        summary=f"{tournament.name}: round {number} paired again",
+        summary=f"{tournament.name}: round {number} paired again, {how}",
         obj=new,
         club=tournament.club,
         tournament=tournament,
         before=before,
-        after={"number": number, "stats": new.pairing_stats},
+        after={
+            "number": number,
+            "stats": new.pairing_stats,
+            "seed": paired.seed,
+            "redrawn": paired.redrawn,
+            "same": same,
+        },
     )
-    return new
+    return PairedAgain(round=new, redrawn=paired.redrawn, seed=paired.seed, same=same)
+
+
+def repair_round(*, actor: AnyUser, round: Round) -> Round:
+    """``pair_round_again``, answering the new round only (the API's)."""
+    return pair_round_again(actor=actor, round=round).round
 
 
 def _require_unplayed(rnd: Round, what: str) -> None:
@@ -340,6 +429,9 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     _require_manager(actor, tournament)
     if not policies.may_change_pairings(rnd):
         raise Conflict(f"Round {rnd.number} has already started.", code="round_started")
+    blockers = policies.round_blockers(tournament, rnd.number)
+    if blockers:
+        raise Conflict(blockers[0].detail, code=blockers[0].code)
     settings = _stage_of(rnd).swiss
     length = minutes if minutes is not None else settings.round_minutes
     if length < 1 or length > 600:
@@ -354,7 +446,7 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     record_audit(
         actor=actor,
         action="round.started",
-        summary=f"{tournament.name}: round {rnd.number} started ({length} minutes)",
+        summary=f"{tournament.name}: round {rnd.number} started ({minutes_text(length)})",
         obj=rnd,
         club=tournament.club,
         tournament=tournament,
@@ -363,7 +455,7 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     record_event(
         tournament=tournament,
         kind="round.started",
-        message=f"Round {rnd.number} started: {length} minutes",
+        message=f"Round {rnd.number} started: {minutes_text(length)}",
         payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
     )
     _schedule_clock(rnd)
@@ -402,7 +494,7 @@ def extend_round(*, actor: AnyUser, round: Round, minutes: int) -> Round:
     record_audit(
         actor=actor,
         action="round.extended",
-        summary=f"{tournament.name}: round {rnd.number} extended by {minutes} minutes",
+        summary=f"{tournament.name}: round {rnd.number} extended by {minutes_text(minutes)}",
         obj=rnd,
         club=tournament.club,
         tournament=tournament,
@@ -412,7 +504,7 @@ def extend_round(*, actor: AnyUser, round: Round, minutes: int) -> Round:
     record_event(
         tournament=tournament,
         kind="round.extended",
-        message=f"Round {rnd.number} extended by {minutes} minutes",
+        message=f"Round {rnd.number} extended by {minutes_text(minutes)}",
         payload={"round": rnd.number, "ends_at": ends_at.isoformat()},
     )
     _schedule_clock(rnd)
@@ -440,7 +532,7 @@ def handle_round_clock(*, round_id: int, now: datetime | None = None) -> bool:
             record_event(
                 tournament=tournament,
                 kind="round.time_warning",
-                message=f"Round {rnd.number}: {left} minutes left",
+                message=f"Round {rnd.number}: {minutes_text(left)} left",
                 payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
             )
     if rnd.time_handled_at is None and now >= rnd.ends_at:
@@ -532,7 +624,9 @@ def update_swiss_settings(
             played = latest_round_number(tournament)
             if value < max(1, played):
                 raise InvalidInput(
-                    f"Round {played} was already paired: at least {max(1, played)} rounds.",
+                    f"Round {played} was already paired: at least "
+                    + ngettext("%(count)d round.", "%(count)d rounds.", max(1, played))
+                    % {"count": max(1, played)},
                     code="invalid_rounds",
                     field="rounds",
                 )

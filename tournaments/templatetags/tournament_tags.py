@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.pairing.swiss import describe_all
+from tournaments.pairing.swiss import describe_all, describe_stats
 
 register = template.Library()
 
@@ -26,3 +26,9 @@ def pairing_notes(notes: Any) -> str:
     """``{{ match.notes|pairing_notes }}``: why this pairing, in words, joined by "; "
     (``Match.notes`` stores codes: ``tournaments.pairing.swiss.describe``)."""
     return "; ".join(describe_all(notes))
+
+
+@register.filter
+def pairing_stats(stats: Any) -> str:
+    """``{{ round.pairing_stats|pairing_stats }}``: "8 matches, no rematches, 1 pair-down"."""
+    return describe_stats(stats) if isinstance(stats, Mapping) else ""

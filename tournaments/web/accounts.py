@@ -1,10 +1,11 @@
-"""Pages about people: the home page, signing up, the profile."""
+"""Pages about people: the home page, signing in and up, the profile."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,12 +16,40 @@ from tournaments import selectors
 from tournaments.services import people
 from tournaments.web.forms import (
     ProfileForm,
+    SignInForm,
     SignUpForm,
 )
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/home.html", selectors.home_page(request.user))
+
+
+class SafeNextMixin:
+    """Django's login and logout pages follow ``next`` through ``core.web.safe_next``,
+    like every other page, so one rule decides where any ``next`` may go."""
+
+    request: HttpRequest
+
+    def get_redirect_url(self, request: HttpRequest | None = None) -> str:
+        return safe_next(request or self.request, "")
+
+
+class SignInView(SafeNextMixin, LoginView):
+    """The login page with the throttled form: after too many failed sign-ins, "Too many
+    failed sign-ins: try again in N minutes" (``core.throttle``), even for the right
+    password."""
+
+    authentication_form = SignInForm
+
+
+class SignOutView(SafeNextMixin, LogoutView):
+    pass
+
+
+#: Routed before ``django.contrib.auth.urls`` (``config/urls.py``), under the same names.
+sign_in = SignInView.as_view()
+sign_out = SignOutView.as_view()
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
@@ -31,7 +60,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
         except DomainError as error:
             add_form_error(form, error)
         else:
-            login(request, player.user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, player.user, backend="core.throttle.ThrottledModelBackend")
             messages.success(request, f"Welcome, {player.display_name}!")
             return redirect(safe_next(request, reverse("home")))
     return render(request, "registration/signup.html", {"form": form})

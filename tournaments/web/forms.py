@@ -12,8 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import QueryDict
 
+from core import text, throttle
 from core.errors import InvalidInput
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import Alignment, GameRecord
@@ -24,22 +27,80 @@ from tournaments.selectors import game_options
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
 
+class NameField(forms.CharField):
+    """A one-line name others read (a display name, a club's or a tournament's name):
+    cleaned by ``core.text.clean_name``, which refuses invisible and control characters
+    (right-to-left overrides, zero-width spaces, NUL) by name."""
+
+    def __init__(self, *, what: str, **kwargs: Any) -> None:
+        self.what = what
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> str:
+        value = super().to_python(value)
+        try:
+            return text.clean_name(value, what=self.what)
+        except InvalidInput as error:
+            raise forms.ValidationError(error.detail, code=error.code) from None
+
+
+class FreeTextField(forms.CharField):
+    """Free text (a description): line breaks kept; NUL, other control characters and
+    bidirectional overrides refused (``core.text.clean_text``)."""
+
+    def __init__(self, *, what: str, **kwargs: Any) -> None:
+        self.what = what
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 3}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> str:
+        value = super().to_python(value)
+        try:
+            return text.clean_text(value, what=self.what)
+        except InvalidInput as error:
+            raise forms.ValidationError(error.detail, code=error.code) from None
+
+
+class SignInForm(AuthenticationForm):
+    """The login page's form: while failed sign-ins for this name or from this address
+    are throttled (``core.throttle``), it says so and for how long, instead of checking
+    the password (which the backend would refuse anyway)."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")
+        if username is not None and self.request is not None:
+            wait = throttle.retry_after(self.request, username)
+            if wait:
+                raise forms.ValidationError(throttle.message(wait), code="throttled")
+        return super().clean()
+
+
 class SignUpForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    display_name = forms.CharField(
-        max_length=80, required=False, help_text="How your name appears in pairings."
+    """A new account. The people service decides the user name (NFKC, allowed
+    characters, taken case-insensitively) and the password (``AUTH_PASSWORD_VALIDATORS``)
+    and its refusals land next to those fields."""
+
+    username = forms.CharField(max_length=150, help_text="Letters, digits and . _ - @ + only.")
+    display_name = NameField(
+        what="the display name",
+        max_length=80,
+        required=False,
+        help_text="How your name appears in pairings.",
     )
     email = forms.EmailField(required=False, help_text="For password resets.")
-    password = forms.CharField(widget=forms.PasswordInput, min_length=8)
+    password = forms.CharField(
+        widget=forms.PasswordInput,
+        help_text=password_validation.password_validators_help_text_html(),
+    )
 
 
 class ProfileForm(forms.Form):
-    display_name = forms.CharField(max_length=80)
+    display_name = NameField(what="the display name", max_length=80)
 
 
 class ClubForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    name = NameField(what="the club's name", max_length=120)
+    description = FreeTextField(what="the description", required=False)
 
 
 class AddMemberForm(forms.Form):
@@ -85,7 +146,6 @@ class TournamentForm(forms.ModelForm[Tournament]):
             "registration_closes_at": DATETIME_WIDGET,
             "check_in_opens_at": DATETIME_WIDGET,
             "check_in_closes_at": DATETIME_WIDGET,
-            "description": forms.Textarea(attrs={"rows": 3}),
             "best_of": forms.Select(choices=[(1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5")]),
         }
         help_texts = {
@@ -93,6 +153,8 @@ class TournamentForm(forms.ModelForm[Tournament]):
             "check_in_closes_at": "Empty: at the start.",
         }
 
+    name = NameField(what="the tournament's name", max_length=120)
+    description = FreeTextField(what="the description", required=False)
     game = forms.ChoiceField(choices=Game.choices)
     capacity = forms.IntegerField(min_value=2, max_value=100_000)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,7 +18,9 @@ from tournaments import selectors
 from tournaments.models import (
     Registration,
     Round,
+    Tournament,
 )
+from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import lifecycle, swiss
 from tournaments.web.common import tournament_context, tournament_for
@@ -30,8 +33,25 @@ def round_current(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
     rnd = selectors.current_round(tournament)
     if rnd is None:
-        return render(request, "tournaments/round.html", tournament_context(request, tournament))
-    return redirect("round-detail", pk=pk, number=rnd.number)
+        context = tournament_context(request, tournament)
+        _hold_controls(context, tournament)
+        return render(request, "tournaments/round.html", context)
+    # Keep the view asked for (``?by=name``: a projector's bookmark of the pairings by name).
+    target = reverse("round-detail", args=[pk, rnd.number])
+    query = request.GET.urlencode()
+    return redirect(f"{target}?{query}" if query else target)
+
+
+def _hold_controls(context: dict[str, Any], tournament: Tournament) -> None:
+    """Pairing or starting a round waits for what it waits for (a draft before it): the
+    page says why in place of the button (``policies.hold_round_controls``)."""
+    actions, blocker = policies.hold_round_controls(
+        tournament, context["actions"], current_round=context["current_round"]
+    )
+    context["actions"] = actions
+    context["round_blocker"] = blocker
+    if blocker is not None:
+        context["round_controls"] = True
 
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
@@ -46,6 +66,10 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if context["current_round"] != rnd:
         # The controls act on the latest round: they are shown on its page only.
         context["round_controls"] = False
+    else:
+        _hold_controls(context, tournament)
+        if "repair" in context["actions"]:
+            context["pair_again"] = round_selectors.pair_again_of(rnd)
     context.update(
         {
             "round": rnd,
@@ -119,8 +143,8 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             "The round has more time.",
         ),
         "repair": (
-            lambda: swiss.repair_round(actor=user, round=need_round()),
-            "The round was paired again.",
+            lambda: _pair_again(request, need_round()),
+            "",
         ),
         "swap": (
             lambda: swiss.swap_players(
@@ -141,6 +165,28 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
     call, success = actions[action]
     run_action(request, call, success)
     return redirect(safe_next(request, reverse("round-current", args=[pk])))
+
+
+def _pair_again(request: HttpRequest, rnd: Round) -> None:
+    """ "Pair again", and say what it did: a new random draw (with its seed) or the
+    engine's pairing recomputed, the same as before or not."""
+    again = swiss.pair_round_again(actor=request.user, round=rnd)
+    number = again.round.number
+    if again.redrawn and not again.same:
+        said = (
+            f"Round {number} was paired again: a new random pairing "
+            f"(seed {again.seed}, kept in the audit log)."
+        )
+    elif again.redrawn:
+        said = f"Round {number} was paired again: no other pairing is possible, so it is the same."
+    elif again.same:
+        said = (
+            f"Round {number} was paired again: the engine gives the same pairing as before "
+            "(nothing that decides it has changed)."
+        )
+    else:
+        said = f"Round {number} was paired again: the engine's pairing has changed."
+    messages.success(request, said)
 
 
 def round_timer(request: HttpRequest, pk: int) -> HttpResponse:

@@ -1,7 +1,14 @@
 """Demo data: a club, an organiser, a judge, 24 players, a tournament open for
 registration and a Swiss tournament in its second round with Gosu draft pods, created
 through the real services (each its own transaction). Safe to run twice (it does nothing
-the second time). Prints the logins to use.
+the second time). Prints the logins to use and who plays whom in the running round.
+
+Reproducible: the running tournament pairs with a fixed seed (``DEMO_SEED``) and its round-1
+results go to the tables in order, so every fresh seeding gives the same pairings (the
+README lists them). The services stamp "now"; the running tournament is then dated back
+(``STARTED_AGO``) as if it had started earlier today: its scheduled start, check-in and
+round 1 lie in the past, and round 2 is being played now. The draft pods' seating and
+packs stay random: their seeds are the draft's secret until it ends.
 
 It lives in ``gameplay``, the top app, because it seeds both apps' data."""
 
@@ -15,11 +22,16 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from gameplay.services import drafts
-from tournaments.models import Club, Game, Match, Role
+from tournaments.models import Club, Game, Match, Registration, Role, Round, Tournament
 from tournaments.services import clubs, entrants, lifecycle, people, results, swiss
 
 DEMO_PASSWORD = "demo-pass-2026"
 CLUB_NAME = "Riverside Card Club"
+RUNNING_NAME = "Monday Vanilla Gwent Swiss"
+#: The running tournament's pairing seed: the same pairings on every fresh seeding.
+DEMO_SEED = 2026
+#: How long ago the running tournament started (round 1 was played in the meantime).
+STARTED_AGO = timedelta(hours=2)
 PLAYER_NAMES = [
     "Ada",
     "Bruno",
@@ -119,7 +131,7 @@ class Command(BaseCommand):
         tournament = lifecycle.create_tournament(
             actor=owner,
             club=club,
-            name="Monday Vanilla Gwent Swiss",
+            name=RUNNING_NAME,
             game=Game.VANILLA_GWENT,
             capacity=16,
             best_of=1,
@@ -130,7 +142,9 @@ class Command(BaseCommand):
             publish=True,
         )
         swiss.update_swiss_settings(
-            actor=owner, tournament=tournament, changes={"auto_pair": False, "rounds": 3}
+            actor=owner,
+            tournament=tournament,
+            changes={"auto_pair": False, "rounds": 3, "seed": DEMO_SEED},
         )
         User = get_user_model()
         for index in range(1, 15):
@@ -142,7 +156,8 @@ class Command(BaseCommand):
         assert first is not None
         swiss.start_round(actor=owner, round=first)
         scores = [[[45, 30], [28, 33], [50, 21]], [[38, 24], [41, 19]], [[22, 35], [30, 31]]]
-        for i, match in enumerate(Match.objects.filter(round=first, b__isnull=False)):
+        played = Match.objects.filter(round=first, b__isnull=False).order_by("table")
+        for i, match in enumerate(played):
             games = [{"rounds": scores[i % 3], "alignments": ["might", "magic"]}]
             results.judge_result(actor=owner, match=match, games=games)
         second = swiss.pair_next_round(actor=owner, tournament=tournament)
@@ -153,6 +168,27 @@ class Command(BaseCommand):
         drafts.create_pods(
             actor=owner, tournament=tournament, pod_size=8, seconds_per_pick=45, timing="each"
         )
+        self._date_back(tournament, first)
+
+    def _date_back(self, tournament: Tournament, first: Round) -> None:
+        """Move the running tournament's start and round 1 into the past (demo dates only:
+        what happened and in which order stays as the services recorded it)."""
+        started = timezone.now() - STARTED_AGO
+        Tournament.objects.filter(pk=tournament.pk).update(
+            scheduled_start=started,
+            check_in_opens_at=started - timedelta(hours=1),
+            check_in_closes_at=started,
+            start_handled_at=started,
+        )
+        Registration.objects.filter(tournament=tournament, checked_in_at__isnull=False).update(
+            checked_in_at=started - timedelta(minutes=30)
+        )
+        first = Round.objects.get(pk=first.pk)
+        assert first.started_at is not None and first.ends_at is not None
+        round_started = started + timedelta(minutes=5)
+        Round.objects.filter(pk=first.pk).update(
+            started_at=round_started, ends_at=round_started + (first.ends_at - first.started_at)
+        )
 
     def _print_logins(self) -> None:
         self.stdout.write(self.style.SUCCESS(f"Demo logins (password for all: {DEMO_PASSWORD})"))
@@ -161,6 +197,26 @@ class Command(BaseCommand):
         self.stdout.write("  player1 … player24  players (1-20 registered, 1-12 checked in)")
         self.stdout.write("  admin      staff, for /admin/")
         self.stdout.write(
-            "Monday Vanilla Gwent Swiss is running (round 2): pairings, standings, and two "
+            f"{RUNNING_NAME} is running (round 2): pairings, standings, and two "
             "Gosu draft pods ready to start from its page."
         )
+        self._print_pairings()
+
+    def _print_pairings(self) -> None:
+        """Who plays whom in the running tournament's current round (the README's list)."""
+        current = (
+            Round.objects.filter(tournament__name=RUNNING_NAME, tournament__club__name=CLUB_NAME)
+            .order_by("-number")
+            .first()
+        )
+        if current is None:
+            return
+        self.stdout.write(f"Round {current.number} of {RUNNING_NAME}:")
+        for match in current.matches.select_related("a__player", "b__player").order_by("table"):
+            if match.b is None:
+                self.stdout.write(f"  {match.a.player.display_name} has the bye")
+            else:
+                self.stdout.write(
+                    f"  Table {match.table}: {match.a.player.display_name} v "
+                    f"{match.b.player.display_name}"
+                )

@@ -118,11 +118,14 @@ def test_migration_turns_each_old_sentence_into_its_code_and_back(
     assert m.text_from_note(stored) == words
 
 
-def test_migration_sentences_are_the_labels_of_today() -> None:
-    # Frozen in the migration; equal to the labels now (pages looked the same after it ran).
+def test_migration_sentences_are_the_words_of_today() -> None:
+    # Frozen in the migration; the pages word each note as it did then (pages looked the
+    # same after it ran), except that a count of 1 now reads "1 point", not "1 points".
     m = migration()
-    for code, sentence in m.SENTENCES.items():
-        assert swiss.LABELS[code] == sentence
+    for stored, _ in WORDED:
+        if stored["code"] in m.SENTENCES:
+            assert describe(stored) == m.text_from_note(stored)
+    assert set(m.SENTENCES) == set(swiss.LABELS) - {Flag.TEXT}
 
 
 def test_migration_converts_a_match_notes_list_and_keeps_what_it_does_not_know() -> None:

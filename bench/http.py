@@ -1,0 +1,429 @@
+"""Result entry under load: ``python -m bench.http [--connections 64] [--servers web,daphne]``.
+
+``--tournaments`` Swiss tournaments of ``--players`` players each are started and their
+round 1 paired (generic game, best of 1). Then, against each server in ``--servers`` in
+turn (a fresh set of tournaments for each, so they compare in one run):
+
+1. every match's first player reports the final result (``POST /api/v1/matches/<id>/
+   report/``), all at once over ``--connections`` keep-alive connections;
+2. every second player confirms it (``POST .../confirm/``), the same way.
+
+Servers: ``web`` is the production server exactly as ``make web`` runs it (``scripts/web``);
+``daphne`` is one Daphne process (what the compose file ran before). Both run on the full
+stack: PostgreSQL, Redis and a Celery worker (the last confirmation of a round queues the
+pairing of the next on it).
+
+For each server and phase it prints requests per second, p50/p90/p99 latency, the count
+of answers that were not 200 (5xx separately) and the server processes' CPU time per
+request; then it checks the database: every match confirmed exactly once, with exactly one
+report and one confirmation, nothing lost or doubled. It exits non-zero if the check fails.
+
+Needs PostgreSQL and Redis (``DATABASE_URL`` base, default ``postgres://postgres@127.0.0.1:
+5432/cardclub``, and ``BENCH_REDIS_URL``, default database 13). It uses its own database
+``<name>_bench_http``, created and migrated if missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/cardclub"
+DEFAULT_REDIS = "redis://127.0.0.1:6379/13"
+PASSWORD = "bench-pass-2026"
+
+
+def _environment() -> dict[str, str]:
+    base, name = os.environ.get("DATABASE_URL", DEFAULT_DB).rsplit("/", 1)
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=f"{base}/{name}_bench_http",
+        REDIS_URL=os.environ.get("BENCH_REDIS_URL", DEFAULT_REDIS),
+        SECRET_KEY=env.get(
+            "SECRET_KEY", "bench-only-4c8e1a7f3b9d2e6c0a5f8b1d4e7a2c9f6b3d0e8a5c1f7b4d"
+        ),
+        DEBUG="0",
+        STATIC_MANIFEST="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+        CHANNELS_PREFIX="bench-http",
+        CACHE_KEY_PREFIX="bench-http",
+        CELERY_TASK_DEFAULT_QUEUE="bench-http",
+        DJANGO_SETTINGS_MODULE="config.settings",
+    )
+    return env
+
+
+def _create_database(url: str) -> None:
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+# --- the data -------------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    match: int
+    reporter: str  # the first player's API token
+    confirmer: str  # the second player's
+
+
+def _set_up(label: str, tournaments: int, players: int) -> list[Table]:
+    """Started tournaments with round 1 paired (in this process, tasks eager)."""
+    from django.contrib.auth import get_user_model
+    from django.utils import timezone
+    from rest_framework.authtoken.models import Token
+
+    from tournaments.models import Club, Match, Player, Registration, Round
+    from tournaments.services import clubs, lifecycle, people
+
+    User = get_user_model()
+    prefix = f"bench-{label}"
+    Club.objects.filter(slug__startswith=prefix).delete()
+    User.objects.filter(username__startswith=prefix).delete()
+    owner = people.sign_up(username=f"{prefix}-organiser", email="", password=PASSWORD).user
+    club = clubs.create_club(actor=owner, name=f"{prefix} club")
+    users = User.objects.bulk_create(
+        User(username=f"{prefix}-{i:05d}", password="!") for i in range(tournaments * players)
+    )
+    tokens = {
+        t.user_id: t.key
+        for t in Token.objects.bulk_create(Token(user=u, key=secrets.token_hex(20)) for u in users)
+    }
+    entrants = Player.objects.bulk_create(
+        Player(user=u, display_name=f"Player {i}") for i, u in enumerate(users)
+    )
+    tables: list[Table] = []
+    for number in range(tournaments):
+        tournament = lifecycle.create_tournament(
+            actor=owner,
+            club=club,
+            name=f"HTTP benchmark {label} {number + 1}",
+            game="generic",
+            best_of=1,
+            capacity=players,
+            scheduled_start=timezone.now() + timedelta(hours=1),
+            publish=True,
+        )
+        now = timezone.now()
+        Registration.objects.bulk_create(
+            Registration(tournament=tournament, player=p, checked_in_at=now)
+            for p in entrants[number * players : (number + 1) * players]
+        )
+        lifecycle.start_tournament_now(actor=owner, tournament=tournament)
+        round_1 = Round.objects.get(tournament=tournament, number=1)
+        for match in Match.objects.filter(round=round_1, b__isnull=False).select_related(
+            "a__player", "b__player"
+        ):
+            tables.append(
+                Table(match.pk, tokens[match.a.player.user_id], tokens[match.b.player.user_id])
+            )
+    return tables
+
+
+def _check(label: str, tables: list[Table]) -> list[str]:
+    from core.models import AuditEntry
+    from tournaments.models import Match, MatchStatus, ResultReport
+
+    problems: list[str] = []
+    ids = [t.match for t in tables]
+    matches = Match.objects.filter(pk__in=ids)
+    confirmed = matches.filter(status=MatchStatus.CONFIRMED, winner="a").count()
+    if confirmed != len(ids):
+        problems.append(f"{len(ids) - confirmed} of {len(ids)} matches are not confirmed for a")
+    # One report from each side: the first player's, and the confirmation's (a confirmation
+    # stores the confirming player's copy of the result).
+    reports = Counter(
+        ResultReport.objects.filter(match__in=ids).values_list("match", "side").distinct()
+    )
+    per_match = Counter(ResultReport.objects.filter(match__in=ids).values_list("match", flat=True))
+    if len(reports) != 2 * len(ids) or any(n != 2 for n in per_match.values()):
+        doubled = sum(1 for n in per_match.values() if n > 2)
+        problems.append(
+            f"reports: {len(per_match)} of {len(ids)} matches with reports, {doubled} with more "
+            "than one from a side"
+        )
+    confirmations = Counter(
+        AuditEntry.objects.filter(
+            action="result.confirmed", object_id__in=[str(i) for i in ids]
+        ).values_list("object_id", flat=True)
+    )
+    if len(confirmations) != len(ids) or any(n != 1 for n in confirmations.values()):
+        problems.append(
+            f"confirmations in the audit log: {sum(confirmations.values())} for {len(ids)} matches"
+        )
+    return problems
+
+
+# --- the client -----------------------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    latencies: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    seconds: float = 0.0
+    cpu: float = 0.0
+
+
+async def _request(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str, token: str, body: bytes
+) -> int:
+    """One HTTP/1.1 POST on a kept-alive connection; returns the status."""
+    writer.write(
+        (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Token {token}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        + body
+    )
+    head = await reader.readuntil(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ", 2)[1])
+    headers = {k.lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    if "content-length" in headers:
+        await reader.readexactly(int(headers["content-length"]))
+    elif headers.get("transfer-encoding", "").lower() == "chunked":
+        while True:
+            size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+            await reader.readexactly(size + 2)
+            if size == 0:
+                break
+    return status
+
+
+async def _drive(port: int, jobs: list[tuple[str, str, bytes]], connections: int) -> Phase:
+    phase = Phase()
+    queue: asyncio.Queue[tuple[str, str, bytes]] = asyncio.Queue()
+    for job in jobs:
+        queue.put_nowait(job)
+
+    async def client() -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            while not queue.empty():
+                path, token, body = queue.get_nowait()
+                started = time.perf_counter()
+                try:
+                    status = await _request(reader, writer, path, token, body)
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    status = 599  # the server dropped the connection
+                    writer.close()
+                    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                phase.latencies.append(time.perf_counter() - started)
+                phase.statuses[status] += 1
+        finally:
+            writer.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client() for _ in range(connections)))
+    phase.seconds = time.perf_counter() - started
+    return phase
+
+
+# --- the processes --------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _tree_cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process and its children (workers) so far."""
+    total = 0.0
+    pids = [pid]
+    while pids:
+        current = pids.pop()
+        try:
+            with open(f"/proc/{current}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            with open(f"/proc/{current}/task/{current}/children") as children:
+                pids.extend(int(c) for c in children.read().split())
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return total
+
+
+def _start(command: list[str], env: dict[str, str], log_path: str) -> subprocess.Popen[bytes]:
+    log = open(log_path, "w")  # noqa: SIM115  (the child keeps it)
+    return subprocess.Popen(
+        command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
+    )
+
+
+def _wait_healthy(port: int, server: subprocess.Popen[bytes], log_path: str) -> None:
+    import urllib.request
+
+    for _ in range(300):
+        if server.poll() is not None:
+            sys.exit(f"the server exited:\n{Path(log_path).read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
+                if answer.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.1)
+    sys.exit(f"the server did not answer /healthz:\n{Path(log_path).read_text()[-3000:]}")
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    import signal
+
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=15)
+    except (ProcessLookupError, subprocess.TimeoutExpired):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def _server_command(kind: str, port: int) -> list[str]:
+    if kind == "web":
+        return ["scripts/web", str(port)]
+    if kind == "daphne":
+        return [
+            sys.executable,
+            "-m",
+            "daphne",
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(port),
+            "config.asgi:application",
+        ]
+    raise SystemExit(f"unknown server {kind!r}: use web or daphne")
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def _print(kind: str, name: str, phase: Phase) -> None:
+    ms = [x * 1000 for x in phase.latencies]
+    count = len(ms)
+    bad = sum(n for s, n in phase.statuses.items() if s != 200)
+    errors = sum(n for s, n in phase.statuses.items() if s >= 500)
+    print(
+        f"{kind:<7} {name:<13} {count:>6} {count / phase.seconds:>9.0f} "
+        f"{statistics.median(ms):>7.1f} {_percentile(ms, 0.9):>7.1f} {_percentile(ms, 0.99):>7.1f}"
+        f" {bad:>6} {errors:>5} {phase.cpu / count * 1000:>9.2f}",
+        flush=True,
+    )
+    if bad:
+        print(f"        statuses: {dict(phase.statuses)}", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tournaments", type=int, default=8)
+    parser.add_argument("--players", type=int, default=256, help="players per tournament")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--servers", default="web,daphne", help="comma-separated: web, daphne")
+    args = parser.parse_args()
+
+    env = _environment()
+    os.environ.update(env)
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # this process's own set-up only
+    _create_database(env["DATABASE_URL"])
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True
+    )
+    import django
+
+    django.setup()
+
+    logs = tempfile.mkdtemp(prefix="bench-http-")
+    worker = _start(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=WARNING",
+            "--concurrency=1",
+            "-Q",
+            env["CELERY_TASK_DEFAULT_QUEUE"],
+        ],
+        env,
+        f"{logs}/worker.log",
+    )
+    print(
+        f"{args.tournaments} tournaments x {args.players} players, {args.connections} "
+        f"connections; logs in {logs}\n"
+        f"{'server':<7} {'phase':<13} {'posts':>6} {'per s':>9} {'p50 ms':>7} {'p90 ms':>7} "
+        f"{'p99 ms':>7} {'non200':>6} {'5xx':>5} {'CPU ms/req':>9}",
+        flush=True,
+    )
+    failed = False
+    try:
+        for kind in args.servers.split(","):
+            tables = _set_up(kind, args.tournaments, args.players)
+            from django.db import connections
+
+            connections.close_all()
+            port = _free_port()
+            log_path = f"{logs}/{kind}.log"
+            server = _start(_server_command(kind, port), env, log_path)
+            try:
+                _wait_healthy(port, server, log_path)
+                final = json.dumps({"games": [{"rounds": [[10, 5], [10, 5]]}], "final": True})
+                phases = {
+                    "reports": [
+                        (f"/api/v1/matches/{t.match}/report/", t.reporter, final.encode())
+                        for t in tables
+                    ],
+                    "confirmations": [
+                        (f"/api/v1/matches/{t.match}/confirm/", t.confirmer, b"{}") for t in tables
+                    ],
+                }
+                for name, jobs in phases.items():
+                    cpu = _tree_cpu_seconds(server.pid)
+                    phase = asyncio.run(_drive(port, jobs, args.connections))
+                    phase.cpu = _tree_cpu_seconds(server.pid) - cpu
+                    _print(kind, name, phase)
+            finally:
+                _stop(server)
+            problems = _check(kind, tables)
+            for problem in problems:
+                print(f"        CHECK FAILED: {problem}", flush=True)
+            if not problems:
+                print(f"        database: all {len(tables)} matches confirmed exactly once")
+            failed |= bool(problems)
+    finally:
+        _stop(worker)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

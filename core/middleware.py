@@ -1,0 +1,130 @@
+"""Refusing input no view can take, before any view sees it; and errors under ``/api/``
+always as ``{"code", "detail"}``.
+
+:class:`BadInputMiddleware` (``config.settings.MIDDLEWARE``, near the top):
+
+- A NUL character (``%00``) in the path, in a query-string key or value, in a posted
+  form's key or value, or in a header (a session cookie, a token) is refused with a 400:
+  PostgreSQL refuses NUL in text, so a search for ``?q=%00`` would otherwise be a 500 at
+  its first query. JSON bodies are checked by the API's parser (``core.parsers``), which
+  sees the parsed strings.
+- On the way out, an error response under ``/api/`` that is not JSON (a view or a
+  middleware that answered with Django's HTML page) is replaced by the JSON shape. The
+  URL's handlers (``handler400`` ... in ``config.urls``, :mod:`core.api`) already answer
+  JSON for errors raised as exceptions; this catches whatever else answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
+from django.utils.html import escape
+
+from core.api import error_response, is_api
+
+NUL = "\x00"
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _nul_in(data: QueryDict) -> str | None:
+    """The first key of ``data`` whose name or a value has a NUL (None: none has)."""
+    for key, values in data.lists():
+        if NUL in key or any(isinstance(v, str) and NUL in v for v in values):
+            return key
+    return None
+
+
+def _nul_header(request: HttpRequest) -> str | None:
+    """The first header with a NUL (HTTP forbids it; a session cookie or a token with one
+    would reach a query), as ``Cookie`` or ``Authorization`` (None: none has)."""
+    for key, value in request.META.items():
+        if key.startswith("HTTP_") and isinstance(value, str) and NUL in value:
+            return key[5:].replace("_", "-").title()
+    return None
+
+
+def _nul_field(request: HttpRequest) -> str | None:
+    """Where the request has a NUL: ``""`` for the address itself, else the field's name
+    (None: nowhere)."""
+    if NUL in request.path:
+        return ""
+    key = _nul_in(request.GET)
+    if key is None and request.method == "POST" and request.content_type in _FORM_TYPES:
+        # A form post is parsed here anyway a moment later (CSRF, the view); a body that
+        # is too large or malformed raises the same exceptions as there (handler400).
+        key = _nul_in(request.POST)
+    return None if key is None else key.replace(NUL, "\\0")[:40]
+
+
+PAGE_400 = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>This request cannot be read</title></head>
+<body>
+<h1>This request cannot be read</h1>
+<p>{message}</p>
+<p><a href="/">Back to the home page</a></p>
+</body>
+</html>
+"""
+
+
+def refuse_nul(request: HttpRequest, field: str) -> HttpResponse:
+    """The 400 for a NUL: JSON under ``/api/``, a short page in plain words elsewhere."""
+    where = f"{field!r}" if field else "The address"
+    if is_api(request):
+        detail = (
+            f"{where} contains a null character (%00), which is never valid here: "
+            "remove it and send the request again."
+        )
+        return error_response(400, "null_character", detail, field=field or None)
+    place = f"the link or the form (in {field!r})" if field else "the address"
+    message = (
+        f"Part of {place} contains a character that cannot be used (a null character, "
+        "%00). Go back, check the link or what you typed, and try again."
+    )
+    return HttpResponseBadRequest(PAGE_400.format(message=escape(message)))
+
+
+def refuse_nul_header(request: HttpRequest, header: str) -> HttpResponse:
+    """The 400 for a header with a NUL (no person types one: a broken or hostile client)."""
+    detail = f"The {header} header contains a null character, which HTTP does not allow."
+    if is_api(request):
+        return error_response(400, "null_character", detail)
+    return HttpResponseBadRequest(PAGE_400.format(message=escape(detail)))
+
+
+def _is_json(response: HttpResponse) -> bool:
+    content_type = response.get("Content-Type", "")
+    return content_type.split(";")[0].strip().endswith("json")
+
+
+#: Headers of an error response that tell the client what to do next.
+_KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
+
+
+def _as_json_error(response: HttpResponse) -> HttpResponse:
+    """An error response under ``/api/`` that a non-API layer rendered, as the API's JSON
+    (status and the headers that matter kept, the words from the status)."""
+    json_response = error_response(response.status_code)
+    for header in _KEPT_HEADERS:
+        if header in response:
+            json_response[header] = response[header]
+    return json_response
+
+
+class BadInputMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        header = _nul_header(request)
+        if header is not None:
+            return refuse_nul_header(request, header)
+        field = _nul_field(request)
+        if field is not None:
+            return refuse_nul(request, field)
+        response = self.get_response(request)
+        if response.status_code >= 400 and is_api(request) and not _is_json(response):
+            return _as_json_error(response)
+        return response

@@ -1,0 +1,120 @@
+"""Text people type, cleaned in one place for every edge (the pages' forms and the API's
+serializers both call these; the people service calls them too).
+
+- A **user name** is an identifier: NFKC-normalised (full-width letters, U+FF21 and on,
+  ligatures and other compatibility forms fold to their plain letters), then only letters,
+  digits and ``. _ - @ +`` (Django's ``UnicodeUsernameValidator`` after NFKC). Two names
+  are the same account when their :func:`username_key` (NFKC, then case-folded) match.
+- A **name** (a display name, a club's or a tournament's name) is shown to other people on
+  one line: NFC-normalised (what was typed, in its canonical form), runs of spaces made
+  one, and no invisible or control characters: Unicode categories Cc (control, NUL
+  included), Cf (format: right-to-left overrides and isolates that reorder what follows,
+  zero-width spaces and joiners that make two names look alike), Cs (lone surrogates, which
+  JSON can carry and PostgreSQL refuses) and the line and paragraph separators (Zl, Zp).
+- **Free text** (a description) keeps its line breaks and tabs, but refuses the other
+  control characters (NUL among them), lone surrogates, and the bidirectional overrides,
+  embeddings and isolates (U+202A-U+202E, U+2066-U+2069) that can make it read otherwise
+  than it is stored.
+
+Refused, not silently stripped: the person sees what was wrong and which character
+(``InvalidInput``, code ``invalid_characters``), so a name is never stored differently from
+what its owner believes they typed.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from core.errors import InvalidInput
+
+#: Django's ``UnicodeUsernameValidator`` pattern, applied after NFKC.
+USERNAME_PATTERN = re.compile(r"^[\w.@+-]+\Z")
+USERNAME_MAX_LENGTH = 150
+
+#: Categories a one-line name may not contain (see the module docstring).
+NAME_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+#: Bidirectional formatting characters: embeddings and overrides, then isolates.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Control characters free text may keep.
+TEXT_ALLOWED_CONTROLS = frozenset("\t\n\r")
+
+_SPACES = re.compile(r"\s+")
+
+
+def describe_character(char: str) -> str:
+    """``U+202E RIGHT-TO-LEFT OVERRIDE``; control characters have no Unicode name."""
+    code = f"U+{ord(char):04X}"
+    name = unicodedata.name(char, "") or {"\x00": "NULL"}.get(char, "")
+    return f"{code} {name}" if name else code
+
+
+def _refuse(char: str, *, what: str, field: str | None) -> InvalidInput:
+    return InvalidInput(
+        f"{what[:1].upper()}{what[1:]} cannot contain invisible or control characters "
+        f"(found {describe_character(char)}): they hide or reorder text. Remove it and "
+        "try again.",
+        code="invalid_characters",
+        field=field,
+    )
+
+
+def _first_refused_in_name(value: str) -> str | None:
+    for char in value:
+        if unicodedata.category(char) in NAME_REFUSED_CATEGORIES:
+            return char
+    return None
+
+
+def clean_name(raw: str, *, what: str = "the name", field: str | None = None) -> str:
+    """A one-line name as stored: NFC, trimmed, inner runs of spaces made one; refuses the
+    characters listed in the module docstring. May return ``""`` (callers decide whether
+    a name is required)."""
+    bad = _first_refused_in_name(raw)
+    if bad is not None:
+        raise _refuse(bad, what=what, field=field)
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", raw)).strip()
+
+
+def clean_text(raw: str, *, what: str = "the text", field: str | None = None) -> str:
+    """Free text as stored: NFC, trimmed; line breaks and tabs kept; refuses NUL and the
+    other control characters, lone surrogates and bidirectional overrides."""
+    for char in raw:
+        category = unicodedata.category(char)
+        if (
+            (category == "Cc" and char not in TEXT_ALLOWED_CONTROLS)
+            or category == "Cs"
+            or char in BIDI_CONTROLS
+        ):
+            raise _refuse(char, what=what, field=field)
+    return unicodedata.normalize("NFC", raw).strip()
+
+
+def normalise_username(raw: str, *, field: str | None = "username") -> str:
+    """A new account's user name as stored: NFKC, trimmed; only letters, digits and
+    ``. _ - @ +``, at most 150 characters (``InvalidInput`` naming what is wrong)."""
+    value = unicodedata.normalize("NFKC", raw).strip()
+    if not value:
+        raise InvalidInput("Choose a user name.", code="username_required", field=field)
+    bad = _first_refused_in_name(value)
+    if bad is not None:
+        raise _refuse(bad, what="a user name", field=field)
+    if len(value) > USERNAME_MAX_LENGTH:
+        raise InvalidInput(
+            f"A user name has at most {USERNAME_MAX_LENGTH} characters.",
+            code="username_too_long",
+            field=field,
+        )
+    if not USERNAME_PATTERN.match(value):
+        raise InvalidInput(
+            "A user name may contain only letters, digits and . _ - @ + (no spaces).",
+            code="invalid_username",
+            field=field,
+        )
+    return value
+
+
+def username_key(raw: str) -> str:
+    """What makes two user names the same account: NFKC, trimmed, case-folded. Never
+    raises (it also keys the sign-in throttle for whatever a client sends)."""
+    return unicodedata.normalize("NFKC", raw).strip().casefold()

@@ -1,0 +1,165 @@
+"""The match page says what state the result is in, in the same words everywhere (issue 10,
+item 11): reported and waiting for the opponent, confirmed, disputed and waiting for a
+judge, decided by a judge. A player whose report differs from the opponent's is told so,
+not "your opponent confirms it". The words come from ``selectors.rounds.result_status``,
+which the page and its messages both ask."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.messages import constants as message_levels
+from django.urls import reverse
+
+from tests.factories import A_WINS, B_WINS, member, running_tournament
+from tournaments.models import Match, MatchStatus, Role, Round
+from tournaments.selectors import rounds as round_selectors
+from tournaments.services import results, swiss
+
+pytestmark = pytest.mark.django_db
+
+#: The grid of the match page filled in with A_WINS and B_WINS.
+A_WINS_POST = {"g1_r1_a": "10", "g1_r1_b": "5", "g1_r2_a": "10", "g1_r2_b": "5"}
+B_WINS_POST = {"g1_r1_a": "5", "g1_r1_b": "10", "g1_r2_a": "5", "g1_r2_b": "10"}
+
+WORDS = {
+    "pending": "Waiting for a report.",
+    "reported by me": "You reported this result: waiting for your opponent to confirm it.",
+    "reported to me": (
+        "Your opponent reported a result: confirm it, or enter what you played and a judge "
+        "will decide."
+    ),
+    "reported": "Reported: waiting for the opponent to confirm it.",
+    "disputed": "The two reports differ: waiting for a judge to decide.",
+    "confirmed": "Confirmed: both players agree.",
+    "judged": "Decided by a judge.",
+    "timed": "Decided at time by the overdue policy.",
+}
+
+
+def _match() -> tuple[Match, Any, Any, Any]:
+    match, a, b, judge, _ = _match_and_organiser()
+    return match, a, b, judge
+
+
+def _match_and_organiser() -> tuple[Match, Any, Any, Any, Any]:
+    tournament, organiser, _ = running_tournament(4, auto_pair=False, overdue_policy="draw")
+    judge = member(tournament.club, Role.JUDGE)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    assert rnd is not None
+    match = Match.objects.filter(round=rnd, b__isnull=False).select_related("a__player").first()
+    assert match is not None and match.b is not None
+    return match, match.a.player.user, match.b.player.user, judge, organiser
+
+
+def _page(client: Any, user: Any, match: Match) -> str:
+    client.force_login(user)
+    response = client.get(reverse("match", args=[match.round.tournament_id, match.pk]))
+    assert response.status_code == 200
+    return str(response.content.decode())
+
+
+def _state_line(html: str) -> str:
+    start = html.index('id="result-state"')
+    return html[start : html.index("</p>", start)]
+
+
+def test_a_report_that_differs_from_the_opponents_says_disputed_not_confirmed(client) -> None:  # type: ignore[no-untyped-def]
+    match, a, b, _ = _match()
+    results.report_result(actor=a, match=match, games=A_WINS)
+    client.force_login(b)
+    url = reverse("match", args=[match.round.tournament_id, match.pk])
+    response = client.post(url, {"action": "report", **B_WINS_POST}, follow=True)
+    html = response.content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.DISPUTED
+    assert "confirms it" not in html and "confirm" not in _messages_text(response)
+    shown = list(response.context["messages"])
+    assert [m.level for m in shown] == [message_levels.WARNING]
+    assert "differs from your opponent's: a judge will decide" in str(shown[0])
+    assert WORDS["disputed"] in _state_line(html)
+
+
+def _messages_text(response: Any) -> str:
+    return " ".join(str(m) for m in response.context["messages"])
+
+
+def test_the_message_after_a_report_says_what_happened(client) -> None:  # type: ignore[no-untyped-def]
+    match, a, b, _ = _match()
+    url = reverse("match", args=[match.round.tournament_id, match.pk])
+    client.force_login(a)
+    first = client.post(url, {"action": "report", **A_WINS_POST}, follow=True)
+    assert _messages_text(first) == "Result reported: waiting for your opponent to confirm it."
+    assert WORDS["reported by me"] in _state_line(first.content.decode())
+    client.force_login(b)
+    second = client.post(url, {"action": "report", **A_WINS_POST}, follow=True)
+    assert _messages_text(second) == (
+        "Result reported: it is the same as your opponent's, so it is confirmed."
+    )
+    assert WORDS["confirmed"] in _state_line(second.content.decode())
+
+
+def _states() -> dict[str, tuple[Match, dict[str, Any]]]:
+    """A match in each state, with who looks at it."""
+    found: dict[str, tuple[Match, dict[str, Any]]] = {}
+    for state in ("pending", "reported", "disputed", "confirmed", "judged", "timed"):
+        match, a, b, judge, organiser = _match_and_organiser()
+        if state in ("reported", "disputed", "confirmed"):
+            results.report_result(actor=a, match=match, games=A_WINS)
+        if state == "disputed":
+            results.report_result(actor=b, match=match, games=B_WINS)
+        if state == "confirmed":
+            results.confirm_result(actor=b, match=match)
+        if state == "judged":
+            results.report_result(actor=a, match=match, games=A_WINS)
+            results.confirm_result(actor=b, match=match)
+            results.judge_result(actor=judge, match=match, games=B_WINS)  # an override
+        if state == "timed":
+            rnd = swiss.start_round(actor=organiser, round=match.round)
+            assert rnd.ends_at is not None
+            swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+        match.refresh_from_db()
+        found[state] = (match, {"a": a, "b": b, "judge": judge})
+    return found
+
+
+EXPECTED = {
+    # state: {viewer: words}
+    "pending": {"a": "pending", "b": "pending", "judge": "pending"},
+    "reported": {"a": "reported by me", "b": "reported to me", "judge": "reported"},
+    "disputed": {"a": "disputed", "b": "disputed", "judge": "disputed"},
+    "confirmed": {"a": "confirmed", "b": "confirmed", "judge": "confirmed"},
+    "judged": {"a": "judged", "b": "judged", "judge": "judged"},
+    "timed": {"a": "timed", "b": "timed", "judge": "timed"},
+}
+
+
+def test_the_match_page_words_match_the_state_for_every_viewer(client) -> None:  # type: ignore[no-untyped-def]
+    for state, (match, viewers) in _states().items():
+        for viewer, user in viewers.items():
+            html = _page(client, user, match)
+            line = _state_line(html)
+            expected = WORDS[EXPECTED[state][viewer]]
+            assert expected in line, (state, viewer, line)
+            # No other state's words anywhere on the page.
+            others = {w for k, w in WORDS.items() if w != expected}
+            assert not [w for w in others if w in html], (state, viewer)
+            assert "confirms it" not in html
+
+
+def test_result_state_names_each_state() -> None:
+    codes = {state: round_selectors.result_state(match) for state, (match, _) in _states().items()}
+    assert codes == {
+        "pending": "pending",
+        "reported": "reported",
+        "disputed": "disputed",
+        "confirmed": "confirmed",
+        "judged": "judged",
+        "timed": "confirmed",
+    }
+    tournament, organiser, _ = running_tournament(3, auto_pair=False)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    assert isinstance(rnd, Round)
+    bye = rnd.matches.get(b__isnull=True)
+    assert round_selectors.result_state(bye) == "bye"

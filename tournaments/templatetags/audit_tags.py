@@ -1,0 +1,198 @@
+"""``{{ entry|audit_lines }}``: an audit entry's state before and after, in sentences.
+
+"Score changed from 10-5, 5-10 to 10-5, 10-5" (en dashes), "Status changed from Waiting for a report
+to Confirmed", "Not playing: Ann, Bob". A key this module has no words for reads as
+"key: value" (its underscores as spaces); a value is never shown as Python or JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from django import template
+from django.db import models
+from django.utils import formats, timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.text import capfirst
+
+from tournaments.models import (
+    EntrantType,
+    FirstRoundPairing,
+    Game,
+    LateEntry,
+    MatchStatus,
+    OverduePolicy,
+    RegistrationStatus,
+    ReportSide,
+    Role,
+    RoundStatus,
+    StageStatus,
+    TournamentStatus,
+    Winner,
+)
+from tournaments.pairing import standings
+from tournaments.pairing.swiss import describe_stats
+
+register = template.Library()
+
+DASH = "\N{EN DASH}"
+
+#: The words for each key of the states the services record.
+LABELS: Mapping[str, str] = {
+    "result": "score",
+    "reported": "reported score",
+    "side": "reported by",
+    "checked_in_at": "checked in",
+    "ends_at": "round ends",
+    "not_playing": "not playing",
+    "number": "round",
+    "stats": "pairing",
+    "overdue": "overdue tables",
+    "decided": "decided by the overdue policy",
+    "display_name": "display name",
+    "dropped_after_round": "dropped after round",
+    "joined_round": "joins in round",
+    "scheduled_start": "scheduled start",
+    "registration_opens_at": "registration opens",
+    "registration_closes_at": "registration closes",
+    "check_in_opens_at": "check-in opens",
+    "check_in_closes_at": "check-in closes",
+    "best_of": "best of",
+    "entrant_type": "entrants",
+    "round_minutes": "round length in minutes",
+    "auto_pair": "automatic pairing",
+    "overdue_policy": "at time",
+    "first_round": "round 1 pairing",
+    "seed": "pairing seed",
+    "late_entry": "late entrants",
+    "rounds_to_win": "game-round wins to win a game",
+    "kontsina_rounds": "game rounds in a Kontsina game",
+    "seating_seed": "seating seed",
+}
+
+#: The choices a key's value is one of (its label is what the pages show).
+CHOICES: Mapping[str, type[models.TextChoices]] = {
+    "winner": Winner,
+    "side": ReportSide,
+    "role": Role,
+    "game": Game,
+    "entrant_type": EntrantType,
+    "overdue_policy": OverduePolicy,
+    "first_round": FirstRoundPairing,
+    "late_entry": LateEntry,
+}
+
+#: The status choices of each kind of object the log names.
+STATUSES: Mapping[str, type[models.TextChoices]] = {
+    "Match": MatchStatus,
+    "Tournament": TournamentStatus,
+    "Registration": RegistrationStatus,
+    "Round": RoundStatus,
+    "Stage": StageStatus,
+}
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def _score(games: Any) -> str | None:
+    """A result (games, each ``{"rounds": [[a, b], ...]}``) as "10-5, 5-10" (en dashes)."""
+    if not isinstance(games, list) or not all(
+        isinstance(g, Mapping) and isinstance(g.get("rounds"), list) for g in games
+    ):
+        return None
+    texts = []
+    for game in games:
+        rounds = ", ".join(
+            DASH.join(str(s) for s in r) if isinstance(r, list) else _words(r)
+            for r in game["rounds"]
+        )
+        alignments = [a for a in game.get("alignments") or [] if a]
+        if alignments:
+            rounds += f" ({' v '.join(str(a or DASH).capitalize() for a in game['alignments'])})"
+        texts.append(rounds or "no game rounds")
+    if len(texts) == 1:
+        return texts[0]
+    return "; ".join(f"game {n}: {text}" for n, text in enumerate(texts, start=1))
+
+
+def _when(value: str) -> str | None:
+    try:
+        moment = parse_datetime(value)
+    except ValueError:
+        return None
+    if moment is None:
+        return None
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return str(formats.date_format(moment, "j M Y, H:i"))
+
+
+def _words(value: Any, key: str = "", object_type: str = "") -> str:
+    """One value in words."""
+    if _empty(value):
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if key in ("result", "reported") and (score := _score(value)) is not None:
+        return score
+    if key == "stats" and isinstance(value, Mapping):
+        return describe_stats(value)
+    if key == "tiebreakers" and isinstance(value, list):
+        names = {str(k): v for k, v in standings.LABELS.items()}
+        return ", ".join(names.get(str(t), str(t)) for t in value)
+    choices = STATUSES.get(object_type) if key == "status" else CHOICES.get(key)
+    if choices is not None and isinstance(value, str) and value in choices.values:
+        return str(choices(value).label)
+    if key == "status" and isinstance(value, str):
+        return value.replace("_", " ").capitalize()
+    if isinstance(value, str):
+        return _when(value) or value
+    if isinstance(value, datetime):
+        return str(formats.date_format(timezone.localtime(value), "j M Y, H:i"))
+    if isinstance(value, Mapping):
+        return ", ".join(f"{_label(k)}: {_words(v, str(k))}" for k, v in value.items())
+    if isinstance(value, Sequence):
+        return ", ".join(_words(v) for v in value)
+    return str(value)
+
+
+def _label(key: Any) -> str:
+    return LABELS.get(str(key), str(key).replace("_", " "))
+
+
+def change_lines(
+    before: Mapping[str, Any] | None, after: Mapping[str, Any] | None, *, object_type: str = ""
+) -> list[str]:
+    """What changed, one sentence a key, in the order the service recorded them."""
+    before = before if isinstance(before, Mapping) else {}
+    after = after if isinstance(after, Mapping) else {}
+    lines = []
+    for key in [*before, *(k for k in after if k not in before)]:
+        label = capfirst(_label(key))
+        old, new = before.get(key), after.get(key)
+        if key in before and key in after and old == new:
+            continue
+        if key not in after:
+            lines.append(f"{label} was {_words(old, key, object_type)}")
+        elif _empty(old):
+            lines.append(f"{label}: {_words(new, key, object_type)}")
+        elif _empty(new):
+            lines.append(f"{label} cleared (was {_words(old, key, object_type)})")
+        else:
+            old_words, new_words = _words(old, key, object_type), _words(new, key, object_type)
+            lines.append(f"{label} changed from {old_words} to {new_words}")
+    return lines
+
+
+@register.filter
+def audit_lines(entry: Any) -> list[str]:
+    """``{% for line in entry|audit_lines %}``: an ``AuditEntry``'s change in sentences."""
+    return change_lines(
+        getattr(entry, "before", None),
+        getattr(entry, "after", None),
+        object_type=str(getattr(entry, "object_type", "")),
+    )
