@@ -40,6 +40,8 @@ import time
 from collections import Counter
 from datetime import timedelta
 
+from bench.common import create_database, free_port
+
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/cardclub"
 DEFAULT_REDIS = "redis://127.0.0.1:6379/14"
 
@@ -63,16 +65,6 @@ def _environment(args: argparse.Namespace) -> dict[str, str]:
         DB_CONN_MAX_AGE="600",
     )
     return env
-
-
-def _create_database(url: str) -> None:
-    import psycopg
-
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _set_up(pods: int, seats: int) -> list[tuple[str, int]]:
@@ -139,12 +131,6 @@ async def _report_progress() -> None:
     while True:
         await asyncio.sleep(5)
         print(f"  ... {dict(_progress)}", file=sys.stderr, flush=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def _player(
@@ -299,7 +285,7 @@ _APP = ["config.asgi:application"]
 
 
 def _start_server(env: dict[str, str], log_path: str) -> tuple[subprocess.Popen[str], int]:
-    port = _free_port()
+    port = free_port()
     log = open(log_path, "w")  # noqa: SIM115  (the child keeps it; closed when we exit)
     server = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *_APP],
@@ -372,7 +358,7 @@ def main() -> None:
     env = _environment(args)
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    _create_database(env["DATABASE_URL"])
+    create_database(env["DATABASE_URL"])
     import django
 
     django.setup()

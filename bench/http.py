@@ -31,7 +31,6 @@ import contextlib
 import json
 import os
 import secrets
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,6 +40,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+
+from bench.common import create_database, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/cardclub"
@@ -70,16 +71,6 @@ def _environment() -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="config.settings",
     )
     return env
-
-
-def _create_database(url: str) -> None:
-    import psycopg
-
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 # --- the data -------------------------------------------------------------------------
@@ -248,12 +239,6 @@ async def _drive(port: int, jobs: list[tuple[str, str, bytes]], connections: int
 # --- the processes --------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _tree_cpu_seconds(pid: int) -> float:
     """User plus system CPU time of a process and its children (workers) so far."""
     total = 0.0
@@ -353,7 +338,7 @@ def main() -> int:
     env = _environment()
     os.environ.update(env)
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # this process's own set-up only
-    _create_database(env["DATABASE_URL"])
+    create_database(env["DATABASE_URL"])
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True
     )
@@ -392,7 +377,7 @@ def main() -> int:
             from django.db import connections
 
             connections.close_all()
-            port = _free_port()
+            port = free_port()
             log_path = f"{logs}/{kind}.log"
             server = _start(_server_command(kind, port), env, log_path)
             try:

@@ -375,3 +375,40 @@ def test_draft_panel_reads_pods_and_seats_in_two_queries(rf) -> None:  # type: i
         draft_reads = [q for q in sql if 'FROM "gameplay_' in q]
         # the pods, their seats (with players), and for organisers the draft settings
         assert len(draft_reads) <= 3, draft_reads
+
+
+# --- the result posts (the hot path bench/http.py measures) --------------------------------
+
+
+def _result_posts(api: Any, world: World) -> tuple[int, int]:
+    """Statements of a player's final report (another match of the round) and of the
+    opponent's confirmation of the world's reported match, each through the API."""
+    other = (
+        Match.objects.filter(round=world.round, b__isnull=False, status="pending")
+        .exclude(pk=world.match.pk)
+        .select_related("a__player__user")
+        .first()
+    )
+    assert other is not None
+    api.force_login(other.a.player.user)
+    body = {"games": [{"rounds": [[10, 5], [10, 5]]}], "final": True}
+    report = _queries(
+        lambda: api.post(f"/api/v1/matches/{other.pk}/report/", body, format="json")
+    )
+    assert Match.objects.get(pk=other.pk).status == "reported"
+    opponent = world.match.b
+    assert opponent is not None
+    api.force_login(opponent.player.user)
+    confirm = _queries(lambda: api.post(f"/api/v1/matches/{world.match.pk}/confirm/"))
+    assert Match.objects.get(pk=world.match.pk).status == "confirmed"
+    return len(report), len(confirm)
+
+
+def test_a_report_and_a_confirmation_take_a_fixed_number_of_statements(api) -> None:  # type: ignore[no-untyped-def]
+    few = _result_posts(api, build(**SMALL))
+    many = _result_posts(api, build(**LARGE))
+    assert few == many, f"report, confirm: {few} statements with 4 entrants, {many} with 16"
+    report, confirm = many
+    # Session auth here (2 reads) where bench/http.py's token auth costs 1.
+    assert report <= 16, report
+    assert confirm <= 18, confirm

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -266,19 +265,6 @@ def _fresh(pod: DraftPod) -> DraftPod:
 application = URLRouter(websocket_urlpatterns)
 
 
-@pytest.fixture
-def end_pool_connections() -> Iterator[None]:
-    """As in ``test_draft_socket``: end the socket's pool-thread connections after the test."""
-    yield
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
-
-
 async def _first_snapshot(pod_id: int, user: Any) -> dict[str, Any]:
     communicator = WebsocketCommunicator(application, f"/ws/drafts/{pod_id}/")
     communicator.scope["user"] = user
@@ -309,7 +295,11 @@ def test_the_socket_shows_no_card_before_the_start_and_no_other_seats_cards_afte
         assert "seed" not in json.dumps(snapshot) and _seed_is_not_in(json.dumps(snapshot), pod)
 
     services.start_pod(actor=organiser, pod=pod)
-    _pick_first_cards(pod, 1)
+    # A third seat picks (seating is random: the organiser may sit anywhere but seat 0),
+    # so both viewers still hold their first pack and another seat has a pool.
+    organiser_seat = DraftSeat.objects.get(pod=pod, registration__player__user=organiser)
+    third = next(p for p in range(1, 4) if p != organiser_seat.position)
+    _pick_first_cards(pod, third)
 
     async def after() -> list[dict[str, Any]]:
         return [await _first_snapshot(pod.pk, user) for user in (player, organiser)]

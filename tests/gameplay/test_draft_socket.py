@@ -4,7 +4,6 @@ acks or clear errors, and a reconnect mid-draft. Runs over the real channel laye
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,24 +18,12 @@ from gameplay.services import drafts as services
 from gameplay.services import picks
 from tests.factories import UserFactory, draft_pods
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("end_pool_connections"),
+]
 
 application = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-def _end_pool_connections() -> Iterator[None]:
-    """The socket runs the ORM in pool threads whose connections outlive the test's event
-    loop (Django keeps them in context-local storage that channels' cleanup does not see);
-    end them, or the test database could not be dropped after the last test."""
-    yield
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
 
 
 def _user(pod, position):  # type: ignore[no-untyped-def]

@@ -6,7 +6,6 @@ API and the websocket; a double-tapped pick is still one pick.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -291,17 +290,6 @@ def test_api_highlight_by_position(api_as) -> None:  # type: ignore[no-untyped-d
 
 
 # --- double taps under real concurrency, and the websocket -----------------------------------
-
-
-@pytest.fixture
-def end_pool_connections() -> Iterator[None]:
-    """As in ``test_draft_socket``: end the socket's pool-thread connections after the test."""
-    yield
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
 
 
 @pytest.mark.django_db(transaction=True)

@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from asgiref.sync import async_to_sync
 from channels.routing import URLRouter
@@ -15,21 +13,12 @@ from django.contrib.auth.models import AnonymousUser
 from gameplay.realtime.routing import websocket_urlpatterns
 from tests.factories import draft_pods
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("end_pool_connections"),
+]
 
 application = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-def _end_pool_connections() -> Iterator[None]:
-    yield
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
 
 
 @pytest.mark.parametrize(

@@ -151,3 +151,21 @@ def test_every_link_from_the_results_grid_to_a_match_carries_the_grid_as_next(cl
     assert links, "the grid links to the disputed match"
     for link in links:
         assert "?next=" in link, link
+
+
+def test_taking_a_report_the_player_replaced_since_is_refused_under_the_lock() -> None:
+    """The judge looked, then the first player reported again: the report the judge saw
+    is no longer current, so taking it is refused (the service reads it under the match's
+    lock) and the player's new report stands."""
+    from core.errors import Conflict
+
+    w = _disputed()
+    results.report_result(actor=w["a"], match=w["match"].pk, games=B_WINS)
+    with pytest.raises(Conflict) as refused:
+        results.take_report(actor=w["judge"], match=w["match"].pk, report=w["report_a"].pk)
+    assert refused.value.code == "report_replaced"
+    assert not ResultReport.objects.filter(match=w["match"], side=ReportSide.JUDGE).exists()
+    _, player = results.take_report(actor=w["judge"], match=w["match"].pk, report=w["report_b"].pk)
+    w["match"].refresh_from_db()
+    assert w["match"].status == MatchStatus.CONFIRMED and w["match"].result == B_WINS
+    assert player == w["b_name"]

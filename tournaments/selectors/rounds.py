@@ -8,6 +8,7 @@ and what "pair again" does to a round (``pair_again_of``).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -273,6 +274,16 @@ class ReportForJudge:
     games: list[ReportGame]
     outcome: str  # what the rules make of it: "Ann wins 2-1", or why they refuse it
     games_data: list[Any]  # as stored: what "take this report" enters
+
+
+def reports_to_compare(
+    match: Match, actions: Collection[str], status: ResultStatus
+) -> list[ReportForJudge]:
+    """The players' reports side by side, as the judge's page shows them: for judges only
+    (``actions`` from ``policies.match_actions``), while the result waits for a
+    confirmation or a judge; otherwise none."""
+    waiting = status.state in (ResultState.REPORTED, ResultState.DISPUTED)
+    return reports_for_judge(match) if "judge" in actions and waiting else []
 
 
 def reports_for_judge(match: Match) -> list[ReportForJudge]:

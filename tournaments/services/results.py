@@ -210,14 +210,43 @@ def confirm_result(*, actor: AnyUser, match: Match | int) -> Match:
 @transaction.atomic(durable=True)
 def judge_result(*, actor: AnyUser, match: Match | int, games: object) -> Match:
     """A judge or organiser enters or overrides a result, at any time."""
+    match = _lock_for_judge(actor, match)
+    return _judge(actor, match, games)
+
+
+@transaction.atomic(durable=True)
+def take_report(*, actor: AnyUser, match: Match | int, report: int) -> tuple[Match, str]:
+    """A judge takes one of the players' current final reports as the result (the judges'
+    "take this report" button). Read under the match's lock: a report replaced since the
+    judge looked is refused, so they look again. Returns the match and whose report it was."""
+    match = _lock_for_judge(actor, match)
+    taken = next(
+        (r for r in _current_reports(match).values() if r.pk == report and r.complete), None
+    )
+    if taken is None or taken.side == ReportSide.JUDGE:
+        raise Conflict(
+            "That report is not one of this match's current reports any more: look again.",
+            code="report_replaced",
+            field="report",
+        )
+    player = match.a if taken.side == ReportSide.A else match.b
+    assert player is not None  # a bye has no reports (refused above)
+    return _judge(actor, match, taken.games), player.player.display_name
+
+
+def _lock_for_judge(actor: AnyUser, match: Match | int) -> Match:
     match = lock_match(match if isinstance(match, int) else match.pk)
-    tournament = match.round.tournament
-    if not policies.can_judge(actor, tournament.club):
+    if not policies.can_judge(actor, match.round.tournament.club):
         raise NotAllowed(
             "Only judges and organisers can enter results for others.", code="not_judge"
         )
     if match.is_bye:
         raise Conflict("A bye needs no result.", code="bye")
+    return match
+
+
+def _judge(actor: AnyUser, match: Match, games: object) -> Match:
+    tournament = match.round.tournament
     canonical, outcome = check_result(tournament=tournament, games=games)
     if match.status == MatchStatus.CONFIRMED and match.result == canonical:
         return match

@@ -3,8 +3,8 @@ and the judges' results grid.
 
 The match page words the result's state from ``selectors.rounds.result_status`` (and the
 message after a report from the same state). For a judge, a reported or disputed match
-shows the players' reports side by side (``reports_for_judge``); one tap takes a report as
-the judge's result (``results.judge_result`` with its games)."""
+shows the players' reports side by side (``reports_to_compare``); one tap takes a report as
+the judge's result (``results.take_report``)."""
 
 from __future__ import annotations
 
@@ -15,11 +15,10 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from core.errors import Conflict, DomainError, InvalidInput, RuleViolation, translate
+from core.errors import DomainError, InvalidInput, RuleViolation, translate
 from core.web import parse_int, safe_next
 from tournaments import selectors
 from tournaments.models import (
-    Match,
     MatchStatus,
     ReportSide,
     Tournament,
@@ -53,8 +52,10 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
                 results.confirm_result(actor=request.user, match=match)
                 messages.success(request, "Result confirmed. Thanks!")
             elif action == "take":
-                player, games = _report_to_take(match, request.POST.get("report"))
-                results.judge_result(actor=request.user, match=match, games=games)
+                report = parse_int(request.POST.get("report"), field="report")
+                if report is None:
+                    raise InvalidInput("Choose the report to take.", code="no_report")
+                _, player = results.take_report(actor=request.user, match=match, report=report)
                 messages.success(request, f"Result entered: {player}'s report.")
             else:
                 games = games_from_post(request.POST, tournament)
@@ -89,12 +90,6 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
     confirmed = match.status == MatchStatus.CONFIRMED
     actions = policies.match_actions(request.user, match)
     status = round_selectors.result_status(match, side)
-    # The players' reports, side by side: for judges only (``match_actions``), while the
-    # result waits for a confirmation or a judge.
-    compare = "judge" in actions and status.state in (
-        round_selectors.ResultState.REPORTED,
-        round_selectors.ResultState.DISPUTED,
-    )
     return render(
         request,
         "tournaments/match.html",
@@ -109,28 +104,12 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
             "reports": reports,
             "their_report": theirs if theirs and theirs.complete and not confirmed else None,
             "status": status,
-            "judge_reports": round_selectors.reports_for_judge(match) if compare else [],
+            "judge_reports": round_selectors.reports_to_compare(match, actions, status),
             "confirmed": confirmed,
             "next": next_page,
             "grid": report_grid(tournament, prefill=prefill),
             "score": selectors.score_line(match) if confirmed else "",
         },
-    )
-
-
-def _report_to_take(match: Match, raw: str | None) -> tuple[str, list[Any]]:
-    """The player and games of the report a judge takes: one of the match's current final
-    reports (the one the judge saw; a replaced one is refused, so they look again)."""
-    pk = parse_int(raw, field="report")
-    if pk is None:
-        raise InvalidInput("Choose the report to take.", code="no_report", field="report")
-    for report in round_selectors.reports_for_judge(match):
-        if report.pk == pk:
-            return report.player, report.games_data
-    raise Conflict(
-        "That report is not one of this match's current reports any more: look again.",
-        code="report_replaced",
-        field="report",
     )
 
 
