@@ -392,9 +392,7 @@ def _result_posts(api: Any, world: World) -> tuple[int, int]:
     assert other is not None
     api.force_login(other.a.player.user)
     body = {"games": [{"rounds": [[10, 5], [10, 5]]}], "final": True}
-    report = _queries(
-        lambda: api.post(f"/api/v1/matches/{other.pk}/report/", body, format="json")
-    )
+    report = _queries(lambda: api.post(f"/api/v1/matches/{other.pk}/report/", body, format="json"))
     assert Match.objects.get(pk=other.pk).status == "reported"
     opponent = world.match.b
     assert opponent is not None
