@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.shortcuts import get_object_or_404
-from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api import path_int
-from core.errors import NotFound
+from core.errors import NotAllowed, NotFound
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.models import Match, Round, Tournament
@@ -35,6 +37,20 @@ def visible_match(request: Request, pk: str) -> Match:
     return match
 
 
+@contextmanager
+def hidden_unless_visible(request: Request, match_id: int) -> Iterator[None]:
+    """Around a result post: a refusal for a match the user may not see is a 404, as if it
+    did not exist (it must not tell them it does). Checked only on refusal: a player of the
+    match may always see it, so the posts that succeed (nearly all) spend no query on it;
+    the services refuse a non-player before reading anything of the match's result."""
+    try:
+        yield
+    except (NotAllowed, NotFound):
+        if not selectors.match_visible_to(request.user, match_id):
+            raise NotFound("No such match.") from None
+        raise
+
+
 def visible_match_id(request: Request, pk: str) -> int:
     """The match's id if the user may see it (else 404), for the posts: the service locks
     and reads the match itself, so loading it here too would be wasted."""
@@ -44,6 +60,9 @@ def visible_match_id(request: Request, pk: str) -> int:
     return match_id
 
 
-def match_response(match: Match | int, code: int = status.HTTP_200_OK) -> Response:
-    fresh = selectors.match_for_page(match if isinstance(match, int) else match.pk)
-    return Response(s.MatchDetailSerializer(fresh).data, status=code)
+def result_response(match: Match) -> Response:
+    """A result post's answer from the match the service returned (read under its lock,
+    with its entrants and, mostly, its current reports; else those are read)."""
+    if not hasattr(match, "current_reports"):
+        selectors.with_current_reports(match)
+    return Response(s.MatchDetailSerializer(match).data)

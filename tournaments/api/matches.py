@@ -12,15 +12,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, query_int, valid
+from core.api import ERRORS, path_int, query_int, valid
 from core.errors import InvalidInput
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import (
-    match_response,
+    hidden_unless_visible,
+    result_response,
     tournament_for,
     visible_match,
-    visible_match_id,
 )
 from tournaments.models import MatchStatus
 from tournaments.services import results
@@ -72,12 +72,13 @@ class MatchReportView(APIView):
         ],
     )
     def post(self, request: Request, pk: str) -> Response:
-        match_id = visible_match_id(request, pk)
+        match_id = path_int(pk)
         data = valid(s.ReportInput, request.data)
-        match = results.report_result(
-            actor=request.user, match=match_id, games=data["games"], final=data["final"]
-        )
-        return match_response(match)
+        with hidden_unless_visible(request, match_id):
+            match = results.report_result(
+                actor=request.user, match=match_id, games=data["games"], final=data["final"]
+            )
+        return result_response(match)
 
 
 class MatchConfirmView(APIView):
@@ -89,8 +90,10 @@ class MatchConfirmView(APIView):
         summary="Confirm the result your opponent reported (players)",
     )
     def post(self, request: Request, pk: str) -> Response:
-        match = results.confirm_result(actor=request.user, match=visible_match_id(request, pk))
-        return match_response(match)
+        match_id = path_int(pk)
+        with hidden_unless_visible(request, match_id):
+            match = results.confirm_result(actor=request.user, match=match_id)
+        return result_response(match)
 
 
 class MatchJudgeView(APIView):
@@ -103,8 +106,8 @@ class MatchJudgeView(APIView):
         examples=[OpenApiExample("Result", value={"games": s.GAMES_EXAMPLE})],
     )
     def post(self, request: Request, pk: str) -> Response:
+        match_id = path_int(pk)
         data = valid(s.JudgeInput, request.data)
-        match = results.judge_result(
-            actor=request.user, match=visible_match_id(request, pk), games=data["games"]
-        )
-        return match_response(match)
+        with hidden_unless_visible(request, match_id):
+            match = results.judge_result(actor=request.user, match=match_id, games=data["games"])
+        return result_response(match)

@@ -293,7 +293,10 @@ class MatchDetailSerializer(MatchSerializer):
         fields = [*MatchSerializer.Meta.fields, "reports"]
 
     def get_reports(self, match: Match) -> list[dict[str, Any]]:
-        current = [r for r in match.reports.all() if r.current]
+        if hasattr(match, "current_reports"):  # read by the results service just now
+            current = sorted(match.current_reports.values(), key=lambda r: (r.created_at, r.pk))
+        else:
+            current = [r for r in match.reports.all() if r.current]
         return serializers.ListSerializer(current, child=ReportSerializer()).data
 
 

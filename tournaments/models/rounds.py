@@ -82,6 +82,10 @@ class Match(models.Model):
     that standings are a single query.
     """
 
+    #: Not a field: the current report of each side, by side, when the results service
+    #: has read them under the match's lock (``results._current_reports``).
+    current_reports: dict[str, ResultReport]
+
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField()
     #: RESTRICT: a paired registration cannot be deleted on its own, but deleting the

@@ -25,6 +25,7 @@ from tournaments.selectors.rounds import (
     round_matches,
     score_line,
     tournament_rounds,
+    with_current_reports,
 )
 from tournaments.selectors.standings import (
     StandingsTable,
@@ -90,4 +91,5 @@ __all__ = [
     "tournament_stages",
     "tournament_standings",
     "visible_tournaments",
+    "with_current_reports",
 ]

@@ -14,7 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, Prefetch, QuerySet, prefetch_related_objects
 
 from core.errors import RuleViolation
 from gameplay.rules import games as game_rules
@@ -102,6 +102,15 @@ def match_for_page(pk: int) -> Match | None:
         .filter(pk=pk)[:1]
     )
     return rows[0] if rows else None
+
+
+def with_current_reports(match: Match) -> Match:
+    """``match`` with its current reports (``match.reports.all()``), one query: for the
+    answer to a result post, whose match the service has just read."""
+    prefetch_related_objects(
+        [match], Prefetch("reports", queryset=ResultReport.objects.filter(current=True))
+    )
+    return match
 
 
 def current_match_of(

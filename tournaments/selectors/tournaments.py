@@ -173,6 +173,22 @@ def game_options(tournament: Tournament) -> GameOptions:
     )
 
 
+def round_game_options(rnd: Round) -> GameOptions:
+    """The game options a round's matches are played under: its stage's Swiss settings when
+    it is a Swiss stage read with them (``select_related("stage__swiss")``: no query), else
+    the tournament's (:func:`game_options`)."""
+    stage = rnd.stage
+    if stage.kind == StageKind.SWISS:
+        try:
+            settings = stage.swiss
+        except SwissSettings.DoesNotExist:
+            settings = SwissSettings()
+        return GameOptions(
+            rounds_to_win=settings.rounds_to_win, kontsina_rounds=settings.kontsina_rounds
+        )
+    return game_options(rnd.tournament)
+
+
 def home_page(user: AnyUser) -> dict[str, Any]:
     """The home page's lists: upcoming tournaments, the user's unfinished ones, their clubs
     (3 queries, whatever the number of rows)."""

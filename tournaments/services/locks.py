@@ -30,16 +30,24 @@ def lock_round(round_id: int) -> Round:
 
 def lock_match(match_id: int) -> Match:
     """The match's round, then the match (the order every result write uses, so the last
-    two confirmations of a round are applied one after the other)."""
+    two confirmations of a round are applied one after the other).
+
+    The round comes with its tournament, club, stage and Swiss settings (what a result
+    write reads: the game, the game options, the round's status), and the match with its
+    entrants; the match's ``round`` is that locked round, so nothing is read twice."""
     # The round found through the match in the same statement (a subquery's rows are read,
     # not locked): two statements, not three.
-    if lock_one(Round, pk__in=Match.objects.filter(pk=match_id).values("round_id")) is None:
-        raise NotFound("No such match.")
-    match = lock_one(
-        Match, related=("round__tournament__club", "a__player", "b__player"), pk=match_id
+    rnd = lock_one(
+        Round,
+        related=("tournament__club", "stage__swiss"),
+        pk__in=Match.objects.filter(pk=match_id).values("round_id"),
     )
+    if rnd is None:
+        raise NotFound("No such match.")
+    match = lock_one(Match, related=("a__player", "b__player"), pk=match_id)
     if match is None:  # deleted between the two statements (a re-pair)
         raise NotFound("No such match.")
+    match.round = rnd
     return match
 
 

@@ -34,7 +34,13 @@ from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, NotAllowed
 from gameplay.rules import games as game_rules
-from gameplay.rules.outcome import GameRecord, MatchOutcome, ahead_at_time, drawn_at_time
+from gameplay.rules.outcome import (
+    GameOptions,
+    GameRecord,
+    MatchOutcome,
+    ahead_at_time,
+    drawn_at_time,
+)
 from tournaments.models import (
     Match,
     MatchStatus,
@@ -47,24 +53,44 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.selectors.rounds import score_line
-from tournaments.selectors.tournaments import game_options
+from tournaments.selectors.tournaments import game_options, round_game_options
 from tournaments.services import stages
 from tournaments.services.locks import lock_match
 
 
 def check_result(
-    *, tournament: Tournament, games: object, final: bool = True
+    *,
+    tournament: Tournament,
+    games: object,
+    final: bool = True,
+    options: GameOptions | None = None,
 ) -> tuple[list[Any], MatchOutcome]:
     """Parse and judge a result; returns its canonical form and the outcome.
 
-    ``final``: the match must be finished; otherwise it is progress so far.
+    ``final``: the match must be finished; otherwise it is progress so far. ``options``:
+    the game options, when the caller has them (else the tournament's, one query).
     """
     records = game_rules.parse_games(games, game=tournament.game)
     check = game_rules.match_result if final else game_rules.match_progress
     outcome = check(
-        tournament.game, records, options=game_options(tournament), best_of=tournament.best_of
+        tournament.game,
+        records,
+        options=options if options is not None else game_options(tournament),
+        best_of=tournament.best_of,
     )
     return [_canonical(record, tournament.game) for record in records], outcome
+
+
+def _check_match_result(
+    match: Match, games: object, *, final: bool = True
+) -> tuple[list[Any], MatchOutcome]:
+    """:func:`check_result` for a match read by ``lock_match`` (its options read with it)."""
+    return check_result(
+        tournament=match.round.tournament,
+        games=games,
+        final=final,
+        options=round_game_options(match.round),
+    )
 
 
 def _canonical(record: GameRecord, game: str) -> dict[str, Any]:
@@ -80,8 +106,12 @@ def _other(side: str) -> str:
 
 def _current_reports(match: Match) -> dict[str, ResultReport]:
     """The current report of each side, by side: one query (the caller holds the match's
-    lock, which every report write takes)."""
-    return {r.side: r for r in ResultReport.objects.filter(match=match, current=True)}
+    lock, which every report write takes). Kept on the match as ``current_reports``,
+    which :func:`_new_report` keeps up to date: the answer to a result post shows them
+    without reading them again."""
+    current = {r.side: r for r in ResultReport.objects.filter(match=match, current=True)}
+    match.current_reports = current
+    return current
 
 
 def _match_state(match: Match) -> dict[str, Any]:
@@ -96,10 +126,17 @@ def _describe(match: Match) -> str:
 def _new_report(
     match: Match, side: str, actor: Actor, games: list[Any], *, final: bool
 ) -> ResultReport:
-    ResultReport.objects.filter(match=match, side=side, current=True).update(current=False)
-    return ResultReport.objects.create(
+    current = match.current_reports if hasattr(match, "current_reports") else None
+    if current is None:
+        current = _current_reports(match)
+    replaced = current.get(side)
+    if replaced is not None:
+        ResultReport.objects.filter(pk=replaced.pk).update(current=False)
+    report = ResultReport.objects.create(
         match=match, side=side, reported_by=user_or_none(actor), games=games, complete=final
     )
+    current[side] = report
+    return report
 
 
 def _require_player(actor: AnyUser, match: Match) -> str:
@@ -123,7 +160,7 @@ def report_result(
     match = lock_match(match if isinstance(match, int) else match.pk)
     tournament = match.round.tournament
     if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
-        canonical, _ = check_result(tournament=tournament, games=games, final=final)
+        canonical, _ = _check_match_result(match, games, final=final)
         if final and match.result == canonical:
             return match  # the same report again, after confirmation: harmless
         raise Conflict(
@@ -131,7 +168,7 @@ def report_result(
             code="already_confirmed",
         )
     side = _require_player(actor, match)
-    canonical, outcome = check_result(tournament=tournament, games=games, final=final)
+    canonical, outcome = _check_match_result(match, games, final=final)
     current = _current_reports(match)
     mine = current.get(side)
     if mine is not None and mine.games == canonical and mine.complete == final:
@@ -194,7 +231,7 @@ def confirm_result(*, actor: AnyUser, match: Match | int) -> Match:
             "You reported a different result: a judge will decide, or report theirs.",
             code="disputed",
         )
-    canonical, outcome = check_result(tournament=match.round.tournament, games=theirs.games)
+    canonical, outcome = _check_match_result(match, theirs.games)
     before = _match_state(match)
     _new_report(match, side, actor, canonical, final=True)
     return _confirm(
@@ -246,8 +283,7 @@ def _lock_for_judge(actor: AnyUser, match: Match | int) -> Match:
 
 
 def _judge(actor: AnyUser, match: Match, games: object) -> Match:
-    tournament = match.round.tournament
-    canonical, outcome = check_result(tournament=tournament, games=games)
+    canonical, outcome = _check_match_result(match, games)
     if match.status == MatchStatus.CONFIRMED and match.result == canonical:
         return match
     before = _match_state(match)
@@ -328,7 +364,7 @@ def _confirm(
     match.status = MatchStatus.CONFIRMED
     match.confirmed_at = timezone.now()
     match.confirmed_by = user_or_none(actor)
-    match.save()
+    match.save(update_fields=[*_OUTCOME_FIELDS, "status", "confirmed_at", "confirmed_by"])
     summary = f"{_describe(match)}: {score_line(match)} ({how})"
     record_audit(
         actor=actor,
@@ -342,8 +378,22 @@ def _confirm(
     )
     _event(tournament, "result.confirmed", summary, match)
     if complete_round:
-        stages.complete_round_if_done(round_id=match.round_id)
+        stages.complete_if_done(match.round)
     return match
+
+
+#: The columns :func:`apply_outcome` sets.
+_OUTCOME_FIELDS = (
+    "result",
+    "winner",
+    "games_a",
+    "games_b",
+    "games_drawn",
+    "game_rounds_a",
+    "game_rounds_b",
+    "score_a",
+    "score_b",
+)
 
 
 def apply_outcome(match: Match, games: list[Any] | None, outcome: MatchOutcome) -> None:

@@ -77,14 +77,6 @@ def begin_first_stage(tournament: Tournament, *, actor: Actor) -> Stage:
     return stage
 
 
-def complete_round_if_done(*, round_id: int) -> bool:
-    """After a match is confirmed (the caller holds the round's lock): complete the round
-    if every match in it is confirmed. Returns whether it completed now."""
-    rnd = lock_one(Round, pk=round_id)
-    assert rnd is not None
-    return complete_if_done(rnd)
-
-
 def complete_if_done(rnd: Round) -> bool:
     """Complete a locked round whose matches are all confirmed; then pair the next round
     (automatic pairing) or, after the stage's last round, complete the stage."""
