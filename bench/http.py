@@ -9,14 +9,17 @@ turn (a fresh set of tournaments for each, so they compare in one run):
 2. every second player confirms it (``POST .../confirm/``), the same way.
 
 Servers: ``web`` is the production server exactly as ``make web`` runs it (``scripts/web``);
-``daphne`` is one Daphne process (what the compose file ran before). Both run on the full
-stack: PostgreSQL, Redis and a Celery worker (the last confirmation of a round queues the
-pairing of the next on it).
+``daphne`` is one Daphne process (what the compose file ran before). A server may carry
+settings for its run after a colon, to compare them in one run: ``web:DB_PREPARED=0``
+(space-separated ``NAME=value`` pairs; ``--servers "web,web:DB_PREPARED=0"``). All run on
+the full stack: PostgreSQL, Redis and a Celery worker (the last confirmation of a round
+queues the pairing of the next on it).
 
 For each server and phase it prints requests per second, p50/p90/p99 latency, the count
-of answers that were not 200 (5xx separately) and the server processes' CPU time per
-request; then it checks the database: every match confirmed exactly once, with exactly one
-report and one confirmation, nothing lost or doubled. It exits non-zero if the check fails.
+of answers that were not 200 (5xx separately), the server processes' CPU time per request
+and that of the PostgreSQL sessions serving them (when PostgreSQL runs on this machine);
+then it checks the database: every match confirmed exactly once, with exactly one report
+and one confirmation, nothing lost or doubled. It exits non-zero if the check fails.
 
 Needs PostgreSQL and Redis (``DATABASE_URL`` base, default ``postgres://postgres@127.0.0.1:
 5432/cardclub``, and ``BENCH_REDIS_URL``, default database 13). It uses its own database
@@ -179,6 +182,7 @@ class Phase:
     statuses: Counter[int] = field(default_factory=Counter)
     seconds: float = 0.0
     cpu: float = 0.0
+    database_cpu: float = 0.0
 
 
 async def _request(
@@ -256,6 +260,20 @@ def _tree_cpu_seconds(pid: int) -> float:
     return total
 
 
+def _database_cpu_seconds() -> float:
+    """CPU time so far of the PostgreSQL sessions connected to the benchmark's database
+    (when PostgreSQL runs on this machine; the web processes' pools keep them open)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        pids = [row[0] for row in cursor.fetchall()]
+    return sum(_tree_cpu_seconds(pid) for pid in pids)
+
+
 def _start(command: list[str], env: dict[str, str], log_path: str) -> subprocess.Popen[bytes]:
     log = open(log_path, "w")  # noqa: SIM115  (the child keeps it)
     return subprocess.Popen(
@@ -320,7 +338,8 @@ def _print(kind: str, name: str, phase: Phase) -> None:
     print(
         f"{kind:<7} {name:<13} {count:>6} {count / phase.seconds:>9.0f} "
         f"{statistics.median(ms):>7.1f} {_percentile(ms, 0.9):>7.1f} {_percentile(ms, 0.99):>7.1f}"
-        f" {bad:>6} {errors:>5} {phase.cpu / count * 1000:>9.2f}",
+        f" {bad:>6} {errors:>5} {phase.cpu / count * 1000:>9.2f}"
+        f" {phase.database_cpu / count * 1000:>9.2f}",
         flush=True,
     )
     if bad:
@@ -367,19 +386,24 @@ def main() -> int:
         f"{args.tournaments} tournaments x {args.players} players, {args.connections} "
         f"connections; logs in {logs}\n"
         f"{'server':<7} {'phase':<13} {'posts':>6} {'per s':>9} {'p50 ms':>7} {'p90 ms':>7} "
-        f"{'p99 ms':>7} {'non200':>6} {'5xx':>5} {'CPU ms/req':>9}",
+        f"{'p99 ms':>7} {'non200':>6} {'5xx':>5} {'CPU ms/req':>9} {'DB ms/req':>9}",
         flush=True,
     )
     failed = False
     try:
-        for kind in args.servers.split(","):
+        for server_spec in args.servers.split(","):
+            kind, _, overrides = server_spec.partition(":")
+            server_env = dict(env)
+            for pair in overrides.split():
+                name, _, value = pair.partition("=")
+                server_env[name] = value
             tables = _set_up(kind, args.tournaments, args.players)
             from django.db import connections
 
             connections.close_all()
             port = free_port()
-            log_path = f"{logs}/{kind}.log"
-            server = _start(_server_command(kind, port), env, log_path)
+            log_path = f"{logs}/{kind}-{len(overrides)}.log"
+            server = _start(_server_command(kind, port), server_env, log_path)
             try:
                 _wait_healthy(port, server, log_path)
                 final = json.dumps({"games": [{"rounds": [[10, 5], [10, 5]]}], "final": True})
@@ -392,10 +416,13 @@ def main() -> int:
                         (f"/api/v1/matches/{t.match}/confirm/", t.confirmer, b"{}") for t in tables
                     ],
                 }
+                if overrides:
+                    print(f"{kind} with {overrides}:", flush=True)
                 for name, jobs in phases.items():
-                    cpu = _tree_cpu_seconds(server.pid)
+                    cpu, database_cpu = _tree_cpu_seconds(server.pid), _database_cpu_seconds()
                     phase = asyncio.run(_drive(port, jobs, args.connections))
                     phase.cpu = _tree_cpu_seconds(server.pid) - cpu
+                    phase.database_cpu = _database_cpu_seconds() - database_cpu
                     _print(kind, name, phase)
             finally:
                 _stop(server)

@@ -202,6 +202,20 @@ elif env_bool("DB_POOL", default=True):
             "timeout": env_float("DB_POOL_TIMEOUT", 10, minimum=0.1),
         }
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DB_PREPARED", default=True
+):
+    # Parameters bound by the server and statements prepared after their second use on a
+    # connection (psycopg's automatic preparation; Django turns it off by default for the
+    # sake of transaction-mode PgBouncer, which this stack does not use): PostgreSQL then
+    # plans a result post's joins once per connection, not on every request (a report's
+    # planning was most of its PostgreSQL time, bench/http.py). DB_PREPARED=0 turns it off
+    # (behind a transaction-mode pooler).
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = env_int(
+        "DB_PREPARE_THRESHOLD", 2, minimum=0
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")

@@ -16,9 +16,15 @@ so two transactions can never wait on each other; ``LOCK_ORDER`` below lists the
 6. club membership, invitation    (roles: every owner row of the club, in id order)
 7. draft pod, then draft seats    (picks and pick timers; seats in position order)
 
-Every result write locks its match's round first (then the match), so the last two
-confirmations of a round cannot both miss each other. Rows of one kind are locked in
-primary-key order (:func:`lock_all`).
+Every result write locks its match's round first, *shared* (:func:`lock_shared`), then the
+match: the results of one round are written side by side, and whoever changes the round
+itself (its clock, a re-pair, a swap, its completion) locks it exclusively, so waits for
+them and they for it. A confirmation cannot complete its round (two sharers upgrading
+their locks would deadlock): once it has committed, it looks whether any match of the
+round is left unconfirmed and, if none is, completes the round in a transaction of its
+own under the round's exclusive lock; of the last confirmations committing at once, the
+last to commit sees them all. Rows of one kind are locked in primary-key order
+(:func:`lock_all`).
 
 Helpers take a model or queryset and filters; they never import an app's models (``core``
 depends on no app), so each service names what it locks where it locks it.
@@ -36,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
-from django.db import models
+from django.db import OperationalError, connection, models, transaction
 
 M = TypeVar("M", bound=models.Model)
 
@@ -62,24 +68,61 @@ def _queryset(source: type[M] | models.QuerySet[M]) -> models.QuerySet[M]:
     return source._default_manager.all()
 
 
+def _unsorted(qs: models.QuerySet[M]) -> models.QuerySet[M]:
+    """``qs`` without the model's default ordering, unless the caller chose an order: the
+    rows locked here are found by key, and a default ordering (a round's by tournament,
+    then number) costs joins and a sort in the statement and its compilation, each time."""
+    return qs if qs.query.order_by else qs.order_by()
+
+
 def for_update(
-    source: type[M] | models.QuerySet[M], *, related: Iterable[str] = ()
+    source: type[M] | models.QuerySet[M], *, related: Iterable[str] = (), nowait: bool = False
 ) -> models.QuerySet[M]:
     """``source`` locked for update, its own rows only (joined rows stay unlocked)."""
     related = tuple(related)
     qs = _queryset(source)
     if related:
-        return qs.select_for_update(of=("self",), no_key=True).select_related(*related)
-    return qs.select_for_update(no_key=True)
+        return qs.select_for_update(of=("self",), no_key=True, nowait=nowait).select_related(
+            *related
+        )
+    return qs.select_for_update(no_key=True, nowait=nowait)
 
 
 def lock_one(
     source: type[M] | models.QuerySet[M], *, related: Iterable[str] = (), **filters: Any
 ) -> M | None:
-    """The one row matching ``filters``, locked (None if there is none). Not ``.first()``:
-    ordering one row by its key costs a sort in the query and its compilation, each time."""
-    rows = list(for_update(source, related=related).filter(**filters)[:1])
+    """The first row matching ``filters``, locked (None if there is none), in the order the
+    caller chose, else unsorted (``_unsorted``; not ``.first()``, which sorts by key)."""
+    rows = list(_unsorted(for_update(source, related=related).filter(**filters))[:1])
     return rows[0] if rows else None
+
+
+def lock_shared(source: models.QuerySet[Any]) -> bool:
+    """Lock the first row of ``source`` ``FOR SHARE``; whether there was one.
+
+    A shared lock admits other shared locks and excludes every ``FOR NO KEY UPDATE``: the
+    result writes of one round share its row and run side by side, while whoever changes
+    the round (its clock, a re-pair, a swap, its completion) waits for them and they for
+    it. Django's ``select_for_update`` has no shared mode, hence the clause added here
+    (PostgreSQL only: SQLite's transactions take turns anyway)."""
+    sql, params = _unsorted(source).values("pk")[:1].query.sql_with_params()
+    if connection.vendor == "postgresql":
+        sql += " FOR SHARE"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone() is not None
+
+
+def try_lock(source: type[M] | models.QuerySet[M], **filters: Any) -> bool:
+    """Lock the row matching ``filters`` at once or not at all (``NOWAIT``, in a savepoint
+    so a refusal leaves the transaction usable): whether it is locked now. Also how a
+    transaction holding a row shared takes it for itself when nobody else shares it."""
+    try:
+        with transaction.atomic():
+            list(for_update(source, nowait=True).filter(**filters).values("pk")[:1])
+    except OperationalError:  # PostgreSQL's lock_not_available
+        return False
+    return True
 
 
 def lock_all(

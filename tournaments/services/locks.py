@@ -8,7 +8,7 @@ and in which order, can be read here.
 from __future__ import annotations
 
 from core.errors import NotFound
-from core.locks import lock_one
+from core.locks import lock_one, lock_shared
 from tournaments.models import Match, Registration, Round, Tournament
 
 
@@ -29,25 +29,28 @@ def lock_round(round_id: int) -> Round:
 
 
 def lock_match(match_id: int) -> Match:
-    """The match's round, then the match (the order every result write uses, so the last
-    two confirmations of a round are applied one after the other).
-
-    The round comes with its tournament, club, stage and Swiss settings (what a result
-    write reads: the game, the game options, the round's status), and the match with its
-    entrants; the match's ``round`` is that locked round, so nothing is read twice."""
+    """The match's round, shared, then the match (the order every result write uses:
+    ``core.locks``). The match comes with its round, the round's tournament, club, stage
+    and Swiss settings (what a result write reads: the game, the game options, the round's
+    status, which nobody can change while the round is shared) and its entrants."""
     # The round found through the match in the same statement (a subquery's rows are read,
     # not locked): two statements, not three.
-    rnd = lock_one(
-        Round,
-        related=("tournament__club", "stage__swiss"),
-        pk__in=Match.objects.filter(pk=match_id).values("round_id"),
-    )
-    if rnd is None:
+    if not lock_shared(
+        Round.objects.filter(pk__in=Match.objects.filter(pk=match_id).values("round_id"))
+    ):
         raise NotFound("No such match.")
-    match = lock_one(Match, related=("a__player", "b__player"), pk=match_id)
+    match = lock_one(
+        Match,
+        related=(
+            "round__tournament__club",
+            "round__stage__swiss",
+            "a__player",
+            "b__player",
+        ),
+        pk=match_id,
+    )
     if match is None:  # deleted between the two statements (a re-pair)
         raise NotFound("No such match.")
-    match.round = rnd
     return match
 
 

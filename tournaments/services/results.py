@@ -16,15 +16,20 @@ Players may also save their *progress* (``final=False``): the game rounds played
 checked by the same rules but not yet a finished match. Progress does not change the
 match's status; the round clock's "ahead" policy reads it at time.
 
-Concurrency: every write locks the match's round row, then the match row. So two reports
-sent at the same instant are applied one after the other: identical ones confirm,
-different ones make one dispute, none is lost; and of two last confirmations in a round,
-the second sees the first and completes the round (which pairs the next, on commit).
-Re-sending the same report changes nothing. Every change is in the audit log.
+Concurrency: every write locks the match's round row shared, then the match row
+(``core.locks``). So two reports of one match sent at the same instant are applied one
+after the other: identical ones confirm, different ones make one dispute, none is lost;
+the results of different matches of a round are written side by side; and whoever changes
+the round itself (its clock, a re-pair) waits for the results in flight and they for it.
+A confirmation completes its round after it has committed (``complete_round_after_commit``):
+of two last confirmations in a round, the later to commit sees both and completes the
+round (which pairs the next, on commit). Re-sending the same report changes nothing. Every
+change is in the audit log.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -33,6 +38,7 @@ from django.utils import timezone
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, NotAllowed
+from core.locks import try_lock
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import (
     GameOptions,
@@ -47,6 +53,7 @@ from tournaments.models import (
     OverduePolicy,
     ReportSide,
     ResultReport,
+    Round,
     RoundStatus,
     Tournament,
     Winner,
@@ -55,7 +62,7 @@ from tournaments.selectors import policies
 from tournaments.selectors.rounds import score_line
 from tournaments.selectors.tournaments import game_options, round_game_options
 from tournaments.services import stages
-from tournaments.services.locks import lock_match
+from tournaments.services.locks import lock_match, lock_round
 
 
 def check_result(
@@ -109,7 +116,10 @@ def _current_reports(match: Match) -> dict[str, ResultReport]:
     lock, which every report write takes). Kept on the match as ``current_reports``,
     which :func:`_new_report` keeps up to date: the answer to a result post shows them
     without reading them again."""
-    current = {r.side: r for r in ResultReport.objects.filter(match=match, current=True)}
+    # Unsorted: the default ordering (by match, then time) would join the match's round
+    # and tournament to sort at most three rows.
+    reports = ResultReport.objects.filter(match=match, current=True).order_by()
+    current = {r.side: r for r in reports}
     match.current_reports = current
     return current
 
@@ -162,6 +172,7 @@ def report_result(
     if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
         canonical, _ = _check_match_result(match, games, final=final)
         if final and match.result == canonical:
+            complete_round_after_commit(match.round_id)  # in case a look failed before
             return match  # the same report again, after confirmation: harmless
         raise Conflict(
             "This result is already confirmed: ask a judge to change it.",
@@ -219,6 +230,7 @@ def confirm_result(*, actor: AnyUser, match: Match | int) -> Match:
     """The opponent agrees with the result the other player reported."""
     match = lock_match(match if isinstance(match, int) else match.pk)
     if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
+        complete_round_after_commit(match.round_id)  # in case a look failed before
         return match  # confirming twice changes nothing
     side = _require_player(actor, match)
     current = _current_reports(match)
@@ -378,8 +390,44 @@ def _confirm(
     )
     _event(tournament, "result.confirmed", summary, match)
     if complete_round:
-        stages.complete_if_done(match.round)
+        _complete_round_if_done(match)
     return match
+
+
+def _complete_round_if_done(match: Match) -> None:
+    """After a confirmation: complete the match's round if it was the last open match.
+    Now, when every other match is confirmed and no other result write shares the round
+    (the usual last confirmation); else after this transaction commits, when the others'
+    have too (``core.locks``: two sharers cannot both take the round for themselves)."""
+    others_open = (
+        Match.objects.filter(round_id=match.round_id).exclude(status=MatchStatus.CONFIRMED).exists()
+    )
+    if not others_open and try_lock(Round, pk=match.round_id):
+        stages.complete_if_done(match.round)
+    else:
+        complete_round_after_commit(match.round_id)
+
+
+def complete_round_after_commit(round_id: int) -> None:
+    """After this transaction commits: complete the round if no match of it is left
+    unconfirmed. A result write holds its round shared, so it cannot complete the round
+    itself (``core.locks``); looking only after its own commit, the last of several
+    confirmations committing at once sees them all. A failure there is logged, not
+    raised: the result is saved, and the round is completed by the next look."""
+    transaction.on_commit(partial(_complete_round_if_all_confirmed, round_id), robust=True)
+
+
+def _complete_round_if_all_confirmed(round_id: int) -> None:
+    if Match.objects.filter(round_id=round_id).exclude(status=MatchStatus.CONFIRMED).exists():
+        return  # the usual case, and no lock taken for it
+    complete_round(round_id=round_id)
+
+
+@transaction.atomic(durable=True)
+def complete_round(*, round_id: int) -> bool:
+    """Complete the round if every match in it is confirmed (under the round's lock, so
+    once), then pair the next or complete the stage. Returns whether it completed now."""
+    return stages.complete_if_done(lock_round(round_id))
 
 
 #: The columns :func:`apply_outcome` sets.
