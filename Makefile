@@ -56,6 +56,8 @@ typecheck: venv
 
 bench: venv
 	$(BIN)/python -m bench.swiss
+	$(BIN)/python -m bench.elimination
+	$(BIN)/python -m bench.round_robin
 	$(BIN)/python -m bench.standings
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m bench.draft
 
