@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+from django.core.exceptions import EmptyResultSet
 from django.db import OperationalError, connection, models, transaction
 
 M = TypeVar("M", bound=models.Model)
@@ -105,7 +106,10 @@ def lock_shared(source: models.QuerySet[Any]) -> bool:
     the round (its clock, a re-pair, a swap, its completion) waits for them and they for
     it. Django's ``select_for_update`` has no shared mode, hence the clause added here
     (PostgreSQL only: SQLite's transactions take turns anyway)."""
-    sql, params = _unsorted(source).values("pk")[:1].query.sql_with_params()
+    try:
+        sql, params = _unsorted(source).values("pk")[:1].query.sql_with_params()
+    except EmptyResultSet:  # a filter no row can match (a key beyond the column's range)
+        return False
     if connection.vendor == "postgresql":
         sql += " FOR SHARE"
     with connection.cursor() as cursor:

@@ -282,3 +282,20 @@ def test_date_filters_select_by_start(api) -> None:  # type: ignore[no-untyped-d
     before = (timezone.now() + timedelta(days=2)).isoformat()
     body = api.get("/api/v1/tournaments/", {"starts_before": before}).json()
     assert [t["id"] for t in body["results"]] == [soon.pk]
+
+
+def test_result_posts_for_a_match_id_beyond_the_column_are_404(api_as) -> None:  # type: ignore[no-untyped-def]
+    """The result posts lock the match's round straight from the id (found by the API
+    fuzzer: a 20-digit id was a 500)."""
+    client = api_as(UserFactory())
+    huge = "38915305925824872448"
+    body = {"games": [{"rounds": [[0, 0]]}], "final": False}
+    assert_error(client.post(f"/api/v1/matches/{huge}/confirm/"), 404, "not_found")
+    assert_error(
+        client.post(f"/api/v1/matches/{huge}/report/", body, format="json"), 404, "not_found"
+    )
+    assert_error(
+        client.post(f"/api/v1/matches/{huge}/judge/", {"games": body["games"]}, format="json"),
+        404,
+        "not_found",
+    )
