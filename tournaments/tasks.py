@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from core.errors import DomainError
 from tournaments import selectors
-from tournaments.services import lifecycle, swiss
+from tournaments.services import brackets, lifecycle, swiss
 
 logger = logging.getLogger(__name__)
 
@@ -41,6 +41,22 @@ def pair_next_round(tournament_id: int, number: int) -> bool:
         logger.warning("tournament %s: round %s not paired: %s", tournament_id, number, error)
         return False
     return rnd is not None
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def begin_stage(tournament_id: int, number: int) -> bool:
+    """Begin elimination stage ``number`` once the stage before it is complete."""
+    try:
+        return brackets.begin_stage(tournament_id=tournament_id, number=number)
+    except DomainError as error:  # e.g. nobody made the cut: the organiser will see it
+        logger.warning("tournament %s: stage %s not begun: %s", tournament_id, number, error)
+        return False
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def advance_bracket(stage_id: int) -> int:
+    """Ready the bracket matches a confirmed result made ready."""
+    return brackets.advance(stage_id=stage_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)

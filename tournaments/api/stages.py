@@ -1,6 +1,9 @@
-"""API: a tournament's stages and the settings of its Swiss stage."""
+"""API: a tournament's stages (adding an elimination stage), a bracket, and the settings of
+its Swiss stage."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from drf_spectacular.utils import (
     extend_schema,
@@ -10,13 +13,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS
+from core.api import ERRORS, StrictInput, path_int, valid
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
-from tournaments.models import Round, Stage
+from tournaments.models import BRACKET_KINDS, GrandFinal, Round, Stage
+from tournaments.pairing import elimination
+from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors.tournaments import stages_with_rounds
-from tournaments.services import swiss
+from tournaments.services import brackets, swiss
 
 
 class StageSerializer(serializers.ModelSerializer[Stage]):
@@ -45,6 +50,41 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
         extra_kwargs = {"label": {"help_text": "The name, or 'Stage 1 (Swiss)'."}}
 
 
+class StageInput(StrictInput):
+    kind = serializers.ChoiceField(
+        choices=[(k.value, k.label) for k in BRACKET_KINDS],
+        help_text="The stage's format.",
+    )
+    position = serializers.ChoiceField(
+        choices=[
+            (brackets.AFTER, "After the last stage (a cut)"),
+            (brackets.ONLY, "The whole event"),
+        ],
+        default=brackets.AFTER,
+        help_text="'after': a cut after the last stage; 'only': the whole event (before "
+        "the start).",
+    )
+    cut_top = serializers.IntegerField(
+        min_value=2,
+        max_value=elimination.MAX_ENTRANTS,
+        required=False,
+        allow_null=True,
+        help_text="How many of the previous stage's standings go through (empty: all).",
+    )
+    cut_min_points = serializers.IntegerField(
+        min_value=0,
+        max_value=1000,
+        required=False,
+        allow_null=True,
+        help_text="Only players with at least these match points go through.",
+    )
+    third_place = serializers.BooleanField(
+        default=False, help_text="Single elimination: a match for third place."
+    )
+    grand_final = serializers.ChoiceField(choices=GrandFinal.choices, default=GrandFinal.RESET)
+    round_minutes = serializers.IntegerField(min_value=1, max_value=600, default=50)
+
+
 class StageListView(APIView):
     @extend_schema(
         responses={200: StageSerializer(many=True), **ERRORS},
@@ -53,6 +93,134 @@ class StageListView(APIView):
     def get(self, request: Request, pk: str) -> Response:
         tournament = tournament_for(request, pk)
         return Response(StageSerializer(stages_with_rounds(tournament), many=True).data)
+
+    @extend_schema(
+        request=StageInput,
+        responses={201: StageSerializer, **ERRORS},
+        summary="Add an elimination stage: a top cut after the Swiss, or the whole event "
+        "(organisers)",
+    )
+    def post(self, request: Request, pk: str) -> Response:
+        tournament = tournament_for(request, pk)
+        data = valid(StageInput, request.data)
+        stage = brackets.add_elimination_stage(actor=request.user, tournament=tournament, **data)
+        fresh = stages_with_rounds(tournament).get(pk=stage.pk)
+        return Response(StageSerializer(fresh).data, status=201)
+
+
+class BracketEntrantSerializer(serializers.Serializer[Any]):
+    registration = serializers.IntegerField()
+    display_name = serializers.CharField()
+    seed = serializers.IntegerField()
+
+
+class BracketSlotSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField(
+        help_text="The slot: W2-3 (winners' round 2, match 3), L1-1, GF, GF2, P3."
+    )
+    title = serializers.CharField(help_text="The slot in words.")
+    round = serializers.CharField(help_text="Its bracket round: 'Quarterfinals', 'Losers round 2'.")
+    side = serializers.ChoiceField(choices=[s.value for s in elimination.Side])
+    status = serializers.ChoiceField(
+        choices=[s.value for s in elimination.Status],
+        help_text="waiting (an entrant is not known yet), ready, done, bye, void (never played).",
+    )
+    a = BracketEntrantSerializer(allow_null=True)
+    b = BracketEntrantSerializer(allow_null=True)
+    a_from = serializers.CharField(help_text="Where the first entrant comes from, in words.")
+    b_from = serializers.CharField(help_text="Where the second entrant comes from, in words.")
+    winner = serializers.IntegerField(allow_null=True, help_text="The winner's registration.")
+    match = serializers.IntegerField(allow_null=True, help_text="The match, once it is ready.")
+    round_number = serializers.IntegerField(allow_null=True)
+    table = serializers.IntegerField(allow_null=True)
+
+
+class BracketPlacementSerializer(BracketEntrantSerializer):
+    place = serializers.IntegerField()
+
+
+class BracketSerializer(serializers.Serializer[Any]):
+    stage = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=[k.value for k in BRACKET_KINDS])
+    status = serializers.CharField()
+    seeds = BracketEntrantSerializer(many=True)
+    slots = BracketSlotSerializer(many=True)
+    ready = serializers.ListField(child=serializers.CharField(), help_text="Slots ready to play.")
+    champion = BracketEntrantSerializer(allow_null=True)
+    placements = BracketPlacementSerializer(many=True, help_text="Places decided so far.")
+
+
+def _feeder_words(feeder: elimination.Feeder, bracket: elimination.Bracket) -> str:
+    if isinstance(feeder, elimination.Seeded):
+        return f"seed {feeder.seed}" if feeder.entrant is not None else "bye"
+    source = bracket.slot(feeder.key).label
+    return (
+        f"winner of {source}" if isinstance(feeder, elimination.WinnerOf) else f"loser of {source}"
+    )
+
+
+def bracket_data(view: bracket_reads.BracketView) -> dict[str, Any]:
+    """The bracket as the API shows it (a plain dict: ``BracketSerializer`` documents it)."""
+    stage = view.stage
+    seeds = view.seeds
+
+    def entrant(pk: int | None) -> dict[str, Any] | None:
+        if pk is None:
+            return None
+        return {"registration": pk, "display_name": view.name(pk), "seed": seeds.get(pk, 0)}
+
+    data: dict[str, Any] = {
+        "stage": stage.number,
+        "kind": stage.kind,
+        "status": stage.status,
+        "seeds": [entrant(pk) for pk in stage.bracket.seeded],
+        "slots": [],
+        "ready": [],
+        "champion": None,
+        "placements": [],
+    }
+    if view.bracket is None or view.state is None:
+        return data
+    labels = {key: rnd.label for rnd in view.bracket.rounds for key in rnd.keys}
+    for slot in view.bracket.slots:
+        state = view.state.slot(slot.key)
+        match = view.matches.get(slot.key)
+        data["slots"].append(
+            {
+                "key": slot.key,
+                "title": slot.label,
+                "round": labels.get(slot.key, ""),
+                "side": slot.side.value,
+                "status": state.status.value,
+                "a": entrant(state.a),
+                "b": entrant(state.b),
+                "a_from": _feeder_words(slot.a, view.bracket),
+                "b_from": _feeder_words(slot.b, view.bracket),
+                "winner": state.winner,
+                "match": match.pk if match else None,
+                "round_number": match.round.number if match else None,
+                "table": match.table if match else None,
+            }
+        )
+    data["ready"] = list(view.state.ready)
+    data["champion"] = entrant(view.state.champion)
+    data["placements"] = [
+        {**(entrant(pk) or {}), "place": place}
+        for pk, place in sorted(view.state.placements.items(), key=lambda item: item[1])
+    ]
+    return data
+
+
+class BracketView(APIView):
+    @extend_schema(
+        responses={200: BracketSerializer, **ERRORS},
+        summary="An elimination stage's bracket: every slot with its entrants, feeders and "
+        "match, what is ready, the places decided",
+    )
+    def get(self, request: Request, pk: str, number: str) -> Response:
+        tournament = tournament_for(request, pk)
+        stage = bracket_reads.stage_of(tournament, path_int(number))
+        return Response(bracket_data(bracket_reads.bracket_view(stage)))
 
 
 class SwissSettingsView(APIView):

@@ -73,6 +73,11 @@ urlpatterns = [
         name="api-finish",
     ),
     path("tournaments/<int:pk>/stages/", stages.StageListView.as_view(), name="api-stages"),
+    path(
+        "tournaments/<int:pk>/stages/<int:number>/bracket/",
+        stages.BracketView.as_view(),
+        name="api-bracket",
+    ),
     path("tournaments/<int:pk>/swiss/", stages.SwissSettingsView.as_view(), name="api-swiss"),
     path("tournaments/<int:pk>/rounds/", rounds.RoundListView.as_view(), name="api-rounds"),
     path(

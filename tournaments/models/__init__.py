@@ -34,8 +34,11 @@ from tournaments.models.rounds import (
     Winner,
 )
 from tournaments.models.stages import (
+    BRACKET_KINDS,
     DEFAULT_TIEBREAKERS,
+    BracketSettings,
     FirstRoundPairing,
+    GrandFinal,
     LateEntry,
     OverduePolicy,
     Stage,
@@ -53,13 +56,16 @@ from tournaments.models.tournaments import (
 )
 
 __all__ = [
+    "BRACKET_KINDS",
     "DEFAULT_TIEBREAKERS",
     "JUDGING_ROLES",
     "MANAGING_ROLES",
+    "BracketSettings",
     "Club",
     "EntrantType",
     "FirstRoundPairing",
     "Game",
+    "GrandFinal",
     "Invitation",
     "LateEntry",
     "Match",

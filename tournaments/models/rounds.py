@@ -29,6 +29,8 @@ class Round(models.Model):
     #: too because rounds are numbered through the tournament).
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
+    #: A bracket round's name ("Quarterfinals", "Losers round 2"); empty: "Round <number>".
+    name = models.CharField(max_length=40, blank=True)
     status = models.CharField(
         max_length=12, choices=RoundStatus.choices, default=RoundStatus.PAIRED
     )
@@ -88,6 +90,9 @@ class Match(models.Model):
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField()
+    #: The bracket slot this match plays (``W2-3``, ``L1-1``, ``GF``: the keys of
+    #: ``tournaments.pairing.elimination``); empty in a Swiss round.
+    slot = models.CharField(max_length=8, blank=True, default="")
     #: RESTRICT: a paired registration cannot be deleted on its own, but deleting the
     #: tournament deletes its matches too.
     a = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="+")
@@ -122,6 +127,9 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="one_match_per_table"),
+            models.UniqueConstraint(
+                fields=["round", "slot"], condition=~Q(slot=""), name="one_match_per_slot"
+            ),
             models.CheckConstraint(condition=~Q(a=F("b")), name="match_two_different_entrants"),
             models.CheckConstraint(
                 condition=Q(status="confirmed") | Q(winner=""), name="winner_only_when_confirmed"

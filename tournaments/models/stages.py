@@ -1,4 +1,5 @@
-"""Stages of a tournament (one format each: a Swiss now) and the Swiss stage's settings."""
+"""Stages of a tournament (one format each: a Swiss, a single or double elimination) and
+each kind's settings."""
 
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ from tournaments.models.tournaments import Tournament
 
 class StageKind(models.TextChoices):
     SWISS = "swiss", "Swiss"
+    SINGLE_ELIMINATION = "single_elim", "Single elimination"
+    DOUBLE_ELIMINATION = "double_elim", "Double elimination"
+
+
+#: The kinds played as a bracket (``tournaments.pairing.elimination``).
+BRACKET_KINDS = (StageKind.SINGLE_ELIMINATION, StageKind.DOUBLE_ELIMINATION)
 
 
 class StageStatus(models.TextChoices):
@@ -145,3 +152,60 @@ class SwissSettings(models.Model):
 
     def __str__(self) -> str:
         return f"Swiss settings of {self.stage}"
+
+
+class GrandFinal(models.TextChoices):
+    RESET = "reset", "Grand final, and a second one if the losers' bracket player wins"
+    SINGLE = "single", "One grand final match"
+    NONE = "none", "No grand final (the two brackets' winners are first and second)"
+
+
+class BracketSettings(models.Model):
+    """How an elimination stage runs; one row per elimination stage, created with it.
+
+    A stage after another is a *cut*: the best ``cut_top`` of the previous stage's standings
+    (all of them when empty), and only those with at least ``cut_min_points`` match points
+    when set, seeded in standings order. ``seeded`` is that list of registration ids, fixed
+    when the stage begins: the bracket is rebuilt from it (and the results) whenever it is
+    read, so it never changes afterwards.
+    """
+
+    stage = models.OneToOneField(
+        Stage, on_delete=models.CASCADE, related_name="bracket", primary_key=True
+    )
+    cut_top = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(2), MaxValueValidator(4096)],
+        help_text="How many of the previous stage's standings go through (empty: all).",
+    )
+    cut_min_points = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(1000)],
+        help_text="Only entrants with at least these match points go through (empty: any).",
+    )
+    third_place = models.BooleanField(
+        default=False, help_text="Single elimination: the semifinal losers play for third."
+    )
+    grand_final = models.CharField(
+        max_length=8, choices=GrandFinal.choices, default=GrandFinal.RESET
+    )
+    round_minutes = models.PositiveSmallIntegerField(
+        default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
+    seeded = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        verbose_name_plural = "bracket settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(cut_top__isnull=True) | Q(cut_top__gte=2), name="bracket_cut_two"
+            ),
+            models.CheckConstraint(
+                condition=Q(grand_final__in=GrandFinal.values), name="bracket_grand_final_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage}: bracket settings"

@@ -13,6 +13,7 @@ from tournaments.models import (
     MatchStatus,
     Registration,
     RegistrationStatus,
+    StageKind,
     SwissSettings,
     Tournament,
 )
@@ -22,9 +23,14 @@ from tournaments.selectors.tournaments import swiss_settings_or_defaults
 
 
 def confirmed_results(tournament: Tournament) -> list[standings.MatchResult]:
-    """Every confirmed match of the tournament as the standings engine reads it (1 query)."""
+    """Every confirmed match of the tournament's Swiss rounds as the standings engine reads
+    it (1 query; a bracket's standings are its placements, ``services.brackets``)."""
     rows = (
-        Match.objects.filter(round__tournament=tournament, status=MatchStatus.CONFIRMED)
+        Match.objects.filter(
+            round__tournament=tournament,
+            round__stage__kind=StageKind.SWISS,
+            status=MatchStatus.CONFIRMED,
+        )
         .order_by("round__number", "table")
         .values_list(
             "round__number",

@@ -121,6 +121,7 @@ def stages_with_rounds(tournament: Tournament) -> QuerySet[Stage]:
     rounds = Round.objects.only("pk", "stage_id", "number").order_by("number")
     return (
         Stage.objects.filter(tournament=tournament)
+        .select_related("bracket")
         .order_by("number")
         .prefetch_related(Prefetch("rounds", queryset=rounds))
     )

@@ -37,8 +37,9 @@ from django.utils import timezone
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
-from core.errors import Conflict, NotAllowed
+from core.errors import Conflict, InvalidInput, NotAllowed
 from core.locks import try_lock
+from core.queue import enqueue_on_commit
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import (
     GameOptions,
@@ -61,8 +62,10 @@ from tournaments.models import (
 from tournaments.selectors import policies
 from tournaments.selectors.rounds import score_line
 from tournaments.selectors.tournaments import game_options, round_game_options
-from tournaments.services import stages
+from tournaments.services import brackets, stages
 from tournaments.services.locks import lock_match, lock_round
+
+ADVANCE_BRACKET = "tournaments.tasks.advance_bracket"
 
 
 def check_result(
@@ -91,13 +94,22 @@ def check_result(
 def _check_match_result(
     match: Match, games: object, *, final: bool = True
 ) -> tuple[list[Any], MatchOutcome]:
-    """:func:`check_result` for a match read by ``lock_match`` (its options read with it)."""
-    return check_result(
+    """:func:`check_result` for a match read by ``lock_match`` (its options read with it).
+    A bracket match must have a winner: a drawn result is refused."""
+    canonical, outcome = check_result(
         tournament=match.round.tournament,
         games=games,
         final=final,
         options=round_game_options(match.round),
     )
+    if final and match.slot and outcome.winner is None:
+        raise InvalidInput(
+            "A bracket match needs a winner, and this result is a draw: play another game "
+            "and enter it too.",
+            code="draw_in_bracket",
+            field="games",
+        )
+    return canonical, outcome
 
 
 def _canonical(record: GameRecord, game: str) -> dict[str, Any]:
@@ -298,6 +310,7 @@ def _judge(actor: AnyUser, match: Match, games: object) -> Match:
     canonical, outcome = _check_match_result(match, games)
     if match.status == MatchStatus.CONFIRMED and match.result == canonical:
         return match
+    brackets.check_correction(match)
     before = _match_state(match)
     _new_report(match, ReportSide.JUDGE, actor, canonical, final=True)
     return _confirm(
@@ -389,6 +402,10 @@ def _confirm(
         after=_match_state(match),
     )
     _event(tournament, "result.confirmed", summary, match)
+    if match.slot:
+        # The bracket moves on after commit, under the tournament's lock (a task).
+        enqueue_on_commit(ADVANCE_BRACKET, match.round.stage_id)
+        return match
     if complete_round:
         _complete_round_if_done(match)
     return match

@@ -1,10 +1,12 @@
 """How a tournament moves through its stages: a stage begins, its rounds complete, it
 completes, and after the last stage the tournament finishes.
 
-Terms (docs/architecture.md): a *stage* is one format (a Swiss now; brackets, round robins
-and pods next). Stage 1 begins when the tournament starts; a round is *complete* when every
-match in it is confirmed; a Swiss stage is complete after its last round; the tournament
-finishes when its last stage completes (or the organiser ends it after a complete round).
+Terms (docs/architecture.md): a *stage* is one format (a Swiss, a single or double
+elimination: ``brackets``). Stage 1 begins when the tournament starts; a Swiss round is
+*complete* when every match in it is confirmed; a Swiss stage is complete after its last
+round, a bracket when it is decided (``brackets``); the stage after it (a cut) then
+begins on commit; the tournament finishes when its last stage completes (or the
+organiser ends it after a complete round).
 
 Every function here is a helper for a service's transaction (no ``durable`` entry point):
 the caller holds the tournament's lock, or the round's lock for round completion (the lock
@@ -23,6 +25,7 @@ from core.auth import Actor
 from core.locks import lock_one
 from core.queue import enqueue_on_commit
 from tournaments.models import (
+    BRACKET_KINDS,
     DEFAULT_TIEBREAKERS,
     Match,
     MatchStatus,
@@ -37,6 +40,7 @@ from tournaments.models import (
 )
 
 PAIR_NEXT_ROUND = "tournaments.tasks.pair_next_round"
+BEGIN_STAGE = "tournaments.tasks.begin_stage"
 
 
 def add_swiss_stage(*, tournament: Tournament, number: int = 1) -> Stage:
@@ -59,9 +63,13 @@ def running_stage(tournament: Tournament) -> Stage | None:
 def begin_first_stage(tournament: Tournament, *, actor: Actor) -> Stage:
     """The tournament has started: stage 1 runs, and with automatic pairing its first round
     is paired on commit."""
-    stage = lock_one(Stage, related=("swiss",), tournament=tournament, number=1)
+    stage = lock_one(Stage, tournament=tournament, number=1)
     if stage is None:  # a tournament made before stages existed, or by hand in the admin
         stage = add_swiss_stage(tournament=tournament)
+    if stage.kind in BRACKET_KINDS:
+        # A bracket begins by fixing its seeds from the players checked in: on commit.
+        enqueue_on_commit(BEGIN_STAGE, tournament.pk, stage.number)
+        return stage
     transition(
         stage,
         StageStatus.RUNNING,
@@ -72,7 +80,7 @@ def begin_first_stage(tournament: Tournament, *, actor: Actor) -> Stage:
         tournament=tournament,
         stamps={"started_at": timezone.now()},
     )
-    if stage.kind == StageKind.SWISS and stage.swiss.auto_pair:
+    if stage.swiss.auto_pair:
         enqueue_on_commit(PAIR_NEXT_ROUND, tournament.pk, 1)
     return stage
 
@@ -82,6 +90,9 @@ def complete_if_done(rnd: Round) -> bool:
     (automatic pairing) or, after the stage's last round, complete the stage."""
     if rnd.status == RoundStatus.COMPLETE:
         return False
+    stage = Stage.objects.select_related("swiss").get(pk=rnd.stage_id)
+    if stage.kind != StageKind.SWISS:
+        return False  # a bracket's rounds complete as its slots settle (services.brackets)
     if Match.objects.filter(round=rnd).exclude(status=MatchStatus.CONFIRMED).exists():
         return False
     tournament = Tournament.objects.select_related("club").get(pk=rnd.tournament_id)
@@ -94,7 +105,6 @@ def complete_if_done(rnd: Round) -> bool:
         message=f"Round {rnd.number} complete",
         payload={"round": rnd.number},
     )
-    stage = Stage.objects.select_related("swiss").get(pk=rnd.stage_id)
     settings = stage.swiss
     played = Round.objects.filter(stage=stage).count()
     if settings.rounds and played >= settings.rounds:
@@ -108,8 +118,16 @@ def complete_stage(stage: Stage, *, tournament: Tournament, actor: Actor) -> Non
     """The stage is over; the last stage's end finishes the tournament."""
     if stage.status != StageStatus.COMPLETE:
         _mark_complete(stage, tournament=tournament, actor=actor)
-    if not Stage.objects.filter(tournament=tournament, number__gt=stage.number).exists():
+    following = (
+        Stage.objects.filter(tournament=tournament, number__gt=stage.number)
+        .order_by("number")
+        .first()
+    )
+    if following is None:
         finish(tournament, actor=actor)
+    elif following.status == StageStatus.PENDING:
+        # The next stage (a cut) begins from these standings, on commit.
+        enqueue_on_commit(BEGIN_STAGE, tournament.pk, following.number)
 
 
 def _mark_complete(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:

@@ -66,6 +66,7 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Stage,
+    StageKind,
     SwissSettings,
     Tournament,
     TournamentStatus,
@@ -91,7 +92,20 @@ def _require_manager(actor: Actor, tournament: Tournament) -> None:
 
 
 def _stage_of(rnd: Round) -> Stage:
-    return Stage.objects.select_related("swiss").get(pk=rnd.stage_id)
+    return Stage.objects.select_related("swiss", "bracket").get(pk=rnd.stage_id)
+
+
+def _round_minutes(stage: Stage) -> int:
+    """How long a round of the stage lasts (a Swiss's setting, or a bracket's)."""
+    if stage.kind == StageKind.SWISS:
+        return stage.swiss.round_minutes
+    return stage.bracket.round_minutes
+
+
+def _overdue_policy(stage: Stage) -> str:
+    """What time does to unfinished matches: a bracket match needs a winner, so a judge
+    decides (flagged overdue); a Swiss round follows its setting."""
+    return stage.swiss.overdue_policy if stage.kind == StageKind.SWISS else OverduePolicy.NONE
 
 
 @transaction.atomic(durable=True)
@@ -145,6 +159,18 @@ def _pair_next(
             f"{tournament.name} is not running: rounds are paired once it has started.",
             code="tournament_not_running",
         )
+    stage = stages.running_stage(tournament)
+    if stage is None:
+        if actor is None:
+            return None
+        raise Conflict(f"{tournament.name} has no stage running.", code="no_stage_running")
+    if stage.kind != StageKind.SWISS:
+        if actor is None:
+            return None
+        raise Conflict(
+            f"{stage.label} is a bracket: its matches are made as results arrive.",
+            code="bracket_stage",
+        )
     last = Round.objects.filter(tournament=tournament).order_by("-number").first()
     number = 1 if last is None else last.number + 1
     if expected_number is not None and expected_number != number:
@@ -166,11 +192,6 @@ def _pair_next(
             )
             return None
         raise Conflict(blockers[0].detail, code=blockers[0].code)
-    stage = stages.running_stage(tournament)
-    if stage is None:
-        if actor is None:
-            return None
-        raise Conflict(f"{tournament.name} has no stage running.", code="no_stage_running")
     settings = stage.swiss
     in_stage = Round.objects.filter(stage=stage).count() + 1
     field = selectors.swiss_field(tournament, settings=settings, round_number=number)
@@ -335,6 +356,12 @@ def repair_round(*, actor: AnyUser, round: Round) -> Round:
 
 
 def _require_unplayed(rnd: Round, what: str) -> None:
+    if Stage.objects.filter(pk=rnd.stage_id).exclude(kind=StageKind.SWISS).exists():
+        raise Conflict(
+            f"{rnd.name or f'Round {rnd.number}'} is a bracket round: its matches follow "
+            "from the bracket and cannot be changed by hand.",
+            code="bracket_round",
+        )
     if not policies.may_change_pairings(rnd):
         raise Conflict(
             f"Round {rnd.number} has started: it can no longer be {what}.", code="round_started"
@@ -432,8 +459,7 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     blockers = policies.round_blockers(tournament, rnd.number)
     if blockers:
         raise Conflict(blockers[0].detail, code=blockers[0].code)
-    settings = _stage_of(rnd).swiss
-    length = minutes if minutes is not None else settings.round_minutes
+    length = minutes if minutes is not None else _round_minutes(_stage_of(rnd))
     if length < 1 or length > 600:
         raise InvalidInput(
             "A round lasts between 1 and 600 minutes.", code="invalid_minutes", field="minutes"
@@ -546,7 +572,7 @@ def handle_round_clock(*, round_id: int, now: datetime | None = None) -> bool:
 
 
 def _call_time(rnd: Round, tournament: Tournament) -> None:
-    policy = _stage_of(rnd).swiss.overdue_policy
+    policy = _overdue_policy(_stage_of(rnd))
     unfinished = lock_all(
         Match.objects.exclude(status=MatchStatus.CONFIRMED),
         related=("round__tournament", "a__player", "b__player"),

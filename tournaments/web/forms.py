@@ -20,7 +20,14 @@ from core import text, throttle
 from core.errors import InvalidInput
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import Alignment, GameRecord
-from tournaments.models import Game, Role, SwissSettings, Tournament
+from tournaments.models import (
+    BRACKET_KINDS,
+    Game,
+    GrandFinal,
+    Role,
+    SwissSettings,
+    Tournament,
+)
 from tournaments.pairing.standings import LABELS, Tiebreaker
 from tournaments.selectors import game_options
 
@@ -175,6 +182,47 @@ class SwissSettingsForm(forms.ModelForm[SwissSettings]):
     class Meta:
         model = SwissSettings
         fields = SwissSettings.EDITABLE
+
+
+class EliminationStageForm(forms.Form):
+    """Add a single or double elimination stage: a top cut after the Swiss, or (before the
+    start) the whole event. The service checks the cut against the players in play."""
+
+    kind = forms.ChoiceField(choices=[(k.value, k.label) for k in BRACKET_KINDS], label="Format")
+    position = forms.ChoiceField(
+        choices=[
+            ("after", "A top cut after the Swiss"),
+            ("only", "The whole event (instead of the Swiss)"),
+        ],
+        initial="after",
+        label="Where",
+    )
+    cut_top = forms.IntegerField(
+        min_value=2,
+        max_value=4096,
+        required=False,
+        label="Top",
+        help_text="How many of the Swiss standings go through (e.g. 8). Empty: everyone.",
+    )
+    cut_min_points = forms.IntegerField(
+        min_value=0,
+        max_value=1000,
+        required=False,
+        label="At least this many match points",
+        help_text="Optional: only players on these points or more go through.",
+    )
+    third_place = forms.BooleanField(required=False, label="Play for third place")
+    grand_final = forms.ChoiceField(
+        choices=GrandFinal.choices, initial=GrandFinal.RESET, label="Grand final (double)"
+    )
+    round_minutes = forms.IntegerField(
+        min_value=1, max_value=600, initial=50, label="Minutes per round"
+    )
+
+    def __init__(self, *args: Any, started: bool, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if started:  # the whole event can no longer change
+            del self.fields["position"]
 
 
 def _max_rounds(tournament: Tournament) -> int:

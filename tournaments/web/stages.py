@@ -1,4 +1,5 @@
-"""Stage pages: the settings of the tournament's Swiss stage."""
+"""Stage pages: the stages of a tournament (adding a top cut or a bracket), a bracket, and
+the settings of the tournament's Swiss stage."""
 
 from __future__ import annotations
 
@@ -6,13 +7,19 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from core.errors import DomainError
+from core.web import add_form_error
 from tournaments import selectors
+from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import policies
-from tournaments.services import swiss
+from tournaments.selectors.tournaments import stages_with_rounds
+from tournaments.services import brackets, swiss
+from tournaments.web.bracket_svg import bracket_svg
 from tournaments.web.common import tournament_context, tournament_for
 from tournaments.web.forms import (
+    EliminationStageForm,
     SwissSettingsForm,
 )
 
@@ -40,4 +47,104 @@ def swiss_settings(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         "tournaments/swiss_settings.html",
         {**tournament_context(request, tournament), "form": form},
+    )
+
+
+def stage_list(request: HttpRequest, pk: int) -> HttpResponse:
+    """The tournament's stages in order, each bracket linked; organisers add a top cut (or,
+    before the start, make the event a bracket)."""
+    tournament = tournament_for(request, pk)
+    context = tournament_context(request, tournament)
+    may_add = policies.can_manage_club(request.user, tournament.club) and not context["final"]
+    form = None
+    if may_add:
+        form = EliminationStageForm(request.POST or None, started=context["started"])
+        if request.method == "POST":
+            if not request.user.is_authenticated:
+                raise Http404
+            if form.is_valid():
+                data = dict(form.cleaned_data)
+                data.setdefault("position", brackets.AFTER)
+                try:
+                    stage = brackets.add_elimination_stage(
+                        actor=request.user, tournament=tournament, **data
+                    )
+                except DomainError as error:
+                    add_form_error(form, error)
+                else:
+                    messages.success(request, f"{stage.label} added.")
+                    return redirect("stages", pk=pk)
+    elif request.method == "POST":
+        raise Http404
+    return render(
+        request,
+        "tournaments/stages.html",
+        {
+            **context,
+            "stages": [
+                (stage, bracket_reads.describe_cut(stage))
+                for stage in stages_with_rounds(tournament)
+            ],
+            "form": form,
+        },
+    )
+
+
+def bracket(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A bracket drawn as it stands, the player's next match, the places decided; htmx asks
+    for the drawing again every 20 seconds (``?part=drawing``)."""
+    tournament = tournament_for(request, pk)
+    try:
+        stage = bracket_reads.stage_of(tournament, number)
+    except DomainError:
+        raise Http404 from None
+    view = bracket_reads.bracket_view(stage)
+    mine = None
+    if request.user.is_authenticated:
+        mine = next(
+            (pk_ for pk_, r in view.entrants.items() if r.player.user_id == request.user.pk), None
+        )
+    drawing = None
+    if view.bracket is not None and view.state is not None:
+        drawing = bracket_svg(
+            view.bracket,
+            view.state,
+            view.names(),
+            seeds=view.seeds,
+            scores={
+                key: (str(m.games_a), str(m.games_b))
+                for key, m in view.matches.items()
+                if m.status == "confirmed"
+            },
+            links={
+                key: reverse("match", args=[tournament.pk, m.pk]) for key, m in view.matches.items()
+            },
+            highlight=mine,
+            title=f"{tournament.name}: {stage.label}",
+        )
+    context = {
+        "stage": stage,
+        "view": view,
+        "drawing": drawing,
+        "my_next": view.next_match_of(mine) if mine is not None else None,
+        "ready": [
+            (
+                view.matches[key],
+                view.name(view.matches[key].a_id),
+                view.name(view.matches[key].b_id),
+            )
+            for key in (view.state.ready if view.state else ())
+            if key in view.matches
+        ],
+        "placements": [
+            (place, view.name(entrant))
+            for entrant, place in sorted(
+                (view.state.placements.items() if view.state else ()), key=lambda item: item[1]
+            )
+        ],
+    }
+    if request.GET.get("part") == "drawing":
+        return render(request, "tournaments/_bracket_drawing.html", context)
+    return render(
+        request, "tournaments/bracket.html", {**tournament_context(request, tournament), **context}
     )

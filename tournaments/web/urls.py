@@ -68,5 +68,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/matches/<int:match_pk>/", results.match_detail, name="match"),
     path("tournaments/<int:pk>/judge/", results.judge_grid, name="judge"),
     path("tournaments/<int:pk>/swiss/", stages.swiss_settings, name="swiss-settings"),
+    path("tournaments/<int:pk>/stages/", stages.stage_list, name="stages"),
+    path("tournaments/<int:pk>/stages/<int:number>/bracket/", stages.bracket, name="bracket"),
     path("tournaments/<int:pk>/timer/", rounds.round_timer, name="round-timer"),
 ]

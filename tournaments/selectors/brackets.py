@@ -1,0 +1,139 @@
+"""Reads of elimination stages: the bracket rebuilt from its seeds and resolved from its
+confirmed results (``tournaments.pairing.elimination``), with what pages and the API show.
+A bracket page or the API's bracket costs 3 queries whatever the size of the bracket."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core.errors import NotFound
+from tournaments.models import (
+    BRACKET_KINDS,
+    Match,
+    MatchStatus,
+    Registration,
+    Stage,
+    StageKind,
+    StageStatus,
+    Tournament,
+    Winner,
+)
+from tournaments.pairing import elimination
+
+
+def bracket_of(stage: Stage) -> elimination.Bracket:
+    """The stage's bracket, rebuilt from its seeds (``stage.bracket`` read with it; the stage
+    has begun)."""
+    settings = stage.bracket
+    if stage.kind == StageKind.SINGLE_ELIMINATION:
+        return elimination.build_single(settings.seeded, third_place=settings.third_place)
+    return elimination.build_double(
+        settings.seeded, grand_final=elimination.grand_final_mode(settings.grand_final)
+    )
+
+
+def results_of(matches: list[Match]) -> dict[str, int]:
+    """Slot key -> the winner's registration id, of the confirmed bracket matches."""
+    results: dict[str, int] = {}
+    for match in matches:
+        if match.slot and match.status == MatchStatus.CONFIRMED:
+            if match.winner == Winner.A:
+                results[match.slot] = match.a_id
+            elif match.winner == Winner.B and match.b_id is not None:
+                results[match.slot] = match.b_id
+    return results
+
+
+def bracket_results(stage: Stage) -> dict[str, int]:
+    """Slot key -> winner, for every confirmed match of the stage (1 query)."""
+    return results_of(
+        list(
+            Match.objects.filter(round__stage=stage, status=MatchStatus.CONFIRMED).only(
+                "slot", "status", "winner", "a_id", "b_id"
+            )
+        )
+    )
+
+
+@dataclass
+class BracketView:
+    """An elimination stage as pages and the API show it."""
+
+    stage: Stage
+    #: None until the stage begins (its seeds are fixed then).
+    bracket: elimination.Bracket | None
+    state: elimination.BracketState | None
+    #: Registration id -> registration (with its player), for every seed.
+    entrants: dict[int, Registration] = field(default_factory=dict)
+    #: Slot key -> its match (with its round), for the slots that became matches.
+    matches: dict[str, Match] = field(default_factory=dict)
+
+    @property
+    def seeds(self) -> dict[int, int]:
+        """Registration id -> seed number (1 is the best)."""
+        return {pk: n for n, pk in enumerate(self.stage.bracket.seeded, start=1)}
+
+    def name(self, registration_id: int | None) -> str:
+        if registration_id is None:
+            return ""
+        registration = self.entrants.get(registration_id)
+        return registration.player.display_name if registration else "?"
+
+    def names(self) -> dict[int, str]:
+        return {pk: r.player.display_name for pk, r in self.entrants.items()}
+
+    def next_match_of(self, registration_id: int) -> Match | None:
+        """The entrant's unplayed match, if one is ready ("my next match")."""
+        for match in self.matches.values():
+            if match.status != MatchStatus.CONFIRMED and registration_id in (
+                match.a_id,
+                match.b_id,
+            ):
+                return match
+        return None
+
+
+def describe_cut(stage: Stage) -> str:
+    """Who an elimination stage takes, in words ("top 8 on at least 9 points"); empty for
+    other stages (``stage.bracket`` read with it)."""
+    if stage.kind not in BRACKET_KINDS:
+        return ""
+    if stage.number == 1:
+        return "every player"
+    settings = stage.bracket
+    words = f"top {settings.cut_top}" if settings.cut_top else "everyone still in"
+    if settings.cut_min_points is not None:
+        words += f" on at least {settings.cut_min_points} points"
+    return words
+
+
+def stage_of(tournament: Tournament, number: int) -> Stage:
+    """The tournament's elimination stage ``number`` with its settings (else a 404)."""
+    stage = (
+        Stage.objects.select_related("bracket")
+        .filter(tournament=tournament, number=number, kind__in=BRACKET_KINDS)
+        .first()
+    )
+    if stage is None:
+        raise NotFound(f"{tournament.name} has no bracket stage {number}.")
+    return stage
+
+
+def bracket_view(stage: Stage) -> BracketView:
+    """The stage's bracket resolved from its results, its entrants and matches (2 queries
+    after the stage's own)."""
+    if stage.status == StageStatus.PENDING or not stage.bracket.seeded:
+        return BracketView(stage=stage, bracket=None, state=None)
+    bracket = bracket_of(stage)
+    matches = {
+        m.slot: m
+        for m in Match.objects.filter(round__stage=stage).select_related("round").order_by()
+    }
+    state = elimination.resolve(bracket, results_of(list(matches.values())))
+    entrants = {
+        r.pk: r
+        for r in Registration.objects.select_related("player").filter(pk__in=stage.bracket.seeded)
+    }
+    return BracketView(
+        stage=stage, bracket=bracket, state=state, entrants=entrants, matches=matches
+    )

@@ -1,0 +1,448 @@
+"""Elimination stages: a bracket as the whole event, or a cut after a Swiss (a top 8).
+
+Terms (``tournaments.pairing.elimination``): a *bracket* is every match an elimination
+stage can have, laid out when it begins from its *seeds* (``BracketSettings.seeded``,
+registration ids, best first); each match is a *slot* with a key (``W1-1``, ``L2-3``,
+``GF``). A slot is *ready* when both its entrants are known: only then does it become a
+``Match`` (its ``slot`` the key), in a round named after the bracket's round
+("Quarterfinals", "Losers round 2"), numbered on through the tournament. A *cut* takes the
+best ``cut_top`` of the previous stage's standings (and only those on at least
+``cut_min_points``), seeded in standings order.
+
+Flow:
+
+- ``add_elimination_stage``: the organiser adds a cut after the last stage (before the
+  start, or while the Swiss runs), or, before the start, makes the bracket the whole event.
+- When the stage before it completes, ``stages.complete_stage`` queues ``begin_stage`` on
+  commit; it fixes the seeds and readies the first matches (a bracket as the whole event
+  begins when the tournament starts).
+- Results use the same reports, confirmations, disputes and judges as Swiss; a drawn result
+  is refused (``results``). A confirmation queues ``advance`` on commit: it reads every
+  confirmed result of the stage, resolves the bracket again and readies what became ready;
+  when the bracket is decided, the stage completes (and the tournament with its last).
+  It runs under the tournament's lock and only creates what is missing, so two
+  confirmations racing, or the task running twice, ready each match once.
+- Corrections: a judge changing a bracket result is refused while a later match that depends
+  on it has a result or a report (``later_results``); otherwise ``advance`` moves the
+  entrants of the later, unplayed matches.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from core.audit import record_audit, record_event, transition
+from core.auth import Actor, AnyUser
+from core.errors import Conflict, InvalidInput
+from core.locks import lock_one
+from tournaments import selectors
+from tournaments.models import (
+    BRACKET_KINDS,
+    BracketSettings,
+    GrandFinal,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Registration,
+    RegistrationStatus,
+    ResultReport,
+    Round,
+    RoundStatus,
+    Stage,
+    StageKind,
+    StageStatus,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.pairing import elimination
+from tournaments.selectors import policies
+from tournaments.selectors.brackets import bracket_of, bracket_results, describe_cut
+from tournaments.services import stages
+from tournaments.services.locks import lock_tournament
+
+#: Where the stage goes: after the last one (a cut), or as the whole event.
+AFTER = "after"
+ONLY = "only"
+
+
+@transaction.atomic(durable=True)
+def add_elimination_stage(
+    *,
+    actor: AnyUser,
+    tournament: Tournament,
+    kind: str,
+    position: str = AFTER,
+    cut_top: int | None = None,
+    cut_min_points: int | None = None,
+    third_place: bool = False,
+    grand_final: str = GrandFinal.RESET,
+    round_minutes: int = 50,
+) -> Stage:
+    """Add a single or double elimination stage (``position``: ``"after"`` the last stage,
+    as a cut; ``"only"``: the whole event, replacing the stages of a tournament that has
+    not started)."""
+    tournament = lock_tournament(tournament.pk)
+    policies.require_manager(actor, tournament.club, doing="change its stages")
+    if kind not in BRACKET_KINDS:
+        raise InvalidInput(
+            "Choose single or double elimination.", code="invalid_choice", field="kind"
+        )
+    if grand_final not in GrandFinal.values:
+        raise InvalidInput(
+            "The grand final is reset, single or none.", code="invalid_choice", field="grand_final"
+        )
+    if not 1 <= round_minutes <= 600:
+        raise InvalidInput(
+            "A round lasts between 1 and 600 minutes.",
+            code="invalid_minutes",
+            field="round_minutes",
+        )
+    if tournament.status == TournamentStatus.FINISHED:
+        raise Conflict(f"{tournament.name} is over.", code="tournament_over")
+    existing = list(Stage.objects.filter(tournament=tournament).order_by("number"))
+    started = tournament.status == TournamentStatus.RUNNING
+    if position == ONLY:
+        if started:
+            raise Conflict(
+                f"{tournament.name} has started: its format can no longer change.",
+                code="tournament_started",
+            )
+        if cut_top is not None or cut_min_points is not None:
+            raise InvalidInput(
+                "A bracket that is the whole event takes every player: no cut.",
+                code="no_cut",
+                field="cut_top",
+            )
+        Stage.objects.filter(tournament=tournament).delete()
+        number = 1
+    elif position == AFTER:
+        if not existing:
+            raise Conflict(f"{tournament.name} has no stage to cut from.", code="no_stage")
+        last = existing[-1]
+        if last.kind in BRACKET_KINDS:
+            raise Conflict(
+                "An elimination stage decides the tournament: no stage can follow it.",
+                code="stage_after_bracket",
+            )
+        if last.status == StageStatus.COMPLETE:
+            raise Conflict(
+                f"{last.label} is complete: the cut comes too late.", code="stage_complete"
+            )
+        _check_cut_size(tournament, cut_top, started=started)
+        number = last.number + 1
+    else:
+        raise InvalidInput(
+            "Add the stage after the last one, or as the only one.",
+            code="invalid_choice",
+            field="position",
+        )
+    stage = Stage.objects.create(tournament=tournament, number=number, kind=kind)
+    BracketSettings.objects.create(
+        stage=stage,
+        cut_top=cut_top,
+        cut_min_points=cut_min_points,
+        third_place=third_place and kind == StageKind.SINGLE_ELIMINATION,
+        grand_final=grand_final,
+        round_minutes=round_minutes,
+    )
+    cut = describe_cut(stage)
+    record_audit(
+        actor=actor,
+        action="stage.added",
+        summary=f"{tournament.name}: {stage.label} added ({cut})",
+        obj=stage,
+        club=tournament.club,
+        tournament=tournament,
+        after={
+            "kind": kind,
+            "number": number,
+            "cut_top": cut_top,
+            "cut_min_points": cut_min_points,
+            "third_place": stage.bracket.third_place,
+            "grand_final": grand_final,
+        },
+    )
+    return stage
+
+
+def _check_cut_size(tournament: Tournament, cut_top: int | None, *, started: bool) -> None:
+    if cut_top is None:
+        return
+    if not 2 <= cut_top <= elimination.MAX_ENTRANTS:
+        raise InvalidInput(
+            f"A cut takes between 2 and {elimination.MAX_ENTRANTS:,} players.",
+            code="invalid_cut",
+            field="cut_top",
+        )
+    if started:
+        playing = selectors.active_registration_count(tournament)
+        if cut_top > playing:
+            raise InvalidInput(
+                f"A top {cut_top} needs {cut_top} players: only {playing} are playing.",
+                code="cut_too_large",
+                field="cut_top",
+            )
+
+
+# --- beginning a stage ------------------------------------------------------------------
+
+
+@transaction.atomic(durable=True)
+def begin_stage(*, tournament_id: int, number: int) -> bool:
+    """Begin elimination stage ``number`` if it is pending and the stage before it is
+    complete (the task queued when that stage completed; also the tournament's start for a
+    bracket that is the whole event). Returns whether it began now."""
+    tournament = lock_tournament(tournament_id)
+    stage = lock_one(Stage, related=("bracket",), tournament=tournament, number=number)
+    if stage is None or stage.status != StageStatus.PENDING or stage.kind not in BRACKET_KINDS:
+        return False
+    if tournament.status != TournamentStatus.RUNNING:
+        return False
+    before = Stage.objects.filter(tournament=tournament, number__lt=number)
+    if before.exclude(status=StageStatus.COMPLETE).exists():
+        return False
+    begin(stage, tournament=tournament, actor=None)
+    return True
+
+
+def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
+    """Fix the seeds, mark the stage running and ready its first matches (the caller holds
+    the tournament's lock)."""
+    settings = stage.bracket
+    seeded = _seeds(stage, tournament)
+    if len(seeded) < 2:
+        raise Conflict(
+            f"{stage.label} needs at least two players: "
+            + ("only one made the cut." if seeded else "nobody made the cut."),
+            code="cut_too_small",
+        )
+    settings.seeded = seeded
+    settings.save(update_fields=["seeded"])
+    transition(
+        stage,
+        StageStatus.RUNNING,
+        actor=actor,
+        action="stage.started",
+        summary=f"{tournament.name}: {stage.label} started with {len(seeded)} players",
+        club=tournament.club,
+        tournament=tournament,
+        stamps={"started_at": timezone.now()},
+        after={"seeded": seeded},
+        event=(
+            "stage.started",
+            f"{stage.label} started: {len(seeded)} players",
+            {"stage": stage.number, "players": len(seeded)},
+        ),
+    )
+    _ready(stage, tournament=tournament)
+
+
+def _seeds(stage: Stage, tournament: Tournament) -> list[int]:
+    """The stage's seeds, best first: the cut from the standings of the stage before (active
+    players only), or, for a bracket that is the whole event, every active player by rating
+    (highest first) and otherwise in a random draw."""
+    settings = stage.bracket
+    active = Registration.objects.filter(
+        tournament=tournament, status=RegistrationStatus.REGISTERED
+    )
+    if stage.number == 1:
+        players = list(active.values_list("pk", "rating"))
+        draw = random.Random(secrets.randbits(64))
+        draw.shuffle(players)
+        players.sort(key=lambda p: (p[1] is None, -(p[1] or 0)))
+        return [pk for pk, _ in players]
+    in_play = set(active.values_list("pk", flat=True))
+    table = selectors.tournament_standings(tournament)
+    seeds = [
+        row.entrant
+        for row in table.table.rows
+        if row.entrant in in_play
+        and (settings.cut_min_points is None or row.points >= settings.cut_min_points)
+    ]
+    return seeds[: settings.cut_top] if settings.cut_top else seeds
+
+
+# --- advancing --------------------------------------------------------------------------
+
+
+@transaction.atomic(durable=True)
+def advance(*, stage_id: int) -> int:
+    """Ready every bracket match that became ready, move the entrants of unplayed ones a
+    correction changed, and complete the stage when the bracket is decided (the task a
+    confirmation queues). Returns how many matches it created or changed."""
+    row = Stage.objects.filter(pk=stage_id).values_list("tournament_id", flat=True).first()
+    if row is None:
+        return 0
+    tournament = lock_tournament(row)
+    stage = lock_one(Stage, related=("bracket",), pk=stage_id)
+    if stage is None or stage.status != StageStatus.RUNNING or stage.kind not in BRACKET_KINDS:
+        return 0
+    return _ready(stage, tournament=tournament)
+
+
+def _ready(stage: Stage, *, tournament: Tournament) -> int:
+    bracket = bracket_of(stage)
+    state = elimination.resolve(bracket, bracket_results(stage))
+    matches = {m.slot: m for m in Match.objects.filter(round__stage=stage).select_related("round")}
+    rounds = {r.name: r for r in Round.objects.filter(stage=stage)}
+    tables = {
+        round_id: table
+        for round_id, table in Match.objects.filter(round__stage=stage)
+        .values("round_id")
+        .annotate(last=Max("table"))
+        .values_list("round_id", "last")
+    }
+    changed = 0
+    for slot_state in state.slots():
+        key = slot_state.key
+        match = matches.get(key)
+        if match is not None:
+            if match.status == MatchStatus.CONFIRMED:
+                continue
+            if slot_state.status != elimination.Status.READY:
+                _remove(match)  # a correction took an entrant away
+                changed += 1
+            elif (match.a_id, match.b_id) != (slot_state.a, slot_state.b):
+                _move(match, slot_state)
+                changed += 1
+            continue
+        if slot_state.status != elimination.Status.READY:
+            continue
+        assert slot_state.a is not None and slot_state.b is not None
+        rnd = rounds.get(_round_name(bracket, key))
+        if rnd is None:
+            rnd = _new_round(stage, tournament, _round_name(bracket, key))
+            rounds[rnd.name] = rnd
+        tables[rnd.pk] = tables.get(rnd.pk, 0) + 1
+        match = Match.objects.create(
+            round=rnd, table=tables[rnd.pk], slot=key, a_id=slot_state.a, b_id=slot_state.b
+        )
+        MatchSeat.objects.bulk_create(
+            MatchSeat(match=match, round=rnd, registration_id=entrant)
+            for entrant in (slot_state.a, slot_state.b)
+        )
+        record_event(
+            tournament=tournament,
+            kind="bracket.match_ready",
+            message=f"{rnd.name}, table {match.table} is ready",
+            payload={"stage": stage.number, "slot": key, "round": rnd.number, "match": match.pk},
+        )
+        changed += 1
+    _complete_rounds(bracket, state, rounds.values(), tournament=tournament)
+    if state.finished:
+        stages.complete_stage(stage, tournament=tournament, actor=None)
+    return changed
+
+
+#: Slot states after which a slot needs nothing more.
+_SETTLED = (elimination.Status.DONE, elimination.Status.BYE, elimination.Status.VOID)
+
+
+def _complete_rounds(
+    bracket: elimination.Bracket,
+    state: elimination.BracketState,
+    rounds: Iterable[Round],
+    *,
+    tournament: Tournament,
+) -> None:
+    """A bracket round is complete when every slot of it is settled (played, a bye or
+    void): its matches arrive one by one, so "every match confirmed" is not enough."""
+    by_name = {r.label: r.keys for r in bracket.rounds}
+    for rnd in rounds:
+        keys = by_name.get(rnd.name, ())
+        if rnd.status == RoundStatus.COMPLETE or not keys:
+            continue
+        if all(state.status(key) in _SETTLED for key in keys):
+            rnd.status = RoundStatus.COMPLETE
+            rnd.completed_at = timezone.now()
+            rnd.save(update_fields=["status", "completed_at"])
+            record_event(
+                tournament=tournament,
+                kind="round.complete",
+                message=f"{rnd.name} complete",
+                payload={"round": rnd.number},
+            )
+
+
+def _round_name(bracket: elimination.Bracket, key: str) -> str:
+    slot = bracket.slot(key)
+    for rnd in bracket.rounds:
+        if key in rnd.keys:
+            return rnd.label
+    return slot.label
+
+
+def round_name(rnd: Round) -> str:
+    return rnd.name or f"Round {rnd.number}"
+
+
+def _new_round(stage: Stage, tournament: Tournament, name: str) -> Round:
+    last = Round.objects.filter(tournament=tournament).order_by("-number").first()
+    return Round.objects.create(
+        tournament=tournament,
+        stage=stage,
+        number=(last.number if last else 0) + 1,
+        name=name,
+    )
+
+
+def _move(match: Match, slot_state: elimination.SlotState) -> None:
+    """A correction changed who plays this unplayed match."""
+    MatchSeat.objects.filter(match=match).delete()
+    ResultReport.objects.filter(match=match).delete()
+    assert slot_state.a is not None and slot_state.b is not None  # the slot is ready
+    match.a_id, match.b_id = slot_state.a, slot_state.b
+    match.status = MatchStatus.PENDING
+    match.save(update_fields=["a", "b", "status"])
+    MatchSeat.objects.bulk_create(
+        MatchSeat(match=match, round_id=match.round_id, registration_id=entrant)
+        for entrant in (slot_state.a, slot_state.b)
+        if entrant is not None
+    )
+
+
+def _remove(match: Match) -> None:
+    match.delete()
+
+
+# --- corrections ----------------------------------------------------------------------------
+
+
+def later_results(match: Match) -> list[str]:
+    """The later bracket matches, by name, whose entrants depend on ``match``'s result and
+    that already have a result or a report: a correction of ``match`` must wait for theirs."""
+    stage = Stage.objects.select_related("bracket").get(pk=match.round.stage_id)
+    bracket = bracket_of(stage)
+    later = elimination.downstream(bracket, match.slot)
+    if not later:
+        return []
+    played = (
+        Match.objects.filter(round__stage=stage, slot__in=later)
+        .exclude(status=MatchStatus.PENDING)
+        .select_related("round")
+    )
+    reported = Match.objects.filter(
+        round__stage=stage, slot__in=later, reports__isnull=False
+    ).select_related("round")
+    names = {m.slot: f"{round_name(m.round)}, table {m.table}" for m in [*played, *reported]}
+    return [names[key] for key in later if key in names]
+
+
+def check_correction(match: Match) -> None:
+    """Refuse to change a confirmed bracket result that later matches have built on."""
+    if not match.slot or match.status != MatchStatus.CONFIRMED:
+        return
+    blocking = later_results(match)
+    if blocking:
+        raise Conflict(
+            "Later matches already have results that depend on this one ("
+            + "; ".join(blocking)
+            + "): correct those first, the latest first.",
+            code="later_results_exist",
+        )
