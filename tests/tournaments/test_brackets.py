@@ -406,3 +406,53 @@ def test_an_organiser_adds_a_top_cut_on_the_stages_page() -> None:
     anonymous = Client().post(url, {"kind": "single_elim", "cut_top": "4"})
     assert anonymous.status_code == 404
     assert Stage.objects.filter(tournament=tournament).count() == 2
+
+
+def test_the_stages_page_lists_the_rounds_of_a_running_swiss() -> None:
+    from django.test import Client
+
+    tournament, organiser, _ = running_tournament(4, auto_pair=False)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+    page = Client().get(f"/tournaments/{tournament.pk}/stages/")
+    assert page.status_code == 200 and "round 1" in page.content.decode()
+
+
+def test_a_swiss_then_a_top_8_runs_to_the_end_through_the_api() -> None:
+    tournament, organiser, _ = running_tournament(12, rounds=3)
+    staff = _token_client(organiser)
+    added = staff.post(
+        f"/api/v1/tournaments/{tournament.pk}/stages/",
+        {"kind": "single_elim", "cut_top": 8, "third_place": True},
+        format="json",
+    )
+    assert added.status_code == 201, added.content
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+
+    def play(match_id: int, a: int, b: int) -> None:
+        path = f"/api/v1/matches/{match_id}"
+        body = {"games": A_WINS, "final": True}
+        assert (
+            _token_client(_user(a)).post(f"{path}/report/", body, format="json").status_code == 200
+        )
+        assert _token_client(_user(b)).post(f"{path}/confirm/").status_code == 200
+
+    for number in (1, 2, 3):
+        listed = staff.get(f"/api/v1/tournaments/{tournament.pk}/matches/?round={number}").json()
+        for match in listed:
+            play(match["id"], match["a"]["registration"], match["b"]["registration"])
+    stages = staff.get(f"/api/v1/tournaments/{tournament.pk}/stages/").json()
+    assert [(s["kind"], s["status"]) for s in stages] == [
+        ("swiss", "complete"),
+        ("single_elim", "running"),
+    ]
+    url = f"/api/v1/tournaments/{tournament.pk}/stages/2/bracket/"
+    for _ in range(5):
+        bracket = staff.get(url).json()
+        if bracket["champion"]:
+            break
+        for slot in (s for s in bracket["slots"] if s["key"] in bracket["ready"]):
+            play(slot["match"], slot["a"]["registration"], slot["b"]["registration"])
+    assert len(bracket["seeds"]) == 8 and bracket["champion"] is not None
+    assert sorted(p["place"] for p in bracket["placements"])[:4] == [1, 2, 3, 4]
+    assert {s["key"] for s in bracket["slots"]} >= {"W1-1", "W3-1", "P3"}
+    assert staff.get(f"/api/v1/tournaments/{tournament.pk}/").json()["status"] == "finished"

@@ -82,7 +82,7 @@ def stage_list(request: HttpRequest, pk: int) -> HttpResponse:
         {
             **context,
             "stages": [
-                (stage, bracket_reads.describe_cut(stage))
+                (stage, bracket_reads.describe_cut(stage), [r.number for r in stage.rounds.all()])
                 for stage in stages_with_rounds(tournament)
             ],
             "form": form,
