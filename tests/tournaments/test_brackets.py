@@ -456,3 +456,34 @@ def test_a_swiss_then_a_top_8_runs_to_the_end_through_the_api() -> None:
     assert sorted(p["place"] for p in bracket["placements"])[:4] == [1, 2, 3, 4]
     assert {s["key"] for s in bracket["slots"]} >= {"W1-1", "W3-1", "P3"}
     assert staff.get(f"/api/v1/tournaments/{tournament.pk}/").json()["status"] == "finished"
+
+
+def test_my_match_is_the_players_unplayed_bracket_match_even_in_an_earlier_round() -> None:
+    _, _, stage = _bracket_event(8, StageKind.DOUBLE_ELIMINATION)
+    for match in _open_bracket_matches(stage):  # winners' round 1: the first entrant wins
+        _play(match, match.a_id)
+    tournament = Tournament.objects.get(pk=stage.tournament_id)
+    latest = selectors.current_round(tournament)
+    losers_1 = Match.objects.get(round__stage=stage, slot="L1-1")
+    winners_2 = Match.objects.get(round__stage=stage, slot="W2-1")
+    # Winners' round 2 was readied before losers' round 1: not the latest round.
+    assert latest is not None and winners_2.round.number < latest.number
+    for match in (losers_1, winners_2):
+        mine = selectors.current_match_of(_user(match.a_id), tournament)
+        assert mine is not None and mine.pk == match.pk
+
+
+def test_a_bracket_round_offers_no_pairing_controls() -> None:
+    from tournaments.selectors import policies
+
+    _, organiser, stage = _bracket_event(4, StageKind.SINGLE_ELIMINATION)
+    tournament = Tournament.objects.get(pk=stage.tournament_id)
+    latest = selectors.current_round(tournament)
+    actions = policies.tournament_actions(organiser, tournament, current_round=latest)
+    assert "start_round" in actions
+    assert not actions & {"repair", "swap", "pair"}
+    for match in _open_bracket_matches(stage):
+        _play(match, match.a_id)
+    latest = selectors.current_round(tournament)
+    actions = policies.tournament_actions(organiser, tournament, current_round=latest)
+    assert "pair" not in actions

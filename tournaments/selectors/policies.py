@@ -17,6 +17,7 @@ from django.dispatch import Signal
 
 from core.errors import NotAllowed
 from tournaments.models import (
+    BRACKET_KINDS,
     JUDGING_ROLES,
     MANAGING_ROLES,
     Club,
@@ -122,15 +123,25 @@ def may_start(tournament: Tournament) -> bool:
 
 
 def may_pair_next(tournament: Tournament, current_round: Round | None) -> bool:
-    """``swiss.pair_next_round``: a running tournament whose latest round is complete."""
+    """``swiss.pair_next_round``: a running tournament whose latest round is complete (a
+    bracket's rounds come from its results, never from a pairing)."""
     return tournament_is_running(tournament) and (
-        current_round is None or current_round.status == RoundStatus.COMPLETE
+        current_round is None
+        or (current_round.status == RoundStatus.COMPLETE and not is_bracket_round(current_round))
     )
+
+
+def is_bracket_round(rnd: Round) -> bool:
+    """A round of an elimination stage: its matches follow from the bracket, so it cannot be
+    paired again or have its players swapped (``rnd.stage`` read with it)."""
+    return rnd.stage.kind in BRACKET_KINDS
 
 
 def may_finish(tournament: Tournament, current_round: Round | None) -> bool:
     """``lifecycle.finish_tournament``: running, and no round open."""
-    return may_pair_next(tournament, current_round)
+    return tournament_is_running(tournament) and (
+        current_round is None or current_round.status == RoundStatus.COMPLETE
+    )
 
 
 def may_change_pairings(current_round: Round | None) -> bool:
@@ -243,7 +254,9 @@ def tournament_actions(
         if tournament_is_running(tournament):
             allowed |= {"run_rounds", "drop_player", "readd_player", "late_entrant"}
             if may_change_pairings(current_round):
-                allowed |= {"start_round", "repair", "swap"}
+                allowed.add("start_round")
+                if current_round is not None and not is_bracket_round(current_round):
+                    allowed |= {"repair", "swap"}
         if tournament_in_setup(tournament):
             allowed |= {"add_player", "remove_player", "check_in_player"}
         if may_seat_drafts(tournament):

@@ -45,7 +45,8 @@ def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:
 
 
 def current_round(tournament: Tournament) -> Round | None:
-    return tournament.rounds.order_by("-number").first()
+    """The tournament's latest round, with its stage (what the round controls ask)."""
+    return tournament.rounds.select_related("stage").order_by("-number").first()
 
 
 def round_matches(rnd: Round) -> QuerySet[Match]:
@@ -116,19 +117,25 @@ def with_current_reports(match: Match) -> Match:
 def current_match_of(
     user: AnyUser, tournament: Tournament, *, latest: Round | None = None
 ) -> Match | None:
-    """The user's match in the tournament's latest round, if they are paired in it
+    """The user's match to play now: their unconfirmed one (in a double elimination it can
+    be in an earlier round than the latest), else theirs in the tournament's latest round
     (``latest``: that round, when the caller has read it already)."""
     if not user.is_authenticated:
         return None
     rnd = latest or current_round(tournament)
     if rnd is None:
         return None
-    seat = (
+    seats = list(
         MatchSeat.objects.select_related("match")
-        .filter(round=rnd, registration__player__user=user)
-        .first()
+        .filter(round__tournament=tournament, registration__player__user=user)
+        .order_by("-round__number")[:4]
     )
-    return None if seat is None else match_for_page(seat.match_id)
+    unplayed = next((s for s in seats if s.match.status != MatchStatus.CONFIRMED), None)
+    if unplayed is not None:
+        return match_for_page(unplayed.match_id)
+    if seats and seats[0].round_id == rnd.pk:
+        return match_for_page(seats[0].match_id)
+    return None
 
 
 def matches_for_judge(
