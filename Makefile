@@ -60,6 +60,7 @@ bench: venv
 	$(BIN)/python -m bench.round_robin
 	$(BIN)/python -m bench.standings
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m bench.draft
+	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/python -m bench.bracket_page
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .mypy_cache .ruff_cache
