@@ -13,6 +13,7 @@ from django.db.models import Model
 from django.http import HttpRequest
 
 from tournaments.models import (
+    BracketSettings,
     Club,
     Invitation,
     Match,
@@ -161,10 +162,24 @@ class SwissSettingsAdmin(NoAddAdmin[SwissSettings]):
         return False
 
 
+@admin.register(BracketSettings)
+class BracketSettingsAdmin(NoAddAdmin[BracketSettings]):
+    """Set on the stages page (checked and audited), seeds fixed when the stage begins:
+    read-only here."""
+
+    list_display = ["stage", "cut_top", "cut_min_points", "third_place", "grand_final"]
+    list_filter = ["third_place", "grand_final"]
+    search_fields = ["stage__tournament__name"]
+    list_select_related = ["stage__tournament"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 class MatchInline(admin.TabularInline[Match, Round]):
     model = Match
     extra = 0
-    fields = ("table", "a", "b", "status", "winner", "overdue")
+    fields = ("table", "slot", "a", "b", "status", "winner", "overdue")
     readonly_fields = fields
     show_change_link = True
 
@@ -174,7 +189,15 @@ class MatchInline(admin.TabularInline[Match, Round]):
 
 @admin.register(Round)
 class RoundAdmin(NoAddAdmin[Round]):
-    list_display = ["tournament", "number", "status", "started_at", "ends_at", "completed_at"]
+    list_display = [
+        "tournament",
+        "number",
+        "name",
+        "status",
+        "started_at",
+        "ends_at",
+        "completed_at",
+    ]
     list_filter = ["status"]
     search_fields = ["tournament__name"]
     readonly_fields = [f.name for f in Round._meta.fields]
@@ -197,7 +220,7 @@ class MatchAdmin(NoAddAdmin[Match]):
     """Results are entered on the judges' page (rules checked, standings and the audit log
     follow): everything here is read-only."""
 
-    list_display = ["round", "table", "a", "b", "status", "winner", "overdue"]
+    list_display = ["round", "table", "slot", "a", "b", "status", "winner", "overdue"]
     list_filter = ["status", "overdue", "winner"]
     search_fields = [
         "round__tournament__name",

@@ -247,3 +247,20 @@ def test_swiss_settings_are_read_only_in_the_admin(
     )
     assert response.status_code == 403
     assert _columns(settings_row, fields) == before
+
+
+def test_bracket_settings_are_listed_and_read_only_in_the_admin(admin_client: Client) -> None:
+    from tournaments.models import BracketSettings
+    from tournaments.services import brackets
+
+    tournament, organiser, _ = running_tournament(8)
+    stage = brackets.add_elimination_stage(
+        actor=organiser, tournament=tournament, kind="single_elim", cut_top=4
+    )
+    settings_row = BracketSettings.objects.get(stage=stage)
+    assert admin_client.get("/admin/tournaments/bracketsettings/").status_code == 200
+    assert admin_client.get(_change_url(settings_row)).status_code == 200
+    response = admin_client.post(_change_url(settings_row), {"cut_top": "2"})
+    assert response.status_code == 403
+    settings_row.refresh_from_db()
+    assert settings_row.cut_top == 4
