@@ -66,9 +66,7 @@ def _event(label: str, entrants: int) -> tuple[int, int]:
     Registration.objects.bulk_create(
         Registration(tournament=tournament, player=p, checked_in_at=timezone.now()) for p in players
     )
-    brackets.add_elimination_stage(
-        actor=owner, tournament=tournament, kind="double_elim", position="only"
-    )
+    brackets.add_stage(actor=owner, tournament=tournament, kind="double_elim", position="only")
     lifecycle.start_tournament_now(actor=owner, tournament=tournament)
     draw = random.Random(entrants)
     total = 2 * entrants - 1

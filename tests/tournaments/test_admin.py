@@ -254,7 +254,7 @@ def test_bracket_settings_are_listed_and_read_only_in_the_admin(admin_client: Cl
     from tournaments.services import brackets
 
     tournament, organiser, _ = running_tournament(8)
-    stage = brackets.add_elimination_stage(
+    stage = brackets.add_stage(
         actor=organiser, tournament=tournament, kind="single_elim", cut_top=4
     )
     settings_row = BracketSettings.objects.get(stage=stage)

@@ -17,7 +17,7 @@ from core.api import ERRORS, StrictInput, path_int, valid
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
-from tournaments.models import BRACKET_KINDS, GrandFinal, Round, Stage
+from tournaments.models import BRACKET_KINDS, SCHEDULED_KINDS, GrandFinal, Round, Stage
 from tournaments.pairing import elimination
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors.tournaments import stages_with_rounds
@@ -52,7 +52,7 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
 
 class StageInput(StrictInput):
     kind = serializers.ChoiceField(
-        choices=[(k.value, k.label) for k in BRACKET_KINDS],
+        choices=[(k.value, k.label) for k in SCHEDULED_KINDS],
         help_text="The stage's format.",
     )
     position = serializers.ChoiceField(
@@ -83,6 +83,9 @@ class StageInput(StrictInput):
     )
     grand_final = serializers.ChoiceField(choices=GrandFinal.choices, default=GrandFinal.RESET)
     round_minutes = serializers.IntegerField(min_value=1, max_value=600, default=50)
+    cycles = serializers.IntegerField(
+        min_value=1, max_value=2, default=1, help_text="Round robin: once or twice through."
+    )
 
 
 class StageListView(APIView):
@@ -97,13 +100,13 @@ class StageListView(APIView):
     @extend_schema(
         request=StageInput,
         responses={201: StageSerializer, **ERRORS},
-        summary="Add an elimination stage: a top cut after the Swiss, or the whole event "
-        "(organisers)",
+        summary="Add an elimination or round-robin stage: a top cut after the Swiss, or the "
+        "whole event (organisers)",
     )
     def post(self, request: Request, pk: str) -> Response:
         tournament = tournament_for(request, pk)
         data = valid(StageInput, request.data)
-        stage = brackets.add_elimination_stage(actor=request.user, tournament=tournament, **data)
+        stage = brackets.add_stage(actor=request.user, tournament=tournament, **data)
         fresh = stages_with_rounds(tournament).get(pk=stage.pk)
         return Response(StageSerializer(fresh).data, status=201)
 

@@ -36,6 +36,7 @@ from tournaments.models.rounds import (
 from tournaments.models.stages import (
     BRACKET_KINDS,
     DEFAULT_TIEBREAKERS,
+    SCHEDULED_KINDS,
     BracketSettings,
     FirstRoundPairing,
     GrandFinal,
@@ -60,6 +61,7 @@ __all__ = [
     "DEFAULT_TIEBREAKERS",
     "JUDGING_ROLES",
     "MANAGING_ROLES",
+    "SCHEDULED_KINDS",
     "BracketSettings",
     "Club",
     "EntrantType",

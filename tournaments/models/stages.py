@@ -14,10 +14,14 @@ class StageKind(models.TextChoices):
     SWISS = "swiss", "Swiss"
     SINGLE_ELIMINATION = "single_elim", "Single elimination"
     DOUBLE_ELIMINATION = "double_elim", "Double elimination"
+    ROUND_ROBIN = "round_robin", "Round robin"
 
 
 #: The kinds played as a bracket (``tournaments.pairing.elimination``).
 BRACKET_KINDS = (StageKind.SINGLE_ELIMINATION, StageKind.DOUBLE_ELIMINATION)
+#: The kinds played from a schedule fixed when the stage begins (a bracket, or a round
+#: robin's Berger tables: ``tournaments.pairing.round_robin``), with ``BracketSettings``.
+SCHEDULED_KINDS = (*BRACKET_KINDS, StageKind.ROUND_ROBIN)
 
 
 class StageStatus(models.TextChoices):
@@ -161,7 +165,7 @@ class GrandFinal(models.TextChoices):
 
 
 class BracketSettings(models.Model):
-    """How an elimination stage runs; one row per elimination stage, created with it.
+    """How an elimination or round-robin stage runs; one row per such stage, created with it.
 
     A stage after another is a *cut*: the best ``cut_top`` of the previous stage's standings
     (all of them when empty), and only those with at least ``cut_min_points`` match points
@@ -194,6 +198,11 @@ class BracketSettings(models.Model):
     round_minutes = models.PositiveSmallIntegerField(
         default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
     )
+    cycles = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(2)],
+        help_text="Round robin: every two players meet once (1) or twice (2).",
+    )
     seeded = models.JSONField(default=list, blank=True)
 
     class Meta:
@@ -204,6 +213,9 @@ class BracketSettings(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(grand_final__in=GrandFinal.values), name="bracket_grand_final_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(cycles__gte=1, cycles__lte=2), name="round_robin_cycles_one_or_two"
             ),
         ]
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from core.errors import NotFound
 from tournaments.models import (
     BRACKET_KINDS,
+    SCHEDULED_KINDS,
     Match,
     MatchStatus,
     Registration,
@@ -96,7 +97,7 @@ class BracketView:
 def describe_cut(stage: Stage) -> str:
     """Who an elimination stage takes, in words ("top 8 on at least 9 points"); empty for
     other stages (``stage.bracket`` read with it)."""
-    if stage.kind not in BRACKET_KINDS:
+    if stage.kind not in SCHEDULED_KINDS:
         return ""
     if stage.number == 1:
         return "every player"

@@ -17,9 +17,9 @@ from django.dispatch import Signal
 
 from core.errors import NotAllowed
 from tournaments.models import (
-    BRACKET_KINDS,
     JUDGING_ROLES,
     MANAGING_ROLES,
+    SCHEDULED_KINDS,
     Club,
     FirstRoundPairing,
     Match,
@@ -132,9 +132,10 @@ def may_pair_next(tournament: Tournament, current_round: Round | None) -> bool:
 
 
 def is_bracket_round(rnd: Round) -> bool:
-    """A round of an elimination stage: its matches follow from the bracket, so it cannot be
-    paired again or have its players swapped (``rnd.stage`` read with it)."""
-    return rnd.stage.kind in BRACKET_KINDS
+    """A round of a stage played from a schedule (a bracket, a round robin): its matches
+    follow from it, so it is never paired, paired again or changed by a swap
+    (``rnd.stage`` read with it)."""
+    return rnd.stage.kind in SCHEDULED_KINDS
 
 
 def may_finish(tournament: Tournament, current_round: Round | None) -> bool:

@@ -23,12 +23,12 @@ from tournaments.selectors.tournaments import swiss_settings_or_defaults
 
 
 def confirmed_results(tournament: Tournament) -> list[standings.MatchResult]:
-    """Every confirmed match of the tournament's Swiss rounds as the standings engine reads
-    it (1 query; a bracket's standings are its placements, ``services.brackets``)."""
+    """Every confirmed match of the tournament's Swiss and round-robin rounds as the
+    standings engine reads it (1 query; a bracket's standings are its placements)."""
     rows = (
         Match.objects.filter(
             round__tournament=tournament,
-            round__stage__kind=StageKind.SWISS,
+            round__stage__kind__in=(StageKind.SWISS, StageKind.ROUND_ROBIN),
             status=MatchStatus.CONFIRMED,
         )
         .order_by("round__number", "table")

@@ -1,4 +1,6 @@
-"""Elimination stages: a bracket as the whole event, or a cut after a Swiss (a top 8).
+"""Elimination stages: a bracket as the whole event, or a cut after a Swiss (a top 8); and
+where every stage played from a fixed schedule is added, begun and advanced (a round robin's
+own steps are ``round_robins``).
 
 Terms (``tournaments.pairing.elimination``): a *bracket* is every match an elimination
 stage can have, laid out when it begins from its *seeds* (``BracketSettings.seeded``,
@@ -11,7 +13,7 @@ best ``cut_top`` of the previous stage's standings (and only those on at least
 
 Flow:
 
-- ``add_elimination_stage``: the organiser adds a cut after the last stage (before the
+- ``add_stage``: the organiser adds a cut after the last stage (before the
   start, or while the Swiss runs), or, before the start, makes the bracket the whole event.
 - When the stage before it completes, ``stages.complete_stage`` queues ``begin_stage`` on
   commit; it fixes the seeds and readies the first matches (a bracket as the whole event
@@ -44,6 +46,7 @@ from core.locks import lock_one
 from tournaments import selectors
 from tournaments.models import (
     BRACKET_KINDS,
+    SCHEDULED_KINDS,
     BracketSettings,
     GrandFinal,
     Match,
@@ -63,7 +66,7 @@ from tournaments.models import (
 from tournaments.pairing import elimination
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import bracket_of, bracket_results, describe_cut
-from tournaments.services import stages
+from tournaments.services import round_robins, stages
 from tournaments.services.locks import lock_tournament
 
 #: Where the stage goes: after the last one (a cut), or as the whole event.
@@ -72,7 +75,7 @@ ONLY = "only"
 
 
 @transaction.atomic(durable=True)
-def add_elimination_stage(
+def add_stage(
     *,
     actor: AnyUser,
     tournament: Tournament,
@@ -83,15 +86,22 @@ def add_elimination_stage(
     third_place: bool = False,
     grand_final: str = GrandFinal.RESET,
     round_minutes: int = 50,
+    cycles: int = 1,
 ) -> Stage:
-    """Add a single or double elimination stage (``position``: ``"after"`` the last stage,
-    as a cut; ``"only"``: the whole event, replacing the stages of a tournament that has
-    not started)."""
+    """Add a single or double elimination or a round-robin stage (``position``: ``"after"``
+    the last stage, as a cut; ``"only"``: the whole event, replacing the stages of a
+    tournament that has not started)."""
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club, doing="change its stages")
-    if kind not in BRACKET_KINDS:
+    if kind not in SCHEDULED_KINDS:
         raise InvalidInput(
-            "Choose single or double elimination.", code="invalid_choice", field="kind"
+            "Choose single or double elimination, or a round robin.",
+            code="invalid_choice",
+            field="kind",
+        )
+    if cycles not in (1, 2):
+        raise InvalidInput(
+            "A round robin is played once or twice through.", code="invalid_cycles", field="cycles"
         )
     if grand_final not in GrandFinal.values:
         raise InvalidInput(
@@ -125,9 +135,9 @@ def add_elimination_stage(
         if not existing:
             raise Conflict(f"{tournament.name} has no stage to cut from.", code="no_stage")
         last = existing[-1]
-        if last.kind in BRACKET_KINDS:
+        if last.kind in SCHEDULED_KINDS:
             raise Conflict(
-                "An elimination stage decides the tournament: no stage can follow it.",
+                f"{last.label} decides the tournament: no stage can follow it.",
                 code="stage_after_bracket",
             )
         if last.status == StageStatus.COMPLETE:
@@ -150,6 +160,7 @@ def add_elimination_stage(
         third_place=third_place and kind == StageKind.SINGLE_ELIMINATION,
         grand_final=grand_final,
         round_minutes=round_minutes,
+        cycles=cycles if kind == StageKind.ROUND_ROBIN else 1,
     )
     cut = describe_cut(stage)
     record_audit(
@@ -166,6 +177,7 @@ def add_elimination_stage(
             "cut_min_points": cut_min_points,
             "third_place": stage.bracket.third_place,
             "grand_final": grand_final,
+            "cycles": stage.bracket.cycles,
         },
     )
     return stage
@@ -200,7 +212,7 @@ def begin_stage(*, tournament_id: int, number: int) -> bool:
     bracket that is the whole event). Returns whether it began now."""
     tournament = lock_tournament(tournament_id)
     stage = lock_one(Stage, related=("bracket",), tournament=tournament, number=number)
-    if stage is None or stage.status != StageStatus.PENDING or stage.kind not in BRACKET_KINDS:
+    if stage is None or stage.status != StageStatus.PENDING or stage.kind not in SCHEDULED_KINDS:
         return False
     if tournament.status != TournamentStatus.RUNNING:
         return False
@@ -222,6 +234,8 @@ def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
             + ("only one made the cut." if seeded else "nobody made the cut."),
             code="cut_too_small",
         )
+    if stage.kind == StageKind.ROUND_ROBIN:
+        round_robins.check_size(len(seeded))
     settings.seeded = seeded
     settings.save(update_fields=["seeded"])
     transition(
@@ -240,7 +254,10 @@ def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
             {"stage": stage.number, "players": len(seeded)},
         ),
     )
-    _ready(stage, tournament=tournament)
+    if stage.kind == StageKind.ROUND_ROBIN:
+        round_robins.begin(stage, tournament=tournament)
+    else:
+        _ready(stage, tournament=tournament)
 
 
 def _seeds(stage: Stage, tournament: Tournament) -> list[int]:
@@ -281,7 +298,11 @@ def advance(*, stage_id: int) -> int:
         return 0
     tournament = lock_tournament(row)
     stage = lock_one(Stage, related=("bracket",), pk=stage_id)
-    if stage is None or stage.status != StageStatus.RUNNING or stage.kind not in BRACKET_KINDS:
+    if stage is None or stage.status != StageStatus.RUNNING:
+        return 0
+    if stage.kind == StageKind.ROUND_ROBIN:
+        return round_robins.advance(stage, tournament=tournament)
+    if stage.kind not in BRACKET_KINDS:
         return 0
     return _ready(stage, tournament=tournament)
 
@@ -435,8 +456,13 @@ def later_results(match: Match) -> list[str]:
 
 
 def check_correction(match: Match) -> None:
-    """Refuse to change a confirmed bracket result that later matches have built on."""
-    if not match.slot or match.status != MatchStatus.CONFIRMED:
+    """Refuse to change a confirmed bracket result that later matches have built on (a
+    round robin's results build on nothing: its standings are recomputed)."""
+    if (
+        not match.slot
+        or match.status != MatchStatus.CONFIRMED
+        or match.round.stage.kind not in BRACKET_KINDS
+    ):
         return
     blocking = later_results(match)
     if blocking:

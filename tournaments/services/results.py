@@ -49,6 +49,7 @@ from gameplay.rules.outcome import (
     drawn_at_time,
 )
 from tournaments.models import (
+    BRACKET_KINDS,
     Match,
     MatchStatus,
     OverduePolicy,
@@ -57,13 +58,13 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Tournament,
-    Winner,
 )
 from tournaments.selectors import policies
 from tournaments.selectors.rounds import score_line
 from tournaments.selectors.tournaments import game_options, round_game_options
 from tournaments.services import brackets, stages
 from tournaments.services.locks import lock_match, lock_round
+from tournaments.services.outcomes import OUTCOME_FIELDS, apply_outcome
 
 ADVANCE_BRACKET = "tournaments.tasks.advance_bracket"
 
@@ -102,7 +103,7 @@ def _check_match_result(
         final=final,
         options=round_game_options(match.round),
     )
-    if final and match.slot and outcome.winner is None:
+    if final and match.slot and outcome.winner is None and match.round.stage.kind in BRACKET_KINDS:
         raise InvalidInput(
             "A bracket match needs a winner, and this result is a draw: play another game "
             "and enter it too.",
@@ -367,12 +368,6 @@ def _agreed_progress(match: Match) -> list[Any] | None:
     return games
 
 
-def _winner_code(outcome: MatchOutcome) -> str:
-    if outcome.winner is None:
-        return Winner.DRAW
-    return Winner.A if outcome.winner == 0 else Winner.B
-
-
 def _confirm(
     *,
     match: Match,
@@ -389,7 +384,7 @@ def _confirm(
     match.status = MatchStatus.CONFIRMED
     match.confirmed_at = timezone.now()
     match.confirmed_by = user_or_none(actor)
-    match.save(update_fields=[*_OUTCOME_FIELDS, "status", "confirmed_at", "confirmed_by"])
+    match.save(update_fields=[*OUTCOME_FIELDS, "status", "confirmed_at", "confirmed_by"])
     summary = f"{_describe(match)}: {score_line(match)} ({how})"
     record_audit(
         actor=actor,
@@ -445,30 +440,6 @@ def complete_round(*, round_id: int) -> bool:
     """Complete the round if every match in it is confirmed (under the round's lock, so
     once), then pair the next or complete the stage. Returns whether it completed now."""
     return stages.complete_if_done(lock_round(round_id))
-
-
-#: The columns :func:`apply_outcome` sets.
-_OUTCOME_FIELDS = (
-    "result",
-    "winner",
-    "games_a",
-    "games_b",
-    "games_drawn",
-    "game_rounds_a",
-    "game_rounds_b",
-    "score_a",
-    "score_b",
-)
-
-
-def apply_outcome(match: Match, games: list[Any] | None, outcome: MatchOutcome) -> None:
-    """Store the derived outcome columns on the match (no save)."""
-    match.result = games
-    match.winner = _winner_code(outcome)
-    match.games_a, match.games_b = outcome.games_won
-    match.games_drawn = outcome.games_drawn
-    match.game_rounds_a, match.game_rounds_b = outcome.round_wins
-    match.score_a, match.score_b = outcome.totals
 
 
 def _event(tournament: Tournament, kind: str, message: str, match: Match) -> None:

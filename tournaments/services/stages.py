@@ -25,8 +25,8 @@ from core.auth import Actor
 from core.locks import lock_one
 from core.queue import enqueue_on_commit
 from tournaments.models import (
-    BRACKET_KINDS,
     DEFAULT_TIEBREAKERS,
+    SCHEDULED_KINDS,
     Match,
     MatchStatus,
     Round,
@@ -66,8 +66,9 @@ def begin_first_stage(tournament: Tournament, *, actor: Actor) -> Stage:
     stage = lock_one(Stage, tournament=tournament, number=1)
     if stage is None:  # a tournament made before stages existed, or by hand in the admin
         stage = add_swiss_stage(tournament=tournament)
-    if stage.kind in BRACKET_KINDS:
-        # A bracket begins by fixing its seeds from the players checked in: on commit.
+    if stage.kind in SCHEDULED_KINDS:
+        # A bracket or round robin begins by fixing its seeds from the players checked in,
+        # on commit.
         enqueue_on_commit(BEGIN_STAGE, tournament.pk, stage.number)
         return stage
     transition(

@@ -78,6 +78,7 @@ from tournaments.selectors.clock import minutes_text
 from tournaments.services import results, stages
 from tournaments.services.entrants import latest_round_number
 from tournaments.services.locks import lock_round, lock_tournament
+from tournaments.services.outcomes import apply_outcome
 
 logger = logging.getLogger(__name__)
 
@@ -168,7 +169,7 @@ def _pair_next(
         if actor is None:
             return None
         raise Conflict(
-            f"{stage.label} is a bracket: its matches are made as results arrive.",
+            f"{stage.label} follows its schedule: its matches are made as results arrive.",
             code="bracket_stage",
         )
     last = Round.objects.filter(tournament=tournament).order_by("-number").first()
@@ -276,7 +277,7 @@ def _save_matches(rnd: Round, pairings: Sequence[pairing.Pairing]) -> None:
         )
         if p.b is None:
             # A bye is a match win (``outcome.bye_outcome``), confirmed as soon as it is made.
-            results.apply_outcome(match, None, bye_outcome())
+            apply_outcome(match, None, bye_outcome())
             match.status = MatchStatus.CONFIRMED
             match.confirmed_at = now
         matches.append(match)
@@ -358,8 +359,8 @@ def repair_round(*, actor: AnyUser, round: Round) -> Round:
 def _require_unplayed(rnd: Round, what: str) -> None:
     if Stage.objects.filter(pk=rnd.stage_id).exclude(kind=StageKind.SWISS).exists():
         raise Conflict(
-            f"{rnd.name or f'Round {rnd.number}'} is a bracket round: its matches follow "
-            "from the bracket and cannot be changed by hand.",
+            f"{rnd.name or f'Round {rnd.number}'} follows its stage's schedule: its "
+            "matches cannot be changed by hand.",
             code="bracket_round",
         )
     if not policies.may_change_pairings(rnd):

@@ -21,7 +21,7 @@ from core.errors import InvalidInput
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import Alignment, GameRecord
 from tournaments.models import (
-    BRACKET_KINDS,
+    SCHEDULED_KINDS,
     Game,
     GrandFinal,
     Role,
@@ -185,10 +185,11 @@ class SwissSettingsForm(forms.ModelForm[SwissSettings]):
 
 
 class EliminationStageForm(forms.Form):
-    """Add a single or double elimination stage: a top cut after the Swiss, or (before the
-    start) the whole event. The service checks the cut against the players in play."""
+    """Add a single or double elimination or a round-robin stage: a top cut after the
+    Swiss, or (before the start) the whole event. The service checks the cut against the
+    players in play."""
 
-    kind = forms.ChoiceField(choices=[(k.value, k.label) for k in BRACKET_KINDS], label="Format")
+    kind = forms.ChoiceField(choices=[(k.value, k.label) for k in SCHEDULED_KINDS], label="Format")
     position = forms.ChoiceField(
         choices=[
             ("after", "A top cut after the Swiss"),
@@ -217,6 +218,14 @@ class EliminationStageForm(forms.Form):
     )
     round_minutes = forms.IntegerField(
         min_value=1, max_value=600, initial=50, label="Minutes per round"
+    )
+    cycles = forms.TypedChoiceField(
+        choices=[(1, "Once: every two players meet once"), (2, "Twice (double round robin)")],
+        coerce=int,
+        initial=1,
+        required=False,
+        empty_value=None,
+        label="Round robin",
     )
 
     def __init__(self, *args: Any, started: bool, **kwargs: Any) -> None:

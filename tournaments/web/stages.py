@@ -14,6 +14,7 @@ from core.web import add_form_error
 from tournaments import selectors
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import policies
+from tournaments.selectors import round_robins as round_robin_reads
 from tournaments.selectors.tournaments import stages_with_rounds
 from tournaments.services import brackets, swiss
 from tournaments.web.bracket_svg import bracket_svg
@@ -65,10 +66,9 @@ def stage_list(request: HttpRequest, pk: int) -> HttpResponse:
             if form.is_valid():
                 data = dict(form.cleaned_data)
                 data.setdefault("position", brackets.AFTER)
+                data["cycles"] = data.get("cycles") or 1
                 try:
-                    stage = brackets.add_elimination_stage(
-                        actor=request.user, tournament=tournament, **data
-                    )
+                    stage = brackets.add_stage(actor=request.user, tournament=tournament, **data)
                 except DomainError as error:
                     add_form_error(form, error)
                 else:
@@ -147,4 +147,19 @@ def bracket(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return render(request, "tournaments/_bracket_drawing.html", context)
     return render(
         request, "tournaments/bracket.html", {**tournament_context(request, tournament), **context}
+    )
+
+
+def round_robin_grid(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A round robin's grid: who beat whom, what is still to play, in standings order."""
+    tournament = tournament_for(request, pk)
+    try:
+        stage = round_robin_reads.stage_of(tournament, number)
+    except DomainError:
+        raise Http404 from None
+    rows = round_robin_reads.grid(stage, tournament)
+    return render(
+        request,
+        "tournaments/round_robin.html",
+        {**tournament_context(request, tournament), "stage": stage, "rows": rows},
     )

@@ -70,5 +70,10 @@ urlpatterns = [
     path("tournaments/<int:pk>/swiss/", stages.swiss_settings, name="swiss-settings"),
     path("tournaments/<int:pk>/stages/", stages.stage_list, name="stages"),
     path("tournaments/<int:pk>/stages/<int:number>/bracket/", stages.bracket, name="bracket"),
+    path(
+        "tournaments/<int:pk>/stages/<int:number>/grid/",
+        stages.round_robin_grid,
+        name="round-robin",
+    ),
     path("tournaments/<int:pk>/timer/", rounds.round_timer, name="round-timer"),
 ]

@@ -1,0 +1,160 @@
+"""Round-robin stages through the services, the API and the grid page (PostgreSQL, real
+commits: each round is made on commit of the last result of the one before)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from tests.factories import (
+    A_WINS,
+    RegistrationFactory,
+    TournamentFactory,
+    member,
+    running_tournament,
+)
+from tests.tournaments.test_brackets import _play, _token_client, _user
+from tournaments import selectors
+from tournaments.models import Match, MatchStatus, Role, Round, Stage, StageStatus, TournamentStatus
+from tournaments.services import brackets, lifecycle, results, swiss
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks"),
+]
+
+DRAW = [{"rounds": [[10, 5], [5, 10], [7, 7]]}]
+
+
+def _round_robin_event(players: int, cycles: int = 1):  # type: ignore[no-untyped-def]
+    tournament = TournamentFactory(
+        capacity=players,
+        status=TournamentStatus.REGISTRATION,
+        scheduled_start=timezone.now() + timedelta(hours=1),
+    )
+    organiser = member(tournament.club, Role.ORGANISER)
+    for _ in range(players):
+        RegistrationFactory(tournament=tournament, checked_in_at=timezone.now())
+    stage = brackets.add_stage(
+        actor=organiser,
+        tournament=tournament,
+        kind="round_robin",
+        position=brackets.ONLY,
+        cycles=cycles,
+    )
+    lifecycle.start_tournament_now(actor=organiser, tournament=tournament)
+    stage.refresh_from_db()
+    return tournament, organiser, stage
+
+
+def _open(stage: Stage) -> list[Match]:
+    return list(
+        Match.objects.filter(round__stage=stage)
+        .exclude(status=MatchStatus.CONFIRMED)
+        .order_by("round__number", "table")
+    )
+
+
+def test_a_round_robin_of_5_plays_everyone_once_with_one_bye_each() -> None:
+    tournament, _, stage = _round_robin_event(5)
+    assert stage.status == StageStatus.RUNNING
+    rounds_seen = 0
+    while matches := _open(stage):
+        rounds_seen += 1
+        assert len({m.round_id for m in matches}) == 1  # one round at a time
+        for match in matches:
+            _play(match, match.a_id)
+    assert rounds_seen == 5
+    played = Match.objects.filter(round__stage=stage)
+    pairs = Counter(frozenset((m.a_id, m.b_id)) for m in played if m.b_id is not None)
+    seeded = stage.bracket.seeded
+    assert set(pairs) == {frozenset(p) for p in itertools.combinations(seeded, 2)}
+    assert set(pairs.values()) == {1}
+    byes = Counter(m.a_id for m in played if m.b_id is None)
+    assert byes == dict.fromkeys(seeded, 1)
+    stage.refresh_from_db()
+    tournament.refresh_from_db()
+    assert stage.status == StageStatus.COMPLETE and tournament.status == TournamentStatus.FINISHED
+    assert Round.objects.filter(stage=stage, status="complete").count() == 5
+    assert Round.objects.filter(stage=stage).first().name == "Round robin, round 1 of 5"  # type: ignore[union-attr]
+    standings = selectors.tournament_standings(tournament)
+    assert sum(row.points for row in standings.table.rows) == 3 * 10 + 3 * 5  # wins + byes
+
+
+def test_a_double_round_robin_of_4_has_six_rounds_and_draws_count() -> None:
+    _, organiser, stage = _round_robin_event(4, cycles=2)
+    first = _open(stage)[0]
+    results.judge_result(actor=organiser, match=first.pk, games=DRAW)  # a draw is fine here
+    first.refresh_from_db()
+    assert first.status == MatchStatus.CONFIRMED and first.winner == "draw"
+    rounds = 0
+    while matches := _open(stage):
+        rounds += 1
+        for match in matches:
+            _play(match, match.b_id or match.a_id)
+    assert Round.objects.filter(stage=stage).count() == 6
+    pairs = Counter(frozenset((m.a_id, m.b_id)) for m in Match.objects.filter(round__stage=stage))
+    assert set(pairs.values()) == {2}
+
+
+def test_a_round_robin_round_cannot_be_paired_or_changed_by_hand() -> None:
+    tournament, organiser, stage = _round_robin_event(4)
+    rnd = Round.objects.get(stage=stage)
+    for attempt in (
+        lambda: swiss.pair_round_again(actor=organiser, round=rnd),
+        lambda: swiss.pair_next_round(actor=organiser, tournament=tournament),
+    ):
+        with pytest.raises(Exception) as refused:
+            attempt()
+        assert getattr(refused.value, "code", "") in {"bracket_round", "bracket_stage"}
+
+
+def test_a_round_robin_after_a_swiss_takes_the_cut_through_the_api() -> None:
+    tournament, organiser, _ = running_tournament(6, rounds=1)
+    staff = _token_client(organiser)
+    added = staff.post(
+        f"/api/v1/tournaments/{tournament.pk}/stages/",
+        {"kind": "round_robin", "cut_top": 4, "cycles": 1},
+        format="json",
+    )
+    assert added.status_code == 201, added.content
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+    for match in Match.objects.filter(
+        round__tournament=tournament, round__number=1, b__isnull=False
+    ):
+        path = f"/api/v1/matches/{match.pk}"
+        assert (
+            _token_client(_user(match.a_id))
+            .post(f"{path}/report/", {"games": A_WINS, "final": True}, format="json")
+            .status_code
+            == 200
+        )
+        assert _token_client(_user(match.b_id)).post(f"{path}/confirm/").status_code == 200
+    stage = Stage.objects.get(tournament=tournament, number=2)
+    assert stage.status == StageStatus.RUNNING and len(stage.bracket.seeded) == 4
+    assert len(_open(stage)) == 2  # 4 players: two tables a round
+
+
+def test_the_grid_page_shows_results_with_a_constant_number_of_queries() -> None:
+    counts = []
+    for players in (4, 10):
+        tournament, _, stage = _round_robin_event(players)
+        for match in _open(stage):
+            _play(match, match.a_id)
+        url = f"/tournaments/{tournament.pk}/stages/1/grid/"
+        with CaptureQueriesContext(connection) as queries:
+            page = Client().get(url)
+        assert page.status_code == 200
+        counts.append(len(queries))
+        html = page.content.decode()
+        assert html.count('class="won"') == html.count('class="lost"') >= players // 2
+        assert "to play" in html  # round 2, made when round 1 ended
+        assert "R3" in html  # round 3's meetings, planned
+    assert counts[0] == counts[1], counts
