@@ -378,6 +378,8 @@ def test_the_bracket_page_draws_the_bracket_with_a_constant_number_of_queries() 
         counts.append(len(queries))
         html = page.content.decode()
         assert "<svg" in html and 'id="slot-W1-1"' in html
+        latest = Round.objects.filter(stage=stage).order_by("-number").first()
+        assert latest is not None and f"<strong>{latest.name}</strong>" in html  # named
         assert "Your next match" in html or players == 4 or "bye" in html
         drawing = client.get(url + "?part=drawing")
         assert drawing.status_code == 200 and "<svg" in drawing.content.decode()

@@ -69,6 +69,8 @@ class RoundClock:
     """The round clock as the timer shows it (no query)."""
 
     number: int
+    #: "Round 3", or a bracket or round-robin round's own name ("Quarterfinals").
+    title: str
     paired: bool  # paired, its clock not started
     running: bool  # the clock runs
     time_called: bool  # the clock ran out (results may still come in)
@@ -82,6 +84,7 @@ def round_clock(rnd: Round | None) -> RoundClock | None:
     in_progress = rnd.status == RoundStatus.IN_PROGRESS
     return RoundClock(
         number=rnd.number,
+        title=rnd.name or f"Round {rnd.number}",
         paired=rnd.status == RoundStatus.PAIRED,
         running=in_progress and rnd.time_handled_at is None,
         time_called=in_progress and rnd.time_handled_at is not None,
