@@ -60,6 +60,16 @@ def advance_bracket(stage_id: int) -> int:
 
 
 @shared_task(acks_late=True, ignore_result=True)
+def pair_round_again(round_id: int) -> bool:
+    """Pair a round again from standings a judge's correction changed."""
+    try:
+        return swiss.pair_round_again_after_correction(round_id=round_id)
+    except DomainError as error:  # it started, or has results, since: the organiser sees it
+        logger.warning("round %s not paired again: %s", round_id, error)
+        return False
+
+
+@shared_task(acks_late=True, ignore_result=True)
 def round_clock(round_id: int) -> bool:
     return swiss.handle_round_clock(round_id=round_id)
 

@@ -394,3 +394,65 @@ def pair_again_of(rnd: Round) -> PairAgain:
         number=rnd.number,
         redraws=policies.pair_again_draws_anew(number=rnd.number, first_round=first_round),
     )
+
+
+@dataclass(frozen=True)
+class CorrectionImpact:
+    """What changing a confirmed Swiss result would touch, for the judge to see first.
+
+    ``refused``: why it cannot change now (a later round has results, or has started, or a
+    cut was seeded from these standings); ``repair``: the later round, paired but not
+    played, that would be paired again from the corrected standings."""
+
+    refused: str = ""
+    repair: Round | None = None
+
+    @property
+    def words(self) -> str:
+        if self.refused:
+            return self.refused
+        if self.repair is not None:
+            return (
+                f"Changing this result pairs {self.repair.name or f'round {self.repair.number}'}"
+                " again from the corrected standings (it has no results yet)."
+            )
+        return ""
+
+
+def correction_impact(match: Match) -> CorrectionImpact:
+    """What a judge's change of ``match``'s confirmed Swiss result would touch (2 queries;
+    nothing for a first result, a bracket or a round robin: those check their own)."""
+    if match.status != MatchStatus.CONFIRMED or match.slot:
+        return CorrectionImpact()
+    later = list(
+        Round.objects.filter(tournament_id=match.round.tournament_id, number__gt=match.round.number)
+        .select_related("stage")
+        .order_by("number")
+    )
+    if not later:
+        return CorrectionImpact()
+    cut = next((r for r in later if r.stage_id != match.round.stage_id), None)
+    if cut is not None:
+        return CorrectionImpact(
+            refused=f"{cut.stage.label} was seeded from the standings this result is part "
+            "of: it can no longer change."
+        )
+    played = (
+        Match.objects.filter(round__in=later, b__isnull=False)
+        .exclude(status=MatchStatus.PENDING, reports__isnull=True)
+        .select_related("round")
+        .order_by("round__number")
+        .first()
+    )
+    if played is not None:
+        return CorrectionImpact(
+            refused=f"Round {played.round.number} was paired from these standings and "
+            "already has results: this result can no longer change."
+        )
+    started = next((r for r in later if r.status != RoundStatus.PAIRED), None)
+    if started is not None:
+        return CorrectionImpact(
+            refused=f"Round {started.number} was paired from these standings and has "
+            "started: this result can no longer change."
+        )
+    return CorrectionImpact(repair=later[0])

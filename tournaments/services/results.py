@@ -60,13 +60,14 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import policies
-from tournaments.selectors.rounds import score_line
+from tournaments.selectors.rounds import correction_impact, score_line
 from tournaments.selectors.tournaments import game_options, round_game_options
 from tournaments.services import brackets, stages
 from tournaments.services.locks import lock_match, lock_round
 from tournaments.services.outcomes import OUTCOME_FIELDS, apply_outcome
 
 ADVANCE_BRACKET = "tournaments.tasks.advance_bracket"
+REPAIR_ROUND = "tournaments.tasks.pair_round_again"
 
 
 def check_result(
@@ -312,6 +313,12 @@ def _judge(actor: AnyUser, match: Match, games: object) -> Match:
     if match.status == MatchStatus.CONFIRMED and match.result == canonical:
         return match
     brackets.check_correction(match)
+    impact = correction_impact(match)
+    if impact.refused:
+        raise Conflict(impact.refused, code="later_results_exist")
+    if impact.repair is not None:
+        # Paired from the standings this result changes: paired again, after commit.
+        enqueue_on_commit(REPAIR_ROUND, impact.repair.pk)
     before = _match_state(match)
     _new_report(match, ReportSide.JUDGE, actor, canonical, final=True)
     return _confirm(

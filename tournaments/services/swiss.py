@@ -256,6 +256,17 @@ def _pair_next(
     return _Paired(round=rnd, seed=seed, redrawn=redraw)
 
 
+def pair_round_again_after_correction(*, round_id: int) -> bool:
+    """A judge changed a result of the round before this one, whose standings paired it:
+    pair it again (the task queued by ``results``; the round must still be paired, not
+    started, and without results, as for the organiser's "pair again")."""
+    rnd = Round.objects.filter(pk=round_id).first()
+    if rnd is None:
+        return False
+    pair_round_again(actor=None, round=rnd)
+    return True
+
+
 def _opponents(pairs: Iterable[tuple[int, int | None]]) -> frozenset[frozenset[int | None]]:
     """Who meets whom (tables and seat order aside); the bye is a meeting with None."""
     return frozenset(frozenset(pair) for pair in pairs)
@@ -303,8 +314,9 @@ class PairedAgain:
 
 
 @transaction.atomic(durable=True)
-def pair_round_again(*, actor: AnyUser, round: Round) -> PairedAgain:
-    """Throw away a round's pairings and pair it again (before it starts, no results).
+def pair_round_again(*, actor: Actor, round: Round) -> PairedAgain:
+    """Throw away a round's pairings and pair it again (before it starts, no results);
+    ``actor`` None: the system, after a judge corrected a result of the round before.
 
     Round 1 paired at random is drawn anew with a fresh seed (recorded in the audit log),
     different from the pairing it replaces whenever another exists; any other round is the

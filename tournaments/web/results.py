@@ -105,6 +105,11 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
             "their_report": theirs if theirs and theirs.complete and not confirmed else None,
             "status": status,
             "judge_reports": round_selectors.reports_to_compare(match, actions, status),
+            "correction": (
+                round_selectors.correction_impact(match).words
+                if confirmed and "judge" in actions
+                else ""
+            ),
             "confirmed": confirmed,
             "next": next_page,
             "grid": report_grid(tournament, prefill=prefill),
