@@ -489,3 +489,23 @@ def test_a_bracket_round_offers_no_pairing_controls() -> None:
     latest = selectors.current_round(tournament)
     actions = policies.tournament_actions(organiser, tournament, current_round=latest)
     assert "pair" not in actions
+
+
+def test_a_bracket_exports_as_csv_a_row_a_slot_with_the_places() -> None:
+    import csv
+    import io
+
+    tournament, organiser, stage = _bracket_event(5, StageKind.SINGLE_ELIMINATION)
+    while open_matches := _open_bracket_matches(stage):
+        for match in open_matches:
+            _play(match, match.a_id)
+    answer = _token_client(organiser).get(
+        f"/api/v1/tournaments/{tournament.pk}/stages/1/bracket.csv"
+    )
+    assert answer.status_code == 200 and answer["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(answer.content.decode())))
+    assert {r["slot"] for r in rows} >= {"W1-1", "W3-1"}
+    byes = [r for r in rows if r["status"] == "bye"]
+    assert len(byes) == 3 and all("BYE" in (r["player_a"], r["player_b"]) for r in byes)
+    final = next(r for r in rows if r["slot"] == "W3-1")
+    assert {final["place_a"], final["place_b"]} == {"1", "2"} and final["winner"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     extend_schema,
 )
@@ -14,12 +16,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS, StrictInput, path_int, valid
+from core.web import csv_response
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
 from tournaments.models import BRACKET_KINDS, SCHEDULED_KINDS, GrandFinal, Round, Stage
 from tournaments.pairing import elimination
 from tournaments.selectors import brackets as bracket_reads
+from tournaments.selectors import exports
 from tournaments.selectors.tournaments import stages_with_rounds
 from tournaments.services import brackets, swiss
 
@@ -245,3 +249,17 @@ class SwissSettingsView(APIView):
             actor=request.user, tournament=tournament, changes=dict(serializer.validated_data)
         )
         return Response(s.SwissSettingsSerializer(settings).data)
+
+
+class BracketExportView(APIView):
+    @extend_schema(
+        responses={(200, "text/csv"): OpenApiTypes.STR, **ERRORS},
+        summary="Export a bracket as CSV: a row a slot (its players, the winner, their places)",
+    )
+    def get(self, request: Request, pk: str, number: str) -> HttpResponse:
+        tournament = tournament_for(request, pk)
+        stage = bracket_reads.stage_of(tournament, path_int(number))
+        header, rows = exports.bracket_rows(bracket_reads.bracket_view(stage))
+        return csv_response(
+            f"tournament-{tournament.pk}-stage-{stage.number}-bracket.csv", header, rows
+        )

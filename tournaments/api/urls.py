@@ -78,6 +78,11 @@ urlpatterns = [
         stages.BracketView.as_view(),
         name="api-bracket",
     ),
+    path(
+        "tournaments/<int:pk>/stages/<int:number>/bracket.csv",
+        stages.BracketExportView.as_view(),
+        name="api-bracket-csv",
+    ),
     path("tournaments/<int:pk>/swiss/", stages.SwissSettingsView.as_view(), name="api-swiss"),
     path("tournaments/<int:pk>/rounds/", rounds.RoundListView.as_view(), name="api-rounds"),
     path(

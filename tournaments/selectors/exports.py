@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournaments.models import MatchStatus, Round
+from tournaments.selectors.brackets import BracketView
 from tournaments.selectors.rounds import round_matches, score_line
 from tournaments.selectors.standings import StandingsTable
 
@@ -65,3 +66,47 @@ def standings_data(table: StandingsTable) -> dict[str, Any]:
             for row, reg in table.rows()
         ],
     }
+
+
+BRACKET_HEADER = [
+    "slot",
+    "round",
+    "status",
+    "player_a",
+    "registration_a",
+    "player_b",
+    "registration_b",
+    "winner",
+    "place_a",
+    "place_b",
+]
+
+
+def bracket_rows(view: BracketView) -> tuple[list[str], list[list[Any]]]:
+    """Every slot of a bracket that is or was played (void slots left out), in play order,
+    with the places its players finished in once decided."""
+    rows: list[list[Any]] = []
+    if view.bracket is None or view.state is None:
+        return BRACKET_HEADER, rows
+    labels = {key: rnd.label for rnd in view.bracket.rounds for key in rnd.keys}
+    places = view.state.placements
+    for slot in view.state.slots():
+        if slot.status.value == "void":
+            continue
+        rows.append(
+            [
+                slot.key,
+                labels.get(slot.key, ""),
+                slot.status.value,
+                view.name(slot.a),
+                slot.a or "",
+                view.name(slot.b)
+                if slot.b is not None
+                else ("BYE" if slot.status.value == "bye" else ""),
+                slot.b or "",
+                view.name(slot.winner),
+                places.get(slot.a, "") if slot.a is not None else "",
+                places.get(slot.b, "") if slot.b is not None else "",
+            ]
+        )
+    return BRACKET_HEADER, rows
