@@ -158,3 +158,61 @@ def test_the_grid_page_shows_results_with_a_constant_number_of_queries() -> None
         assert "to play" in html  # round 2, made when round 1 ended
         assert "R3" in html  # round 3's meetings, planned
     assert counts[0] == counts[1], counts
+
+
+def test_a_group_stage_of_8_in_two_groups_feeds_a_cross_seeded_top_4() -> None:
+    tournament = TournamentFactory(
+        capacity=8,
+        status=TournamentStatus.REGISTRATION,
+        scheduled_start=timezone.now() + timedelta(hours=1),
+    )
+    organiser = member(tournament.club, Role.ORGANISER)
+    for _ in range(8):
+        RegistrationFactory(tournament=tournament, checked_in_at=timezone.now())
+    staff = _token_client(organiser)
+    url = f"/api/v1/tournaments/{tournament.pk}/stages/"
+    groups = staff.post(
+        url, {"kind": "round_robin", "position": "only", "groups": 2}, format="json"
+    )
+    assert groups.status_code == 201, groups.content
+    bad = staff.post(url, {"kind": "single_elim", "cut_per_group": 2, "cut_top": 4}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "two_cuts"
+    cut = staff.post(url, {"kind": "single_elim", "cut_per_group": 2}, format="json")
+    assert cut.status_code == 201, cut.content
+    lifecycle.start_tournament_now(actor=organiser, tournament=tournament)
+    stage = Stage.objects.get(tournament=tournament, number=1)
+    from tournaments.selectors.round_robins import groups_of
+
+    group_a, group_b = groups_of(stage)
+    assert len(group_a) == len(group_b) == 4
+    while matches := _open(stage):
+        assert len({m.round_id for m in matches}) == 1
+        for match in matches:  # inside each group, the better seed wins
+            assert {match.a_id, match.b_id} <= set(group_a) or {match.a_id, match.b_id} <= set(
+                group_b
+            )
+            seeded = stage.bracket.seeded
+            _play(match, min(match.a_id, match.b_id, key=seeded.index))
+    assert Round.objects.filter(stage=stage).count() == 3
+    bracket = Stage.objects.get(tournament=tournament, number=2)
+    assert bracket.status == StageStatus.RUNNING
+    # A1, B1, A2, B2: the semifinals are A1 v B2 and B1 v A2.
+    a1, a2 = group_a[:2]
+    b1, b2 = group_b[:2]
+    assert bracket.bracket.seeded == [a1, b1, a2, b2]
+    semis = {frozenset((m.a_id, m.b_id)) for m in _open(bracket)}
+    assert semis == {frozenset((a1, b2)), frozenset((b1, a2))}
+    page = Client().get(f"/tournaments/{tournament.pk}/stages/1/grid/").content.decode()
+    assert "Group A" in page and "Group B" in page
+
+
+def test_groups_are_refused_where_they_make_no_sense() -> None:
+    tournament, organiser, _ = running_tournament(8)
+    with pytest.raises(Exception) as refused:
+        brackets.add_stage(actor=organiser, tournament=tournament, kind="round_robin", groups=2)
+    assert getattr(refused.value, "code", "") == "groups_not_here"
+    with pytest.raises(Exception) as no_groups:
+        brackets.add_stage(
+            actor=organiser, tournament=tournament, kind="single_elim", cut_per_group=2
+        )
+    assert getattr(no_groups.value, "code", "") == "no_groups_before"

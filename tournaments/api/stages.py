@@ -90,6 +90,19 @@ class StageInput(StrictInput):
     cycles = serializers.IntegerField(
         min_value=1, max_value=2, default=1, help_text="Round robin: once or twice through."
     )
+    groups = serializers.IntegerField(
+        min_value=1,
+        max_value=64,
+        default=1,
+        help_text="A round robin that starts the event: split into this many groups.",
+    )
+    cut_per_group = serializers.IntegerField(
+        min_value=1,
+        max_value=64,
+        required=False,
+        allow_null=True,
+        help_text="After a group stage: the best of each group go through (cross-seeded).",
+    )
 
 
 class StageListView(APIView):

@@ -91,8 +91,9 @@ class Match(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField()
     #: The bracket slot this match plays (``W2-3``, ``L1-1``, ``GF``: the keys of
-    #: ``tournaments.pairing.elimination``); empty in a Swiss round.
-    slot = models.CharField(max_length=8, blank=True, default="")
+    #: ``tournaments.pairing.elimination``), or its place in a round robin's schedule
+    #: (``RR3-2``, ``B3-2`` in group B); empty in a Swiss round.
+    slot = models.CharField(max_length=16, blank=True, default="")
     #: RESTRICT: a paired registration cannot be deleted on its own, but deleting the
     #: tournament deletes its matches too.
     a = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="+")

@@ -169,9 +169,10 @@ class BracketSettings(models.Model):
 
     A stage after another is a *cut*: the best ``cut_top`` of the previous stage's standings
     (all of them when empty), and only those with at least ``cut_min_points`` match points
-    when set, seeded in standings order. ``seeded`` is that list of registration ids, fixed
-    when the stage begins: the bracket is rebuilt from it (and the results) whenever it is
-    read, so it never changes afterwards.
+    when set, seeded in standings order; after a group stage, the best ``cut_per_group`` of
+    each group, cross-seeded (``round_robin.cross_seed``). ``seeded`` is that list of
+    registration ids, fixed when the stage begins: the bracket (or the round robin's
+    schedule) is rebuilt from it whenever it is read, so it never changes afterwards.
     """
 
     stage = models.OneToOneField(
@@ -203,6 +204,18 @@ class BracketSettings(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(2)],
         help_text="Round robin: every two players meet once (1) or twice (2).",
     )
+    groups = models.PositiveSmallIntegerField(
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(64)],
+        help_text="Round robin as the first stage: split into this many groups (snake "
+        "seeding), each its own round robin.",
+    )
+    cut_per_group = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(64)],
+        help_text="After a group stage: the best of each group go through (cross-seeded).",
+    )
     seeded = models.JSONField(default=list, blank=True)
 
     class Meta:
@@ -217,6 +230,7 @@ class BracketSettings(models.Model):
             models.CheckConstraint(
                 condition=Q(cycles__gte=1, cycles__lte=2), name="round_robin_cycles_one_or_two"
             ),
+            models.CheckConstraint(condition=Q(groups__gte=1), name="stage_groups_positive"),
         ]
 
     def __str__(self) -> str:

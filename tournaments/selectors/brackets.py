@@ -99,9 +99,15 @@ def describe_cut(stage: Stage) -> str:
     other stages (``stage.bracket`` read with it)."""
     if stage.kind not in SCHEDULED_KINDS:
         return ""
-    if stage.number == 1:
-        return "every player"
     settings = stage.bracket
+    if stage.number == 1:
+        return (
+            f"every player, in {settings.groups} groups"
+            if settings.groups > 1
+            else ("every player")
+        )
+    if settings.cut_per_group:
+        return f"the best {settings.cut_per_group} of each group, cross-seeded"
     words = f"top {settings.cut_top}" if settings.cut_top else "everyone still in"
     if settings.cut_min_points is not None:
         words += f" on at least {settings.cut_min_points} points"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.errors import NotFound
+from core.errors import NotFound, RuleViolation, as_invalid_input
 from tournaments.models import (
     Match,
     MatchStatus,
@@ -38,6 +38,42 @@ class GridRow:
     cells: list[list[Cell]]  # per column: the meetings (one per cycle); [] on the diagonal
 
 
+def groups_of(stage: Stage) -> list[list[int]]:
+    """The stage's groups (snake seeding of its seeds; one group without a group stage)."""
+    settings = stage.bracket
+    if settings.groups <= 1:
+        return [list(settings.seeded)]
+    try:
+        return round_robin.split_groups(settings.seeded, settings.groups)
+    except RuleViolation as error:  # fewer than two players a group
+        raise as_invalid_input(error) from None
+
+
+def plan_of(stage: Stage) -> list[list[tuple[str, int, int | None]]]:
+    """The stage's rounds, each its meetings ``(slot, first, second)`` (``second`` None: a
+    bye): every group's round ``k`` together (a group of an odd size has one round more)."""
+    settings = stage.bracket
+    groups = groups_of(stage)
+    try:
+        schedules = [round_robin.schedule(group, cycles=settings.cycles) for group in groups]
+    except RuleViolation as error:
+        raise as_invalid_input(error) from None
+    rounds: list[list[tuple[str, int, int | None]]] = []
+    for k in range(max(len(schedule.rounds) for schedule in schedules)):
+        meetings: list[tuple[str, int, int | None]] = []
+        for index, schedule in enumerate(schedules):
+            if k >= len(schedule.rounds):
+                continue
+            prefix = "RR" if len(groups) == 1 else round_robin.group_name(index)
+            planned = schedule.rounds[k]
+            for p in planned.pairings:
+                meetings.append((f"{prefix}{k + 1}-{p.table}", p.first, p.second))
+            if planned.bye is not None:
+                meetings.append((f"{prefix}{k + 1}-bye", planned.bye, None))
+        rounds.append(meetings)
+    return rounds
+
+
 def stage_of(tournament: Tournament, number: int) -> Stage:
     """The tournament's round-robin stage ``number`` with its settings (else a 404)."""
     stage = (
@@ -50,16 +86,24 @@ def stage_of(tournament: Tournament, number: int) -> Stage:
     return stage
 
 
-def grid(stage: Stage, tournament: Tournament) -> list[GridRow]:
-    """Every player's row in standings order (seed order before any result)."""
+@dataclass(frozen=True)
+class Group:
+    name: str  # "" without a group stage
+    rows: list[GridRow]
+
+
+def grid(stage: Stage, tournament: Tournament) -> list[Group]:
+    """Each group's grid (one without a group stage), its players in standings order (seed
+    order before any result)."""
     if stage.status == StageStatus.PENDING or not stage.bracket.seeded:
         return []
     seeded = list(stage.bracket.seeded)
-    schedule = round_robin.schedule(seeded, cycles=stage.bracket.cycles)
+    groups = groups_of(stage)
     planned: dict[frozenset[int], list[int]] = {}
-    for rnd in schedule.rounds:
-        for p in rnd.pairings:
-            planned.setdefault(frozenset((p.first, p.second)), []).append(rnd.number)
+    for number, meetings in enumerate(plan_of(stage), start=1):
+        for _, first, second in meetings:
+            if second is not None:
+                planned.setdefault(frozenset((first, second)), []).append(number)
     played: dict[frozenset[int], list[Match]] = {}
     for match in (
         Match.objects.filter(round__stage=stage, b__isnull=False)
@@ -71,33 +115,37 @@ def grid(stage: Stage, tournament: Tournament) -> list[GridRow]:
     registrations = Registration.objects.select_related("player").in_bulk(seeded)
     table = tournament_standings(tournament)
     rows_by_id = {row.entrant: row for row in table.table.rows}
-    order = sorted(
-        seeded,
-        key=lambda pk: (rows_by_id[pk].rank if pk in rows_by_id else 0, seeded.index(pk)),
-    )
-    rows = []
-    for pk in order:
-        cells: list[list[Cell]] = []
-        for other in order:
-            if other == pk:
-                cells.append([])
-                continue
-            key = frozenset((pk, other))
-            matches = played.get(key, [])
-            meetings = [_cell(match, pk) for match in matches]
-            for number in planned.get(key, [])[len(matches) :]:
-                meetings.append(Cell(text=f"R{number}", outcome="", match=None))
-            cells.append(meetings)
-        row = rows_by_id.get(pk)
-        rows.append(
-            GridRow(
-                registration=registrations[pk],
-                rank=row.rank if row else None,
-                points=row.points if row else 0,
-                cells=cells,
-            )
+    result = []
+    for index, members in enumerate(groups):
+        order = sorted(
+            members,
+            key=lambda pk: (rows_by_id[pk].rank if pk in rows_by_id else 0, seeded.index(pk)),
         )
-    return rows
+        rows = []
+        for pk in order:
+            cells: list[list[Cell]] = []
+            for other in order:
+                if other == pk:
+                    cells.append([])
+                    continue
+                key = frozenset((pk, other))
+                matches = played.get(key, [])
+                met = [_cell(match, pk) for match in matches]
+                for number in planned.get(key, [])[len(matches) :]:
+                    met.append(Cell(text=f"R{number}", outcome="", match=None))
+                cells.append(met)
+            row = rows_by_id.get(pk)
+            rows.append(
+                GridRow(
+                    registration=registrations[pk],
+                    rank=row.rank if row else None,
+                    points=row.points if row else 0,
+                    cells=cells,
+                )
+            )
+        name = round_robin.group_name(index) if len(groups) > 1 else ""
+        result.append(Group(name=name, rows=rows))
+    return result
 
 
 def _cell(match: Match, pk: int) -> Cell:

@@ -41,7 +41,7 @@ from django.utils import timezone
 
 from core.audit import record_audit, record_event, transition
 from core.auth import Actor, AnyUser
-from core.errors import Conflict, InvalidInput
+from core.errors import Conflict, InvalidInput, RuleViolation, as_invalid_input
 from core.locks import lock_one
 from tournaments import selectors
 from tournaments.models import (
@@ -63,9 +63,10 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.pairing import elimination
+from tournaments.pairing import elimination, round_robin
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import bracket_of, bracket_results, describe_cut
+from tournaments.selectors.round_robins import groups_of
 from tournaments.services import round_robins, stages
 from tournaments.services.locks import lock_tournament
 
@@ -87,6 +88,8 @@ def add_stage(
     grand_final: str = GrandFinal.RESET,
     round_minutes: int = 50,
     cycles: int = 1,
+    groups: int = 1,
+    cut_per_group: int | None = None,
 ) -> Stage:
     """Add a single or double elimination or a round-robin stage (``position``: ``"after"``
     the last stage, as a cut; ``"only"``: the whole event, replacing the stages of a
@@ -103,6 +106,14 @@ def add_stage(
         raise InvalidInput(
             "A round robin is played once or twice through.", code="invalid_cycles", field="cycles"
         )
+    if groups != 1 and (kind != StageKind.ROUND_ROBIN or position != ONLY):
+        raise InvalidInput(
+            "Groups are for a round robin that starts the event (a group stage).",
+            code="groups_not_here",
+            field="groups",
+        )
+    if not 1 <= groups <= 64:
+        raise InvalidInput("Between 1 and 64 groups.", code="invalid_groups", field="groups")
     if grand_final not in GrandFinal.values:
         raise InvalidInput(
             "The grand final is reset, single or none.", code="invalid_choice", field="grand_final"
@@ -123,9 +134,9 @@ def add_stage(
                 f"{tournament.name} has started: its format can no longer change.",
                 code="tournament_started",
             )
-        if cut_top is not None or cut_min_points is not None:
+        if cut_top is not None or cut_min_points is not None or cut_per_group is not None:
             raise InvalidInput(
-                "A bracket that is the whole event takes every player: no cut.",
+                "A stage that starts the event takes every player: no cut.",
                 code="no_cut",
                 field="cut_top",
             )
@@ -135,7 +146,7 @@ def add_stage(
         if not existing:
             raise Conflict(f"{tournament.name} has no stage to cut from.", code="no_stage")
         last = existing[-1]
-        if last.kind in SCHEDULED_KINDS:
+        if last.kind in BRACKET_KINDS:
             raise Conflict(
                 f"{last.label} decides the tournament: no stage can follow it.",
                 code="stage_after_bracket",
@@ -145,6 +156,7 @@ def add_stage(
                 f"{last.label} is complete: the cut comes too late.", code="stage_complete"
             )
         _check_cut_size(tournament, cut_top, started=started)
+        _check_group_cut(last, kind, cut_per_group, cut_top)
         number = last.number + 1
     else:
         raise InvalidInput(
@@ -161,6 +173,8 @@ def add_stage(
         grand_final=grand_final,
         round_minutes=round_minutes,
         cycles=cycles if kind == StageKind.ROUND_ROBIN else 1,
+        groups=groups,
+        cut_per_group=cut_per_group,
     )
     cut = describe_cut(stage)
     record_audit(
@@ -178,9 +192,34 @@ def add_stage(
             "third_place": stage.bracket.third_place,
             "grand_final": grand_final,
             "cycles": stage.bracket.cycles,
+            "groups": groups,
+            "cut_per_group": cut_per_group,
         },
     )
     return stage
+
+
+def _check_group_cut(
+    before: Stage, kind: str, cut_per_group: int | None, cut_top: int | None
+) -> None:
+    """A cut by group only after a group stage, into a bracket, and not with a top N."""
+    if cut_per_group is None:
+        return
+    groups = before.bracket.groups if before.kind == StageKind.ROUND_ROBIN else 1
+    if groups < 2 or kind not in BRACKET_KINDS:
+        raise InvalidInput(
+            "The best of each group go through only from a group stage into a bracket.",
+            code="no_groups_before",
+            field="cut_per_group",
+        )
+    if cut_top is not None:
+        raise InvalidInput(
+            "Cut by group or by a top N, not both.", code="two_cuts", field="cut_top"
+        )
+    if cut_per_group * groups < 2:
+        raise InvalidInput(
+            "At least two players must go through.", code="invalid_cut", field="cut_per_group"
+        )
 
 
 def _check_cut_size(tournament: Tournament, cut_top: int | None, *, started: bool) -> None:
@@ -276,6 +315,16 @@ def _seeds(stage: Stage, tournament: Tournament) -> list[int]:
         return [pk for pk, _ in players]
     in_play = set(active.values_list("pk", flat=True))
     table = selectors.tournament_standings(tournament)
+    if settings.cut_per_group is not None:
+        before = Stage.objects.select_related("bracket").get(
+            tournament=tournament, number=stage.number - 1
+        )
+        order = [row.entrant for row in table.table.rows if row.entrant in in_play]
+        rankings = [sorted(set(group) & in_play, key=order.index) for group in groups_of(before)]
+        try:
+            return round_robin.cross_seed(rankings, settings.cut_per_group)
+        except RuleViolation as error:  # more going through than a group has
+            raise as_invalid_input(error) from None
     seeds = [
         row.entrant
         for row in table.table.rows

@@ -1,10 +1,14 @@
-"""Round-robin stages: every player meets every other once (or twice), by Berger tables.
+"""Round-robin stages: every player meets every other once (or twice), by Berger tables;
+or, as the first stage, a group stage: the players split into groups (snake seeding), each
+group its own round robin, played side by side, its best going through to a bracket
+(``brackets``: ``cut_per_group``, cross-seeded).
 
 Terms (``tournaments.pairing.round_robin``): the *schedule* is fixed when the stage begins
 from its seeds (``BracketSettings.seeded``, as for a bracket); its round ``k`` becomes a
 ``Round`` named "Round robin, round k of n" once round ``k - 1`` is complete, its pairings
-``Match`` rows at their tables (``Match.slot`` ``RR<k>-<table>``; with an odd field the
-player with the bye gets a confirmed bye, ``RR<k>-bye``, a 2-0 win as in a Swiss). Results
+``Match`` rows at their tables (``Match.slot`` ``RR<k>-<table>``, in a group stage
+``<group><k>-<table>``: ``B3-2``; with an odd field the player with the bye gets a confirmed
+bye, ``RR<k>-bye``, a 2-0 win as in a Swiss). Results
 use the same reports, confirmations and judges (a draw is a draw here). A confirmation
 queues ``brackets.advance`` on commit, which calls :func:`advance` under the tournament's
 lock: when the stage's latest round is all confirmed, it completes and the next one is
@@ -19,8 +23,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from core.audit import record_event
-from core.errors import Conflict, as_invalid_input
-from gameplay.rules.errors import RuleViolation
+from core.errors import Conflict
 from gameplay.rules.outcome import bye_outcome
 from tournaments.models import (
     Match,
@@ -32,17 +35,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing import round_robin
+from tournaments.selectors.round_robins import plan_of
 from tournaments.services import stages
 from tournaments.services.outcomes import apply_outcome
-
-
-def schedule_of(stage: Stage) -> round_robin.Schedule:
-    """The stage's schedule, rebuilt from its seeds (the stage has begun)."""
-    settings = stage.bracket
-    try:
-        return round_robin.schedule(settings.seeded, cycles=settings.cycles)
-    except RuleViolation as error:  # more players than a round robin takes
-        raise as_invalid_input(error) from None
 
 
 def check_size(players: int) -> None:
@@ -58,7 +53,7 @@ def check_size(players: int) -> None:
 def begin(stage: Stage, *, tournament: Tournament) -> None:
     """The stage has its seeds and runs: make its first round."""
     check_size(len(stage.bracket.seeded))
-    _make_round(stage, tournament, schedule_of(stage), 1)
+    _make_round(stage, tournament, plan_of(stage), 1)
 
 
 def advance(stage: Stage, *, tournament: Tournament) -> int:
@@ -78,12 +73,12 @@ def advance(stage: Stage, *, tournament: Tournament) -> int:
         message=f"{latest.name} complete",
         payload={"round": latest.number},
     )
-    schedule = schedule_of(stage)
+    plan = plan_of(stage)
     played = Round.objects.filter(stage=stage).count()
-    if played >= len(schedule.rounds):
+    if played >= len(plan):
         stages.complete_stage(stage, tournament=tournament, actor=None)
         return 0
-    return _make_round(stage, tournament, schedule, played + 1)
+    return _make_round(stage, tournament, plan, played + 1)
 
 
 def round_name(number: int, of: int) -> str:
@@ -91,28 +86,28 @@ def round_name(number: int, of: int) -> str:
 
 
 def _make_round(
-    stage: Stage, tournament: Tournament, schedule: round_robin.Schedule, number: int
+    stage: Stage,
+    tournament: Tournament,
+    plan: list[list[tuple[str, int, int | None]]],
+    number: int,
 ) -> int:
-    planned = schedule.round(number)
+    meetings = plan[number - 1]
     last = Round.objects.filter(tournament=tournament).order_by("-number").first()
     rnd = Round.objects.create(
         tournament=tournament,
         stage=stage,
         number=(last.number if last else 0) + 1,
-        name=round_name(number, len(schedule.rounds)),
+        name=round_name(number, len(plan)),
     )
-    matches = [
-        Match(round=rnd, table=p.table, slot=f"RR{number}-{p.table}", a_id=p.first, b_id=p.second)
-        for p in planned.pairings
-    ]
-    if planned.bye is not None:
-        bye = Match(
-            round=rnd, table=len(matches) + 1, slot=f"RR{number}-bye", a_id=planned.bye, b=None
-        )
-        apply_outcome(bye, None, bye_outcome())
-        bye.status = MatchStatus.CONFIRMED
-        bye.confirmed_at = timezone.now()
-        matches.append(bye)
+    matches = []
+    for table, (slot, first, second) in enumerate(meetings, start=1):
+        match = Match(round=rnd, table=table, slot=slot, a_id=first, b_id=second)
+        if second is None:
+            # A bye is a match win (``outcome.bye_outcome``), confirmed as soon as it is made.
+            apply_outcome(match, None, bye_outcome())
+            match.status = MatchStatus.CONFIRMED
+            match.confirmed_at = timezone.now()
+        matches.append(match)
     Match.objects.bulk_create(matches)
     MatchSeat.objects.bulk_create(
         MatchSeat(match=m, round=rnd, registration_id=entrant)
@@ -120,10 +115,11 @@ def _make_round(
         for entrant in (m.a_id, m.b_id)
         if entrant is not None
     )
+    played = sum(1 for m in matches if m.b_id is not None)
     record_event(
         tournament=tournament,
         kind="round.paired",
-        message=f"{rnd.name}: {len(planned.pairings)} matches",
+        message=f"{rnd.name}: {played} matches",
         payload={"round": rnd.number, "stage": stage.number},
     )
     return len(matches)

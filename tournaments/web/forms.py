@@ -228,6 +228,21 @@ class EliminationStageForm(forms.Form):
         label="Round robin",
     )
 
+    groups = forms.IntegerField(
+        min_value=1,
+        max_value=64,
+        required=False,
+        label="Groups (a round robin that starts the event)",
+        help_text="Empty or 1: one round robin of everyone.",
+    )
+    cut_per_group = forms.IntegerField(
+        min_value=1,
+        max_value=64,
+        required=False,
+        label="Best of each group",
+        help_text="After a group stage: this many of each group go through.",
+    )
+
     def __init__(self, *args: Any, started: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if started:  # the whole event can no longer change

@@ -67,6 +67,7 @@ def stage_list(request: HttpRequest, pk: int) -> HttpResponse:
                 data = dict(form.cleaned_data)
                 data.setdefault("position", brackets.AFTER)
                 data["cycles"] = data.get("cycles") or 1
+                data["groups"] = data.get("groups") or 1
                 try:
                     stage = brackets.add_stage(actor=request.user, tournament=tournament, **data)
                 except DomainError as error:
@@ -157,9 +158,9 @@ def round_robin_grid(request: HttpRequest, pk: int, number: int) -> HttpResponse
         stage = round_robin_reads.stage_of(tournament, number)
     except DomainError:
         raise Http404 from None
-    rows = round_robin_reads.grid(stage, tournament)
+    groups = round_robin_reads.grid(stage, tournament)
     return render(
         request,
         "tournaments/round_robin.html",
-        {**tournament_context(request, tournament), "stage": stage, "rows": rows},
+        {**tournament_context(request, tournament), "stage": stage, "groups": groups},
     )
