@@ -11,7 +11,9 @@ class GameplayConfig(AppConfig):
         from gameplay.selectors.gates import unfinished_drafts
         from gameplay.services.drafts import pod_changed
         from tournaments.selectors.policies import round_may_begin
+        from tournaments.services.brackets import stage_changed
 
         pod_changed.connect(broadcast.on_pod_changed, dispatch_uid="gameplay.broadcast")
+        stage_changed.connect(broadcast.on_stage_changed, dispatch_uid="gameplay.stage_broadcast")
         # A tournament round waits for the drafts seated before it.
         round_may_begin.connect(unfinished_drafts, dispatch_uid="gameplay.round_gate")

@@ -63,3 +63,18 @@ def test_the_demo_pairs_the_same_players_every_time_it_is_seeded(capsys) -> None
     for number, table, a, b in first:
         if number == 2:
             assert f"Table {table}: {a} v {b}" in printed if b else f"{a} has the bye" in printed
+
+
+def test_the_demo_has_a_top_cut_and_a_double_elimination_under_way(client) -> None:  # type: ignore[no-untyped-def]
+    call_command("seed_demo")
+    running = Tournament.objects.get(name=RUNNING)
+    assert [(s.kind, s.status) for s in running.stages.order_by("number")] == [
+        ("swiss", "running"),
+        ("single_elim", "pending"),
+    ]
+    bracket = Tournament.objects.get(name="Saturday Gesoseka double elimination")
+    stage = bracket.stages.get()
+    assert stage.kind == "double_elim" and stage.status == "running"
+    assert Match.objects.filter(round__stage=stage, status="confirmed").count() == 4
+    page = client.get(f"/tournaments/{bracket.pk}/stages/1/bracket/")
+    assert page.status_code == 200 and "<svg" in page.content.decode()

@@ -128,3 +128,19 @@ async def _send(layer: Any, outbox: _Outbox, pod_id: int) -> None:
 def on_pod_changed(sender: Any, *, pod_id: int, snapshot: dict[str, Any] | None, **_: Any) -> None:
     """Receiver of ``pod_changed`` (after commit)."""
     broadcast_pod(pod_id, snapshot)
+
+
+def stage_group(stage_id: int) -> str:
+    return f"stage_{stage_id}"
+
+
+def on_stage_changed(sender: object, *, stage_id: int, **kwargs: object) -> None:
+    """A bracket or round robin changed (after commit): tell its pages, which fetch the
+    drawing again. Nothing of the stage travels here: a page only learns that it is stale."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(stage_group(stage_id), {"type": "stage.changed"})
+    except Exception:  # the layer is down: pages catch up by polling
+        logger.warning("stage %s: could not tell its live pages", stage_id, exc_info=True)

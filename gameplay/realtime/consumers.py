@@ -42,6 +42,7 @@ from gameplay import selectors
 from gameplay.realtime import broadcast as live
 from gameplay.services import drafts as services
 from gameplay.services import picks
+from tournaments import selectors as tournament_selectors
 
 
 def _in_pool(func: Any) -> Any:
@@ -214,3 +215,40 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
 
     async def draft_snapshot(self, event: dict[str, Any]) -> None:
         await self.send_snapshot(event["snapshot"])
+
+
+def _stage_visible(stage_id: int, user: AnyUser) -> bool:
+    return tournament_selectors.stage_visible_to(user, stage_id)
+
+
+class StageConsumer(AsyncJsonWebsocketConsumer):
+    """A bracket's or round robin's page (``/ws/stages/<stage>/``): ``{"type": "hello"}`` on
+    connect, then ``{"type": "changed"}`` after every change to the stage, on which the page
+    fetches its drawing again (and on every reconnect: it may have missed one). A stage the
+    user may not see closes the socket (4404). Anything the page sends is ignored but
+    ``{"type": "ping"}``, answered ``{"type": "pong"}``."""
+
+    async def connect(self) -> None:
+        self.stage_id = int(self.scope["url_route"]["kwargs"]["stage_id"])
+        user = _user_of(self.scope.get("user"))
+        if not await _in_pool(_stage_visible)(self.stage_id, user):
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(live.stage_group(self.stage_id), self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "hello"})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "stage_id"):
+            await self.channel_layer.group_discard(
+                live.stage_group(self.stage_id), self.channel_name
+            )
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if text_data and '"ping"' in text_data[:40]:
+            await self.send_json({"type": "pong"})
+
+    async def stage_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "changed"})

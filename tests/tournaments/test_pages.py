@@ -323,7 +323,7 @@ def test_demo_data_is_created_once_with_the_promised_people(capsys) -> None:  # 
         (1, "complete"),
         (2, "in_progress"),
     ]
-    assert Tournament.objects.count() == 2
+    assert Tournament.objects.count() == 3  # and the double elimination
     assert "demo-pass-2026" in capsys.readouterr().out
 
 

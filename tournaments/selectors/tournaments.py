@@ -67,6 +67,12 @@ def match_visible_to(user: AnyUser, match_id: int) -> bool:
     return Match.objects.filter(pk=match_id, round__tournament__in=visible).exists()
 
 
+def stage_visible_to(user: AnyUser, stage_id: int) -> bool:
+    """Whether the stage exists in a tournament ``user`` may see (one query)."""
+    visible = Tournament.objects.filter(_visible_to(user)).values("pk")
+    return Stage.objects.filter(pk=stage_id, tournament__in=visible).exists()
+
+
 def tournament_registrations(tournament: Tournament) -> QuerySet[Registration]:
     return tournament.registrations.select_related("player", "player__user").order_by(
         "status", "registered_at", "id"

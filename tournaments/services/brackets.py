@@ -37,6 +37,7 @@ from collections.abc import Iterable
 
 from django.db import transaction
 from django.db.models import Max
+from django.dispatch import Signal
 from django.utils import timezone
 
 from core.audit import record_audit, record_event, transition
@@ -69,6 +70,21 @@ from tournaments.selectors.brackets import bracket_of, bracket_results, describe
 from tournaments.selectors.round_robins import groups_of
 from tournaments.services import round_robins, stages
 from tournaments.services.locks import lock_tournament
+
+#: Sent after the commit of every change to a stage played from a schedule (a match readied
+#: or moved, a result in, a round made, the stage begun or complete), with ``stage_id``
+#: and ``tournament_id``: the live bracket and grid pages listen (``gameplay.realtime``);
+#: services know nothing of websockets.
+stage_changed = Signal()
+
+
+def _announce(stage: Stage) -> None:
+    stage_id, tournament_id = stage.pk, stage.tournament_id
+    transaction.on_commit(
+        lambda: stage_changed.send(sender=Stage, stage_id=stage_id, tournament_id=tournament_id),
+        robust=True,
+    )
+
 
 #: Where the stage goes: after the last one (a cut), or as the whole event.
 AFTER = "after"
@@ -297,6 +313,7 @@ def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
         round_robins.begin(stage, tournament=tournament)
     else:
         _ready(stage, tournament=tournament)
+    _announce(stage)
 
 
 def _seeds(stage: Stage, tournament: Tournament) -> list[int]:
@@ -349,6 +366,7 @@ def advance(*, stage_id: int) -> int:
     stage = lock_one(Stage, related=("bracket",), pk=stage_id)
     if stage is None or stage.status != StageStatus.RUNNING:
         return 0
+    _announce(stage)  # a result came in, whatever else follows
     if stage.kind == StageKind.ROUND_ROBIN:
         return round_robins.advance(stage, tournament=tournament)
     if stage.kind not in BRACKET_KINDS:

@@ -22,12 +22,22 @@ from django.core.management.base import BaseCommand
 from django.utils import timezone
 
 from gameplay.services import drafts
-from tournaments.models import Club, Game, Match, Registration, Role, Round, Tournament
-from tournaments.services import clubs, entrants, lifecycle, people, results, swiss
+from tournaments.models import (
+    Club,
+    Game,
+    Match,
+    Registration,
+    Role,
+    Round,
+    StageKind,
+    Tournament,
+)
+from tournaments.services import brackets, clubs, entrants, lifecycle, people, results, swiss
 
 DEMO_PASSWORD = "demo-pass-2026"
 CLUB_NAME = "Riverside Card Club"
 RUNNING_NAME = "Monday Vanilla Gwent Swiss"
+BRACKET_NAME = "Saturday Gesoseka double elimination"
 #: The running tournament's pairing seed: the same pairings on every fresh seeding.
 DEMO_SEED = 2026
 #: How long ago the running tournament started (round 1 was played in the meantime).
@@ -70,6 +80,7 @@ class Command(BaseCommand):
             return
         owner, club = self._create()
         self._running_swiss(owner, club)
+        self._double_elimination(owner, club)
         self._print_logins()
 
     def _create(self) -> tuple[Any, Club]:
@@ -168,7 +179,51 @@ class Command(BaseCommand):
         drafts.create_pods(
             actor=owner, tournament=tournament, pod_size=8, seconds_per_pick=45, timing="each"
         )
+        # Its top 4 plays a single elimination once the third round is over.
+        brackets.add_stage(
+            actor=owner,
+            tournament=tournament,
+            kind=StageKind.SINGLE_ELIMINATION,
+            cut_top=4,
+            third_place=True,
+        )
         self._date_back(tournament, first)
+
+    def _double_elimination(self, owner: Any, club: Club) -> None:
+        """A double elimination of 8 (seeded by rating) with its first round played."""
+        now = timezone.now()
+        tournament = lifecycle.create_tournament(
+            actor=owner,
+            club=club,
+            name=BRACKET_NAME,
+            game=Game.GESOSEKA,
+            capacity=8,
+            best_of=1,
+            scheduled_start=now + timedelta(hours=1),
+            description="Double elimination, seeded by rating; the grand final may be reset.",
+            check_in_opens_at=now,
+            check_in_closes_at=now + timedelta(hours=1),
+            publish=True,
+        )
+        brackets.add_stage(
+            actor=owner,
+            tournament=tournament,
+            kind=StageKind.DOUBLE_ELIMINATION,
+            position=brackets.ONLY,
+        )
+        User = get_user_model()
+        for index in range(15, 23):
+            user = User.objects.get(username=f"player{index}")
+            registration = entrants.register(actor=user, tournament=tournament)
+            entrants.check_in(actor=user, registration=registration)
+            Registration.objects.filter(pk=registration.pk).update(rating=2000 - 10 * index)
+        lifecycle.start_tournament_now(actor=owner, tournament=tournament)
+        # Begun on commit of the start; here too, for a caller inside a transaction.
+        brackets.begin_stage(tournament_id=tournament.pk, number=1)
+        first_round = Match.objects.filter(round__tournament=tournament).order_by("table")
+        for i, match in enumerate(first_round):
+            rounds = [[45, 30], [50, 21]] if i % 3 else [[30, 45], [21, 50]]
+            results.judge_result(actor=owner, match=match, games=[{"rounds": rounds}])
 
     def _date_back(self, tournament: Tournament, first: Round) -> None:
         """Move the running tournament's start and round 1 into the past (demo dates only:
@@ -197,9 +252,10 @@ class Command(BaseCommand):
         self.stdout.write("  player1 … player24  players (1-20 registered, 1-12 checked in)")
         self.stdout.write("  admin      staff, for /admin/")
         self.stdout.write(
-            f"{RUNNING_NAME} is running (round 2): pairings, standings, and two "
-            "Gosu draft pods ready to start from its page."
+            f"{RUNNING_NAME} is running (round 2): pairings, standings, two Gosu draft "
+            "pods ready to start from its page, and a top 4 after the Swiss."
         )
+        self.stdout.write(f"{BRACKET_NAME}: a double elimination, its first round played.")
         self._print_pairings()
 
     def _print_pairings(self) -> None:
