@@ -509,3 +509,32 @@ def test_a_bracket_exports_as_csv_a_row_a_slot_with_the_places() -> None:
     assert len(byes) == 3 and all("BYE" in (r["player_a"], r["player_b"]) for r in byes)
     final = next(r for r in rows if r["slot"] == "W3-1")
     assert {final["place_a"], final["place_b"]} == {"1", "2"} and final["winner"]
+
+
+def test_the_judge_sees_which_later_bracket_match_a_correction_changes() -> None:
+    from django.test import Client
+
+    tournament, organiser, stage = _bracket_event(4, StageKind.SINGLE_ELIMINATION)
+    semi_1, semi_2 = _open_bracket_matches(stage)
+    _play(semi_1, semi_1.a_id)
+    _play(semi_2, semi_2.a_id)
+    client = Client()
+    client.force_login(organiser)
+    url = f"/tournaments/{tournament.pk}/matches/{semi_1.pk}/"
+    assert (
+        "Changing this result changes who plays: Final, table 1."
+        in client.get(url).content.decode()
+    )
+    final = Match.objects.get(round__stage=stage, slot="W2-1")
+    results.report_result(actor=_user(final.a_id), match=final.pk, games=A_WINS)
+    page = client.get(url).content.decode()
+    assert "Later matches already have results that depend on this one (Final, table 1)" in page
+
+
+def test_the_tournament_page_lists_its_stages_with_links() -> None:
+    from django.test import Client
+
+    tournament, _, _ = _swiss_then_top(8, 4)
+    page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Stage 1 (Swiss)" in page and "Stage 2 (Single elimination)" in page
+    assert f"/tournaments/{tournament.pk}/stages/2/bracket/" in page

@@ -216,3 +216,12 @@ def test_groups_are_refused_where_they_make_no_sense() -> None:
             actor=organiser, tournament=tournament, kind="single_elim", cut_per_group=2
         )
     assert getattr(no_groups.value, "code", "") == "no_groups_before"
+
+
+def test_the_grid_is_live_and_its_part_alone_is_served() -> None:
+    tournament, _, stage = _round_robin_event(4)
+    url = f"/tournaments/{tournament.pk}/stages/1/grid/"
+    page = Client().get(url).content.decode()
+    assert f'data-stage-socket="/ws/stages/{stage.pk}/"' in page and "js/stage.js" in page
+    part = Client().get(url + "?part=groups").content.decode()
+    assert "<table" in part and "<html" not in part

@@ -13,6 +13,7 @@ from tournaments.models import (
     Match,
     MatchStatus,
     Registration,
+    ResultReport,
     Stage,
     StageKind,
     StageStatus,
@@ -144,3 +145,25 @@ def bracket_view(stage: Stage) -> BracketView:
     return BracketView(
         stage=stage, bracket=bracket, state=state, entrants=entrants, matches=matches
     )
+
+
+def later_matches(match: Match) -> tuple[list[str], list[str]]:
+    """The later bracket matches whose players depend on ``match``'s result, by name: those
+    with a result or a report (a correction of ``match`` must wait for theirs), and those
+    not played yet (a correction changes who plays them). Three queries."""
+    stage = Stage.objects.select_related("bracket").get(pk=match.round.stage_id)
+    later = elimination.downstream(bracket_of(stage), match.slot)
+    if not later:
+        return [], []
+    matches = list(Match.objects.filter(round__stage=stage, slot__in=later).select_related("round"))
+    reported = set(
+        ResultReport.objects.filter(match__in=matches).values_list("match_id", flat=True)
+    )
+    order = {key: i for i, key in enumerate(later)}
+    matches.sort(key=lambda m: order[m.slot])
+
+    def name(m: Match) -> str:
+        return f"{m.round.name or f'Round {m.round.number}'}, table {m.table}"
+
+    played = [m for m in matches if m.status != MatchStatus.PENDING or m.pk in reported]
+    return [name(m) for m in played], [name(m) for m in matches if m not in played]

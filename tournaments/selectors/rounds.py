@@ -20,6 +20,7 @@ from core.errors import RuleViolation
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import GameOptions, MatchOutcome
 from tournaments.models import (
+    BRACKET_KINDS,
     FirstRoundPairing,
     Match,
     MatchSeat,
@@ -33,6 +34,7 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.selectors import policies
+from tournaments.selectors.brackets import later_matches
 from tournaments.selectors.tournaments import game_options
 
 if TYPE_CHECKING:
@@ -406,11 +408,15 @@ class CorrectionImpact:
 
     refused: str = ""
     repair: Round | None = None
+    #: Later bracket matches, not played yet, that would change players.
+    moves: tuple[str, ...] = ()
 
     @property
     def words(self) -> str:
         if self.refused:
             return self.refused
+        if self.moves:
+            return "Changing this result changes who plays: " + "; ".join(self.moves) + "."
         if self.repair is not None:
             return (
                 f"Changing this result pairs {self.repair.name or f'round {self.repair.number}'}"
@@ -420,10 +426,23 @@ class CorrectionImpact:
 
 
 def correction_impact(match: Match) -> CorrectionImpact:
-    """What a judge's change of ``match``'s confirmed Swiss result would touch (2 queries;
-    nothing for a first result, a bracket or a round robin: those check their own)."""
-    if match.status != MatchStatus.CONFIRMED or match.slot:
+    """What a judge's change of ``match``'s confirmed result would touch: for a Swiss
+    match, the later rounds paired from its standings; for a bracket match, the later
+    bracket matches built on it (a few queries; nothing for a first result or a round
+    robin, whose results build on nothing but the standings)."""
+    if match.status != MatchStatus.CONFIRMED:
         return CorrectionImpact()
+    if match.slot:
+        if match.round.stage.kind not in BRACKET_KINDS:
+            return CorrectionImpact()  # a round robin's results build on nothing
+        blocking, unplayed = later_matches(match)
+        if blocking:
+            return CorrectionImpact(
+                refused="Later matches already have results that depend on this one ("
+                + "; ".join(blocking)
+                + "): correct those first, the latest first."
+            )
+        return CorrectionImpact(moves=tuple(unplayed))
     later = list(
         Round.objects.filter(tournament_id=match.round.tournament_id, number__gt=match.round.number)
         .select_related("stage")

@@ -25,7 +25,8 @@ Flow:
   It runs under the tournament's lock and only creates what is missing, so two
   confirmations racing, or the task running twice, ready each match once.
 - Corrections: a judge changing a bracket result is refused while a later match that depends
-  on it has a result or a report (``later_results``); otherwise ``advance`` moves the
+  on it has a result or a report (``selectors.rounds.correction_impact``, which the judge
+  sees first on the match page); otherwise ``advance`` moves the
   entrants of the later, unplayed matches.
 """
 
@@ -66,7 +67,11 @@ from tournaments.models import (
 )
 from tournaments.pairing import elimination, round_robin
 from tournaments.selectors import policies
-from tournaments.selectors.brackets import bracket_of, bracket_results, describe_cut
+from tournaments.selectors.brackets import (
+    bracket_of,
+    bracket_results,
+    describe_cut,
+)
 from tournaments.selectors.round_robins import groups_of
 from tournaments.services import round_robins, stages
 from tournaments.services.locks import lock_tournament
@@ -497,45 +502,3 @@ def _move(match: Match, slot_state: elimination.SlotState) -> None:
 
 def _remove(match: Match) -> None:
     match.delete()
-
-
-# --- corrections ----------------------------------------------------------------------------
-
-
-def later_results(match: Match) -> list[str]:
-    """The later bracket matches, by name, whose entrants depend on ``match``'s result and
-    that already have a result or a report: a correction of ``match`` must wait for theirs."""
-    stage = Stage.objects.select_related("bracket").get(pk=match.round.stage_id)
-    bracket = bracket_of(stage)
-    later = elimination.downstream(bracket, match.slot)
-    if not later:
-        return []
-    played = (
-        Match.objects.filter(round__stage=stage, slot__in=later)
-        .exclude(status=MatchStatus.PENDING)
-        .select_related("round")
-    )
-    reported = Match.objects.filter(
-        round__stage=stage, slot__in=later, reports__isnull=False
-    ).select_related("round")
-    names = {m.slot: f"{round_name(m.round)}, table {m.table}" for m in [*played, *reported]}
-    return [names[key] for key in later if key in names]
-
-
-def check_correction(match: Match) -> None:
-    """Refuse to change a confirmed bracket result that later matches have built on (a
-    round robin's results build on nothing: its standings are recomputed)."""
-    if (
-        not match.slot
-        or match.status != MatchStatus.CONFIRMED
-        or match.round.stage.kind not in BRACKET_KINDS
-    ):
-        return
-    blocking = later_results(match)
-    if blocking:
-        raise Conflict(
-            "Later matches already have results that depend on this one ("
-            + "; ".join(blocking)
-            + "): correct those first, the latest first.",
-            code="later_results_exist",
-        )

@@ -62,7 +62,7 @@ from tournaments.models import (
 from tournaments.selectors import policies
 from tournaments.selectors.rounds import correction_impact, score_line
 from tournaments.selectors.tournaments import game_options, round_game_options
-from tournaments.services import brackets, stages
+from tournaments.services import stages
 from tournaments.services.locks import lock_match, lock_round
 from tournaments.services.outcomes import OUTCOME_FIELDS, apply_outcome
 
@@ -312,7 +312,6 @@ def _judge(actor: AnyUser, match: Match, games: object) -> Match:
     canonical, outcome = _check_match_result(match, games)
     if match.status == MatchStatus.CONFIRMED and match.result == canonical:
         return match
-    brackets.check_correction(match)
     impact = correction_impact(match)
     if impact.refused:
         raise Conflict(impact.refused, code="later_results_exist")

@@ -60,6 +60,7 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "actions": context["actions"]
             | policies.entrant_actions(request.user, tournament, mine),
             "add_player_form": AddPlayerForm(),
+            "stages": selectors.tournament_stages(tournament),
         }
     )
     return context

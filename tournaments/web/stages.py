@@ -159,6 +159,12 @@ def round_robin_grid(request: HttpRequest, pk: int, number: int) -> HttpResponse
     except DomainError:
         raise Http404 from None
     groups = round_robin_reads.grid(stage, tournament)
+    if request.GET.get("part") == "groups":  # the live page asks again after a change
+        return render(
+            request,
+            "tournaments/_round_robin_groups.html",
+            {"tournament": tournament, "stage": stage, "groups": groups},
+        )
     return render(
         request,
         "tournaments/round_robin.html",
