@@ -16,6 +16,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tests.e2e.test_swiss_tournament import log_in
 from tests.factories import RegistrationFactory, TournamentFactory, member, running_tournament
 from tournaments.models import (
     Match,
@@ -29,16 +30,7 @@ from tournaments.models import (
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "pass-word-123"  # the factories' password
 PHONE = {"viewport": {"width": 390, "height": 844}}
-
-
-def log_in(page, base: str, username: str) -> None:  # type: ignore[no-untyped-def]
-    page.goto(f"{base}/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(f"{base}/")
 
 
 def phone(browser, base: str, username: str):  # type: ignore[no-untyped-def]

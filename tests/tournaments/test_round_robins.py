@@ -20,7 +20,7 @@ from tests.factories import (
     member,
     running_tournament,
 )
-from tests.tournaments.test_brackets import _play, _token_client, _user
+from tests.tournaments.test_brackets import _bracket_event, _play, _token_client, _user
 from tournaments import selectors
 from tournaments.models import Match, MatchStatus, Role, Round, Stage, StageStatus, TournamentStatus
 from tournaments.services import brackets, lifecycle, results, swiss
@@ -34,24 +34,8 @@ DRAW = [{"rounds": [[10, 5], [5, 10], [7, 7]]}]
 
 
 def _round_robin_event(players: int, cycles: int = 1):  # type: ignore[no-untyped-def]
-    tournament = TournamentFactory(
-        capacity=players,
-        status=TournamentStatus.REGISTRATION,
-        scheduled_start=timezone.now() + timedelta(hours=1),
-    )
-    organiser = member(tournament.club, Role.ORGANISER)
-    for _ in range(players):
-        RegistrationFactory(tournament=tournament, checked_in_at=timezone.now())
-    stage = brackets.add_stage(
-        actor=organiser,
-        tournament=tournament,
-        kind="round_robin",
-        position=brackets.ONLY,
-        cycles=cycles,
-    )
-    lifecycle.start_tournament_now(actor=organiser, tournament=tournament)
-    stage.refresh_from_db()
-    return tournament, organiser, stage
+    """A round robin of ``players`` as the whole event, started."""
+    return _bracket_event(players, "round_robin", cycles=cycles)
 
 
 def _open(stage: Stage) -> list[Match]:

@@ -115,16 +115,32 @@ def describe_cut(stage: Stage) -> str:
     return words
 
 
-def stage_of(tournament: Tournament, number: int) -> Stage:
-    """The tournament's elimination stage ``number`` with its settings (else a 404)."""
+def stage_of(
+    tournament: Tournament, number: int, *, kinds: tuple[str, ...] = BRACKET_KINDS
+) -> Stage:
+    """The tournament's stage ``number`` of one of ``kinds``, with its settings (a 404
+    naming what was looked for otherwise)."""
     stage = (
         Stage.objects.select_related("bracket")
-        .filter(tournament=tournament, number=number, kind__in=BRACKET_KINDS)
+        .filter(tournament=tournament, number=number, kind__in=kinds)
         .first()
     )
     if stage is None:
-        raise NotFound(f"{tournament.name} has no bracket stage {number}.")
+        what = "round-robin" if kinds == (StageKind.ROUND_ROBIN,) else "bracket"
+        raise NotFound(f"{tournament.name} has no {what} stage {number}.")
     return stage
+
+
+def stage_page(stage: Stage) -> str | None:
+    """The URL name of the stage's own page (its bracket, its grid), once it has begun;
+    None for a Swiss (its rounds have the pairings pages) or before it begins."""
+    if stage.status == StageStatus.PENDING:
+        return None
+    if stage.kind in BRACKET_KINDS:
+        return "bracket"
+    if stage.kind == StageKind.ROUND_ROBIN:
+        return "round-robin"
+    return None
 
 
 def bracket_view(stage: Stage) -> BracketView:

@@ -127,11 +127,17 @@ def may_pair_next(tournament: Tournament, current_round: Round | None) -> bool:
     bracket's rounds come from its results, never from a pairing)."""
     return tournament_is_running(tournament) and (
         current_round is None
-        or (current_round.status == RoundStatus.COMPLETE and not is_bracket_round(current_round))
+        or (current_round.status == RoundStatus.COMPLETE and not is_scheduled_round(current_round))
     )
 
 
-def is_bracket_round(rnd: Round) -> bool:
+def may_add_stage(user: AnyUser, tournament: Tournament) -> bool:
+    """``brackets.add_stage``: the club's organisers, until the tournament is over (the
+    service checks the rest: where the stage goes, the cut)."""
+    return can_manage_club(user, tournament.club) and not tournament_is_finished(tournament)
+
+
+def is_scheduled_round(rnd: Round) -> bool:
     """A round of a stage played from a schedule (a bracket, a round robin): its matches
     follow from it, so it is never paired, paired again or changed by a swap
     (``rnd.stage`` read with it)."""
@@ -256,7 +262,7 @@ def tournament_actions(
             allowed |= {"run_rounds", "drop_player", "readd_player", "late_entrant"}
             if may_change_pairings(current_round):
                 allowed.add("start_round")
-                if current_round is not None and not is_bracket_round(current_round):
+                if current_round is not None and not is_scheduled_round(current_round):
                     allowed |= {"repair", "swap"}
         if tournament_in_setup(tournament):
             allowed |= {"add_player", "remove_player", "check_in_player"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.errors import NotFound, RuleViolation, as_invalid_input
+from core.errors import RuleViolation, as_invalid_input
 from tournaments.models import (
     Match,
     MatchStatus,
@@ -18,6 +18,7 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.pairing import round_robin
+from tournaments.selectors.brackets import stage_of as bracket_stage_of
 from tournaments.selectors.standings import tournament_standings
 
 
@@ -76,14 +77,7 @@ def plan_of(stage: Stage) -> list[list[tuple[str, int, int | None]]]:
 
 def stage_of(tournament: Tournament, number: int) -> Stage:
     """The tournament's round-robin stage ``number`` with its settings (else a 404)."""
-    stage = (
-        Stage.objects.select_related("bracket")
-        .filter(tournament=tournament, number=number, kind=StageKind.ROUND_ROBIN)
-        .first()
-    )
-    if stage is None:
-        raise NotFound(f"{tournament.name} has no round-robin stage {number}.")
-    return stage
+    return bracket_stage_of(tournament, number, kinds=(StageKind.ROUND_ROBIN,))
 
 
 @dataclass(frozen=True)

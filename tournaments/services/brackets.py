@@ -41,7 +41,7 @@ from django.db.models import Max
 from django.dispatch import Signal
 from django.utils import timezone
 
-from core.audit import record_audit, record_event, transition
+from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput, RuleViolation, as_invalid_input
 from core.locks import lock_one
@@ -298,22 +298,7 @@ def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
         round_robins.check_size(len(seeded))
     settings.seeded = seeded
     settings.save(update_fields=["seeded"])
-    transition(
-        stage,
-        StageStatus.RUNNING,
-        actor=actor,
-        action="stage.started",
-        summary=f"{tournament.name}: {stage.label} started with {len(seeded)} players",
-        club=tournament.club,
-        tournament=tournament,
-        stamps={"started_at": timezone.now()},
-        after={"seeded": seeded},
-        event=(
-            "stage.started",
-            f"{stage.label} started: {len(seeded)} players",
-            {"stage": stage.number, "players": len(seeded)},
-        ),
-    )
+    stages.mark_running(stage, tournament=tournament, actor=actor, players=seeded)
     if stage.kind == StageKind.ROUND_ROBIN:
         round_robins.begin(stage, tournament=tournament)
     else:
@@ -399,7 +384,7 @@ def _ready(stage: Stage, *, tournament: Tournament) -> int:
             if match.status == MatchStatus.CONFIRMED:
                 continue
             if slot_state.status != elimination.Status.READY:
-                _remove(match)  # a correction took an entrant away
+                match.delete()  # a correction took an entrant away
                 changed += 1
             elif (match.a_id, match.b_id) != (slot_state.a, slot_state.b):
                 _move(match, slot_state)
@@ -498,7 +483,3 @@ def _move(match: Match, slot_state: elimination.SlotState) -> None:
         for entrant in (slot_state.a, slot_state.b)
         if entrant is not None
     )
-
-
-def _remove(match: Match) -> None:
-    match.delete()

@@ -71,19 +71,49 @@ def begin_first_stage(tournament: Tournament, *, actor: Actor) -> Stage:
         # on commit.
         enqueue_on_commit(BEGIN_STAGE, tournament.pk, stage.number)
         return stage
+    mark_running(stage, tournament=tournament, actor=actor)
+    if stage.swiss.auto_pair:
+        enqueue_on_commit(PAIR_NEXT_ROUND, tournament.pk, 1)
+    return stage
+
+
+def mark_running(
+    stage: Stage,
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    players: list[int] | None = None,
+) -> None:
+    """Pending → running, audited (with the ``players`` it begins with, for a stage seeded
+    when it begins; then also announced in the tournament's feed)."""
+    if players is None:
+        transition(
+            stage,
+            StageStatus.RUNNING,
+            actor=actor,
+            action="stage.started",
+            summary=f"{tournament.name}: {stage.label} started",
+            club=tournament.club,
+            tournament=tournament,
+            stamps={"started_at": timezone.now()},
+        )
+        return
     transition(
         stage,
         StageStatus.RUNNING,
         actor=actor,
         action="stage.started",
-        summary=f"{tournament.name}: {stage.label} started",
+        summary=f"{tournament.name}: {stage.label} started with {len(players)} players",
         club=tournament.club,
         tournament=tournament,
         stamps={"started_at": timezone.now()},
+        after={"seeded": players},
+        event=(
+            "stage.started",
+            f"{stage.label} started: {len(players)} players",
+            {"stage": stage.number, "players": len(players)},
+        ),
     )
-    if stage.swiss.auto_pair:
-        enqueue_on_commit(PAIR_NEXT_ROUND, tournament.pk, 1)
-    return stage
 
 
 def complete_if_done(rnd: Round) -> bool:

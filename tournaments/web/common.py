@@ -14,6 +14,7 @@ from tournaments import selectors
 from tournaments.models import Tournament
 from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.brackets import stage_page
 from tournaments.web.forms import AddPlayerForm
 
 
@@ -60,7 +61,9 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "actions": context["actions"]
             | policies.entrant_actions(request.user, tournament, mine),
             "add_player_form": AddPlayerForm(),
-            "stages": selectors.tournament_stages(tournament),
+            "stages": [
+                (stage, stage_page(stage)) for stage in selectors.tournament_stages(tournament)
+            ],
         }
     )
     return context

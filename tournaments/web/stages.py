@@ -12,6 +12,7 @@ from django.urls import reverse
 from core.errors import DomainError
 from core.web import add_form_error
 from tournaments import selectors
+from tournaments.models import StageStatus
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import policies
 from tournaments.selectors import round_robins as round_robin_reads
@@ -56,7 +57,7 @@ def stage_list(request: HttpRequest, pk: int) -> HttpResponse:
     before the start, make the event a bracket)."""
     tournament = tournament_for(request, pk)
     context = tournament_context(request, tournament)
-    may_add = policies.can_manage_club(request.user, tournament.club) and not context["final"]
+    may_add = policies.may_add_stage(request.user, tournament)
     form = None
     if may_add:
         form = EliminationStageForm(request.POST or None, started=context["started"])
@@ -83,7 +84,12 @@ def stage_list(request: HttpRequest, pk: int) -> HttpResponse:
         {
             **context,
             "stages": [
-                (stage, bracket_reads.describe_cut(stage), [r.number for r in stage.rounds.all()])
+                (
+                    stage,
+                    bracket_reads.describe_cut(stage),
+                    [r.number for r in stage.rounds.all()],
+                    bracket_reads.stage_page(stage),
+                )
                 for stage in stages_with_rounds(tournament)
             ],
             "form": form,
@@ -125,6 +131,8 @@ def bracket(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         )
     context = {
         "stage": stage,
+        "stage_live": stage.status == StageStatus.RUNNING,
+        "stage_decided": stage.status == StageStatus.COMPLETE,
         "view": view,
         "drawing": drawing,
         "my_next": view.next_match_of(mine) if mine is not None else None,
@@ -168,5 +176,10 @@ def round_robin_grid(request: HttpRequest, pk: int, number: int) -> HttpResponse
     return render(
         request,
         "tournaments/round_robin.html",
-        {**tournament_context(request, tournament), "stage": stage, "groups": groups},
+        {
+            **tournament_context(request, tournament),
+            "stage": stage,
+            "stage_live": stage.status == StageStatus.RUNNING,
+            "groups": groups,
+        },
     )
