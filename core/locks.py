@@ -15,6 +15,8 @@ so two transactions can never wait on each other; ``LOCK_ORDER`` below lists the
 5. registration                   (check-in, withdrawal, drop)
 6. club membership, invitation    (roles: every owner row of the club, in id order)
 7. draft pod, then draft seats    (picks and pick timers; seats in position order)
+8. live table                     (a tap locks only its table; entering a game round's
+                                   scores locks the match, its round shared, then the table)
 
 Every result write locks its match's round first, *shared* (:func:`lock_shared`), then the
 match: the results of one round are written side by side, and whoever changes the round
@@ -60,6 +62,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "tournaments.Invitation",
     "gameplay.DraftPod",
     "gameplay.DraftSeat",
+    "gameplay.LiveTable",
 )
 
 

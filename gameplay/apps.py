@@ -10,10 +10,12 @@ class GameplayConfig(AppConfig):
         from gameplay.realtime import broadcast
         from gameplay.selectors.gates import unfinished_drafts
         from gameplay.services.drafts import pod_changed
+        from gameplay.services.tables import table_changed
         from tournaments.selectors.policies import round_may_begin
         from tournaments.services.brackets import stage_changed
 
         pod_changed.connect(broadcast.on_pod_changed, dispatch_uid="gameplay.broadcast")
+        table_changed.connect(broadcast.on_table_changed, dispatch_uid="gameplay.table_broadcast")
         stage_changed.connect(broadcast.on_stage_changed, dispatch_uid="gameplay.stage_broadcast")
         # A tournament round waits for the drafts seated before it.
         round_may_begin.connect(unfinished_drafts, dispatch_uid="gameplay.round_gate")

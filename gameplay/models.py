@@ -27,8 +27,9 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 
@@ -219,3 +220,173 @@ class DraftSettings(models.Model):
 
     def __str__(self) -> str:
         return f"Draft settings of {self.tournament}"
+
+
+# --- live tables (DESIGN.md, "Live pages"; gameplay.rules.turn_limit) -----------------------
+
+
+class TableSettings(models.Model):
+    """How a tournament's live tables run; one row per tournament that changed the defaults
+    (``selectors.tables.settings_of`` gives the defaults otherwise)."""
+
+    tournament = models.OneToOneField(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="table_settings",
+        primary_key=True,
+    )
+    turn_limit_on = models.BooleanField(
+        default=True, help_text="Enforce the turn limit after a pass (GOSU: 10 turns)."
+    )
+    turn_limit = models.PositiveSmallIntegerField(
+        default=10,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text="Turns allowed after the opponent passed.",
+    )
+    score_helper = models.BooleanField(
+        default=False, help_text="Players choose the card they play; the table keeps the score."
+    )
+    turn_seconds = models.PositiveSmallIntegerField(
+        default=0,
+        validators=[MaxValueValidator(600)],
+        help_text="Seconds per turn (0: no turn timer).",
+    )
+    undo_seconds = models.PositiveSmallIntegerField(
+        default=30,
+        validators=[MaxValueValidator(600)],
+        help_text="How long a player may undo their last tap (judges: any time).",
+    )
+
+    EDITABLE = ("turn_limit_on", "turn_limit", "score_helper", "turn_seconds", "undo_seconds")
+
+    class Meta:
+        verbose_name_plural = "table settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(turn_limit__gte=1, turn_limit__lte=100), name="table_limit_bounds"
+            ),
+            models.CheckConstraint(condition=Q(turn_seconds__lte=600), name="table_turn_secs_max"),
+            models.CheckConstraint(condition=Q(undo_seconds__lte=600), name="table_undo_secs_max"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table settings of {self.tournament}"
+
+
+class TableMode(models.TextChoices):
+    PHONES = "phones", "Each player on their own phone"
+    SHARED = "shared", "One shared phone or tablet"
+
+
+class TableStatus(models.TextChoices):
+    #: A game round is being played: turns are tapped.
+    PLAYING = "playing", "Playing"
+    #: The game round has ended: its scores are to be entered.
+    SCORING = "scoring", "Scores to enter"
+    #: The match is decided: the table's result is in the match's report.
+    DONE = "done", "Result reported"
+
+
+class LiveTable(models.Model):
+    """A match played at a live table: the turn counter and its limit, game round by game
+    round, and the scores that become the match's result.
+
+    The settings are copied from the tournament's when the table opens: a change made
+    mid-round does not change a game round in play. ``turn_limit`` null: no limit.
+    ``version`` grows with every change (snapshots carry it). ``games`` is the result so far
+    in the results service's shape (``[{"rounds": [[a, b], ...]}, ...]``); the game round
+    being played is ``game`` / ``game_round`` (1-based), its first player ``first``.
+    ``turn_deadline``: when the player on turn runs out of time (null: no timer or nobody
+    on turn); ``last_event_at``: when the table last changed (judges see stalled tables).
+    """
+
+    match = models.OneToOneField(
+        "tournaments.Match", on_delete=models.CASCADE, related_name="live_table"
+    )
+    mode = models.CharField(max_length=6, choices=TableMode.choices, default=TableMode.PHONES)
+    players = models.PositiveSmallIntegerField(default=2)
+    turn_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    pass_is_final = models.BooleanField(default=True)
+    score_helper = models.BooleanField(default=False)
+    turn_seconds = models.PositiveSmallIntegerField(default=0)
+    undo_seconds = models.PositiveSmallIntegerField(default=30)
+    status = models.CharField(
+        max_length=8, choices=TableStatus.choices, default=TableStatus.PLAYING
+    )
+    game = models.PositiveSmallIntegerField(default=1)
+    game_round = models.PositiveSmallIntegerField(default=1)
+    first = models.PositiveSmallIntegerField(default=0)
+    games = models.JSONField(default=list, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    last_event_at = models.DateTimeField(default=timezone.now)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    opened_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match"]
+        constraints = [
+            models.CheckConstraint(condition=Q(players__in=[2, 4]), name="table_seats_2_or_4"),
+            models.CheckConstraint(condition=Q(first__lt=F("players")), name="table_first_seated"),
+            models.CheckConstraint(
+                condition=Q(turn_limit__isnull=True) | Q(turn_limit__gte=1, turn_limit__lte=100),
+                name="table_turn_limit_bounds",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=TableStatus.values), name="table_status_known"
+            ),
+            models.CheckConstraint(condition=Q(mode__in=TableMode.values), name="table_mode_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Live table of match {self.match_id}"
+
+
+class TurnKind(models.TextChoices):
+    PLAY = "play", "Played a card"
+    EXTRA = "extra", "Played a card with an extra turn"
+    PASS = "pass", "Passed"
+
+
+class TurnEvent(models.Model):
+    """One tap of a game round's turn log (``gameplay.rules.turn_limit.Event``).
+
+    ``number`` is the event's place in its game round's log (0 first). An undone event
+    stays, marked ``undone_at`` (the audit of who undid what); the partial unique
+    constraint lets only one live event hold each number, so two phones tapping at once
+    can never both take the same turn, even if a lock were forgotten.
+    """
+
+    table = models.ForeignKey(LiveTable, on_delete=models.CASCADE, related_name="events")
+    game = models.PositiveSmallIntegerField()
+    game_round = models.PositiveSmallIntegerField()
+    number = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=5, choices=TurnKind.choices)
+    player = models.PositiveSmallIntegerField()
+    #: The card played (score helper), as its code ("7H"); blank when not chosen.
+    card = models.CharField(max_length=3, blank=True, default="")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["table", "game", "game_round", "number", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "game", "game_round", "number"],
+                condition=Q(undone_at__isnull=True),
+                name="one_turn_per_number",
+            ),
+            models.CheckConstraint(condition=Q(kind__in=TurnKind.values), name="turn_kind_known"),
+            models.CheckConstraint(condition=Q(player__lt=4), name="turn_player_seated"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}, game {self.game} round {self.game_round}: turn {self.number}"

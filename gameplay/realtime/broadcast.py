@@ -54,14 +54,16 @@ def broadcast_pod(pod_id: int, snapshot: dict[str, Any] | None = None) -> None:
         return
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(_group_send)(layer, pod_id, snapshot)
+        async_to_sync(_group_send)(layer, group_name(pod_id), snapshot)
 
 
-async def _group_send(layer: Any, pod_id: int, snapshot: dict[str, Any]) -> None:
+async def _group_send(
+    layer: Any, group: str, snapshot: dict[str, Any], kind: str = "draft.snapshot"
+) -> None:
     try:
-        await layer.group_send(group_name(pod_id), {"type": "draft.snapshot", "snapshot": snapshot})
+        await layer.group_send(group, {"type": kind, "snapshot": snapshot})
     except Exception:  # Redis down: pages fall back to polling
-        logger.warning("could not broadcast pod %s", pod_id, exc_info=True)
+        logger.warning("could not broadcast to %s", group, exc_info=True)
 
 
 @contextlib.contextmanager
@@ -83,11 +85,11 @@ def deferred() -> Iterator[list[tuple[int, dict[str, Any]]]]:
 
 
 class _Outbox:
-    """One event loop's snapshots waiting to go out, newest per pod."""
+    """One event loop's snapshots waiting to go out, newest per group."""
 
     def __init__(self) -> None:
-        self.latest: dict[int, dict[str, Any]] = {}
-        self.senders: dict[int, asyncio.Task[None]] = {}
+        self.latest: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.senders: dict[str, asyncio.Task[None]] = {}
         # redis-py's asyncio pool refuses (rather than waits) past 100 connections; a burst
         # of picks in 32 pods must queue here instead.
         self.slots = asyncio.Semaphore(16)
@@ -98,31 +100,33 @@ _outboxes: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Outbox] = (
 )
 
 
-def publish(layer: Any, pod_id: int, snapshot: dict[str, Any]) -> None:
-    """Send ``snapshot`` to the pod's group from the running event loop, without waiting.
+def publish(layer: Any, group: str, snapshot: dict[str, Any], kind: str = "draft.snapshot") -> None:
+    """Send ``snapshot`` to a group (a pod's, a table's) from the running event loop,
+    without waiting.
 
     Snapshots are complete, so only the newest matters: while one is on its way to Redis,
-    a newer one replaces any still waiting for the same pod. A burst of eight picks in a pod
-    then fans out as a few snapshots, not eight times eight.
+    a newer one replaces any still waiting for the same group. A burst of eight picks in a
+    pod then fans out as a few snapshots, not eight times eight.
     """
     loop = asyncio.get_running_loop()
     outbox = _outboxes.get(loop)
     if outbox is None:
         outbox = _outboxes[loop] = _Outbox()
-    waiting = outbox.latest.get(pod_id)
-    if waiting is None or waiting["version"] <= snapshot["version"]:
-        outbox.latest[pod_id] = snapshot
-    if pod_id not in outbox.senders:
-        outbox.senders[pod_id] = loop.create_task(_send(layer, outbox, pod_id))
+    waiting = outbox.latest.get(group)
+    if waiting is None or waiting[1]["version"] <= snapshot["version"]:
+        outbox.latest[group] = (kind, snapshot)
+    if group not in outbox.senders:
+        outbox.senders[group] = loop.create_task(_send(layer, outbox, group))
 
 
-async def _send(layer: Any, outbox: _Outbox, pod_id: int) -> None:
+async def _send(layer: Any, outbox: _Outbox, group: str) -> None:
     try:
-        while (snapshot := outbox.latest.pop(pod_id, None)) is not None:
+        while (waiting := outbox.latest.pop(group, None)) is not None:
+            kind, snapshot = waiting
             async with outbox.slots:
-                await _group_send(layer, pod_id, snapshot)
+                await _group_send(layer, group, snapshot, kind)
     finally:
-        outbox.senders.pop(pod_id, None)
+        outbox.senders.pop(group, None)
 
 
 def on_pod_changed(sender: Any, *, pod_id: int, snapshot: dict[str, Any] | None, **_: Any) -> None:
@@ -144,3 +148,22 @@ def on_stage_changed(sender: object, *, stage_id: int, **kwargs: object) -> None
         async_to_sync(layer.group_send)(stage_group(stage_id), {"type": "stage.changed"})
     except Exception:  # the layer is down: pages catch up by polling
         logger.warning("stage %s: could not tell its live pages", stage_id, exc_info=True)
+
+
+# --- live tables ------------------------------------------------------------------------------
+
+
+def table_group(table_id: int) -> str:
+    return f"table_{table_id}"
+
+
+def on_table_changed(sender: Any, *, table_id: int, snapshot: dict[str, Any], **_: Any) -> None:
+    """Receiver of ``tables.table_changed`` (after commit): the table's snapshot to its
+    pages, or, inside :func:`deferred`, handed back to the consumer that acted."""
+    pending: list[tuple[int, dict[str, Any]]] | None = getattr(_deferred, "pending", None)
+    if pending is not None:
+        pending.append((table_id, snapshot))
+        return
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(_group_send)(layer, table_group(table_id), snapshot, "table.snapshot")

@@ -40,8 +40,9 @@ from core.parsers import BadJSON
 from core.parsers import loads as parse_json
 from gameplay import selectors
 from gameplay.realtime import broadcast as live
+from gameplay.selectors import tables as table_selectors
 from gameplay.services import drafts as services
-from gameplay.services import picks
+from gameplay.services import picks, tables
 from tournaments import selectors as tournament_selectors
 
 
@@ -211,7 +212,7 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
         else:
             await self.send_json({"type": "ack", "id": request_id, "version": version})
             for pod_id, snapshot in pending:
-                live.publish(self.channel_layer, pod_id, snapshot)
+                live.publish(self.channel_layer, live.group_name(pod_id), snapshot)
 
     async def draft_snapshot(self, event: dict[str, Any]) -> None:
         await self.send_snapshot(event["snapshot"])
@@ -252,3 +253,141 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
 
     async def stage_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "changed"})
+
+
+# --- live tables -----------------------------------------------------------------------------
+
+
+def _table_action(table_id: int, user: AnyUser, message: dict[str, Any]) -> None:
+    kind = message.get("type")
+    if kind == "turn":
+        tables.take_turn(
+            actor=user,
+            table=table_id,
+            number=message.get("number"),
+            kind=message.get("kind"),
+            player=message.get("player"),
+            card=message.get("card") or "",
+        )
+    elif kind == "undo":
+        tables.undo_turn(actor=user, table=table_id, number=message.get("number"))
+    elif kind == "first":
+        tables.choose_first(actor=user, table=table_id, player=message.get("player"))
+    elif kind == "scores":
+        tables.enter_scores(
+            actor=user,
+            table=table_id,
+            game_round=message.get("game_round"),
+            scores=message.get("scores"),
+        )
+    elif kind == "confirm":
+        tables.confirm_result(actor=user, table=table_id)
+    else:
+        raise DomainError(f"Unknown action {str(kind)[:30]!r}.", code="unknown_action")
+
+
+def _table_act(
+    table_id: int, user: AnyUser, message: dict[str, Any]
+) -> list[tuple[int, dict[str, Any]]]:
+    with live.deferred() as pending:
+        _table_action(table_id, user, message)
+    return pending
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """A live table's page (``/ws/tables/<table>/``), each player's phone, a shared
+    tablet or a judge's screen.
+
+    On connect (and on ``{"type": "snapshot"}``) the page gets the table's full snapshot
+    for its viewer (``selectors.tables.view_for``); after every change, the new one. The
+    page sends actions with an ``id`` and gets ``{"type": "ack", "id"}`` or
+    ``{"type": "error", "id", "code", "detail"}`` followed by the current snapshot, so a
+    phone whose tap lost a race sees at once what won:
+
+    - ``{"type": "turn", "number": 7, "kind": "play"|"extra"|"pass", "player": 0, "card": "7H"}``
+      (``number``: the turn number the phone had; ``player`` only at a shared phone or
+      for a judge; ``card`` only with the score helper)
+    - ``{"type": "undo", "number": 7}``, ``{"type": "first", "player": 1}``
+    - ``{"type": "scores", "game_round": 2, "scores": [31, 27]}``, ``{"type": "confirm"}``
+    """
+
+    table_id: int
+    user: AnyUser
+    who: Any
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = _user_of(self.scope.get("user"))
+        table = await _in_pool(table_selectors.table_for_viewer)(self.table_id, self.user)
+        if table is None:
+            await self.close(code=4404)
+            return
+        self.who = await _in_pool(table_selectors.viewer)(table, self.user)
+        await self.channel_layer.group_add(live.table_group(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_snapshot()
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        return parse_json(text_data)
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        try:
+            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
+        except BadJSON as error:
+            await self.send_json({"type": "error", "code": error.code, "detail": error.detail})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "who"):
+            await self.channel_layer.group_discard(
+                live.table_group(self.table_id), self.channel_name
+            )
+
+    async def send_snapshot(self, full: dict[str, Any] | None = None) -> None:
+        if full is None:
+            full = await _in_pool(table_selectors.full_snapshot)(self.table_id)
+        if full is not None:
+            await self.send_json(table_selectors.view_for(full, self.who))
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_json(
+                {"type": "error", "code": "invalid", "detail": "Send a JSON object."}
+            )
+            return
+        request_id = content.get("id")
+        if content.get("type") == "snapshot":
+            await self.send_snapshot()
+            return
+        if content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+            return
+        if not self.user.is_authenticated:
+            await self.send_json(
+                {
+                    "type": "error",
+                    "id": request_id,
+                    "code": "not_logged_in",
+                    "detail": "Log in to play at this table.",
+                }
+            )
+            return
+        try:
+            async with _pod_lock(-self.table_id):
+                pending = await _in_pool(_table_act)(self.table_id, self.user, content)
+        except (DomainError, RuleViolation) as error:
+            problem = translate(error)
+            assert problem is not None
+            await self.send_json(
+                {"type": "error", "id": request_id, "code": problem.code, "detail": problem.detail}
+            )
+            await self.send_snapshot()  # what happened instead, at once
+            return
+        await self.send_json({"type": "ack", "id": request_id})
+        for table_id, snapshot in pending:
+            live.publish(self.channel_layer, live.table_group(table_id), snapshot, "table.snapshot")
+
+    async def table_snapshot(self, event: dict[str, Any]) -> None:
+        await self.send_snapshot(event["snapshot"])

@@ -1,12 +1,12 @@
-"""Websocket routes: the live draft pod, a live bracket or round robin (live tables arrive
-with their issue)."""
+"""Websocket routes: the live draft pod, a live bracket or round robin and a live table."""
 
 from django.urls import path
 
-from gameplay.realtime.consumers import DraftConsumer, StageConsumer
+from gameplay.realtime.consumers import DraftConsumer, StageConsumer, TableConsumer
 
 # django-stubs types path()'s target as an HTTP view; Channels routes ASGI apps with it.
 websocket_urlpatterns = [
     path("ws/drafts/<int:pod_id>/", DraftConsumer.as_asgi()),  # type: ignore[arg-type]  # an ASGI app, not a view
     path("ws/stages/<int:stage_id>/", StageConsumer.as_asgi()),  # type: ignore[arg-type]  # an ASGI app, not a view
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),  # type: ignore[arg-type]  # an ASGI app, not a view
 ]

@@ -35,11 +35,11 @@ def _snapshot(version: int) -> dict[str, Any]:
 def test_while_a_snapshot_is_on_its_way_only_the_newest_waiting_one_follows() -> None:
     async def scenario() -> list[tuple[str, int]]:
         layer = _SlowLayer()
-        live.publish(layer, 7, _snapshot(1))
+        live.publish(layer, "draft_7", _snapshot(1))
         await asyncio.sleep(0)  # the first send starts and waits on the layer
-        live.publish(layer, 7, _snapshot(3))
-        live.publish(layer, 7, _snapshot(2))  # late, older: never sent
-        live.publish(layer, 8, _snapshot(5))  # another pod is not merged with pod 7
+        live.publish(layer, "draft_7", _snapshot(3))
+        live.publish(layer, "draft_7", _snapshot(2))  # late, older: never sent
+        live.publish(layer, "draft_8", _snapshot(5))  # another pod is not merged with pod 7
         layer.gate.set()
         for _ in range(20):
             await asyncio.sleep(0)
@@ -56,18 +56,18 @@ def test_a_failed_send_is_logged_and_the_next_snapshot_still_goes(
     async def scenario() -> _SlowLayer:
         layer = _SlowLayer(fail=True)
         layer.gate.set()
-        live.publish(layer, 9, _snapshot(1))
+        live.publish(layer, "draft_9", _snapshot(1))
         for _ in range(10):
             await asyncio.sleep(0)
         layer.fail = False
-        live.publish(layer, 9, _snapshot(2))
+        live.publish(layer, "draft_9", _snapshot(2))
         for _ in range(10):
             await asyncio.sleep(0)
         return layer
 
     with caplog.at_level(logging.WARNING, logger="gameplay.live"):
         layer = async_to_sync(scenario)()
-    assert "could not broadcast pod 9" in caplog.text
+    assert "could not broadcast to draft_9" in caplog.text
     assert layer.sent == [("draft_9", 2)]
 
 

@@ -60,6 +60,11 @@ def _visible_to(user: AnyUser) -> Q:
     return published | Q(club__in=managed_clubs)
 
 
+def visible_tournament_ids(user: AnyUser) -> QuerySet[Tournament, Any]:
+    """The ids of the tournaments ``user`` may see, as a subquery for other apps' reads."""
+    return Tournament.objects.filter(_visible_to(user)).values("pk")
+
+
 def match_visible_to(user: AnyUser, match_id: int) -> bool:
     """Whether the match exists in a tournament ``user`` may see: one small query (what
     the result posts check before the service locks and reads the match itself)."""

@@ -181,7 +181,18 @@ def report_result(
     *, actor: AnyUser, match: Match | int, games: object, final: bool = True
 ) -> Match:
     """A player of the match reports its result (or, ``final=False``, their progress)."""
-    match = lock_match(match if isinstance(match, int) else match.pk)
+    return record_report(
+        actor=actor,
+        match=lock_match(match if isinstance(match, int) else match.pk),
+        games=games,
+        final=final,
+    )
+
+
+def record_report(*, actor: AnyUser, match: Match, games: object, final: bool = True) -> Match:
+    """:func:`report_result` inside the caller's transaction, for a match it locked with
+    ``locks.lock_match`` (the live table reports the game rounds played at it this way,
+    in the transaction that records them)."""
     tournament = match.round.tournament
     if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
         canonical, _ = _check_match_result(match, games, final=final)
@@ -274,6 +285,16 @@ def confirm_result(*, actor: AnyUser, match: Match | int) -> Match:
 def judge_result(*, actor: AnyUser, match: Match | int, games: object) -> Match:
     """A judge or organiser enters or overrides a result, at any time."""
     match = _lock_for_judge(actor, match)
+    return _judge(actor, match, games)
+
+
+def record_judged(*, actor: AnyUser, match: Match, games: object) -> Match:
+    """:func:`judge_result` inside the caller's transaction, for a match it locked with
+    ``locks.lock_match`` (a judge entering scores at a live table)."""
+    if not policies.can_judge(actor, match.round.tournament.club):
+        raise NotAllowed(
+            "Only judges and organisers can enter results for others.", code="not_judge"
+        )
     return _judge(actor, match, games)
 
 

@@ -1,0 +1,373 @@
+"""Reads of the live tables: the settings, the engine's view of a table, the full
+versioned snapshot every page and the API show, what a viewer may do, the judges' list of
+a round's tables and a match's turn log (``gameplay.services.tables`` defines the terms).
+
+Nothing at a table is secret (every tap and played card is on the table for both players
+to see), so every viewer gets the same snapshot; ``view_for`` only adds who they are.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from core.auth import AnyUser
+from gameplay.models import LiveTable, TableSettings, TableStatus, TurnEvent, TurnKind
+from gameplay.rules import turn_limit
+from gameplay.rules.cards import Card
+from tournaments.models import Match, MatchStatus, ReportSide, ResultReport, Round, Tournament
+from tournaments.selectors import policies
+from tournaments.selectors.tournaments import visible_tournament_ids
+
+#: A table nobody tapped at for this long is listed as stalled on the judges' page.
+STALLED_AFTER = timedelta(minutes=3)
+#: A limited player with this many turns left or fewer is "near the limit".
+NEAR_LIMIT = 2
+
+_TABLE_RELATED = ("match__round__tournament__club", "match__a__player", "match__b__player")
+
+
+def settings_of(tournament: Tournament) -> TableSettings:
+    """The tournament's table settings (the defaults when it never changed them)."""
+    found = TableSettings.objects.filter(tournament=tournament).first()
+    return found if found is not None else TableSettings(tournament=tournament)
+
+
+def engine_setup(table: LiveTable) -> tuple[turn_limit.Seating, turn_limit.Rules]:
+    """The engine's seating and rules of the game round being played. Turn limit off is
+    no limit: the engine's largest, which no game round comes near."""
+    limit = table.turn_limit if table.turn_limit is not None else turn_limit.MAX_LIMIT
+    return (
+        turn_limit.Seating(players=table.players, first=table.first),
+        turn_limit.Rules(limit=limit, pass_is_final=table.pass_is_final),
+    )
+
+
+def engine_event(event: TurnEvent) -> turn_limit.Event:
+    return turn_limit.Event(event.kind, event.player)
+
+
+def seat_names(table: LiveTable) -> list[str]:
+    match = table.match
+    names = [match.a.player.display_name]
+    names.append(match.b.player.display_name if match.b is not None else "bye")
+    return names
+
+
+def in_names(table: LiveTable, text: str) -> str:
+    """The engine's words ("player 1") with the players' names."""
+    names = seat_names(table)
+
+    def name(found: re.Match[str]) -> str:
+        index = int(found.group(1)) - 1
+        return names[index] if 0 <= index < len(names) else found.group(0)
+
+    said = re.sub(r"player (\d)", name, text)
+    return said[:1].upper() + said[1:]
+
+
+def card_label(code: str) -> str:
+    """A card as players write it: 7♥, Q♠, Joker."""
+    if not code:
+        return ""
+    card = Card.parse(code)
+    if card.rank is None or card.suit is None:
+        return "Joker"
+    rank = str(card)[:-1]
+    return rank + {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}[card.suit.value]
+
+
+def describe_event(table: LiveTable, event: TurnEvent) -> str:
+    """One tap in words: "Ana passed", "Bruno played 7♥ (extra turn)"."""
+    who = seat_names(table)[event.player]
+    if event.kind == TurnKind.PASS:
+        return f"{who} passed"
+    what = f"played {card_label(event.card)}" if event.card else "played a card"
+    return f"{who} {what}" + (" (extra turn)" if event.kind == TurnKind.EXTRA else "")
+
+
+def _events(table: LiveTable) -> list[TurnEvent]:
+    return list(
+        TurnEvent.objects.filter(
+            table=table, game=table.game, game_round=table.game_round, undone_at__isnull=True
+        ).order_by("number")
+    )
+
+
+def _confirm_by(match: Match, reports: dict[str, ResultReport]) -> int | None:
+    """The seat whose confirmation the match waits for (None: nobody's)."""
+    if match.status != MatchStatus.REPORTED:
+        return None
+    a, b = reports.get(ReportSide.A), reports.get(ReportSide.B)
+    if a is not None and a.complete and not (b is not None and b.complete):
+        return 1
+    if b is not None and b.complete and not (a is not None and a.complete):
+        return 0
+    return None
+
+
+def _headline(table: LiveTable, state: turn_limit.TableState | None, names: list[str]) -> str:
+    if table.status == TableStatus.DONE or table.match.status == MatchStatus.CONFIRMED:
+        return "The match is over."
+    if state is None or state.to_play is None:
+        why = state.why if state is not None else None
+        return f"Game round over ({why}): enter the scores." if why else "Game round over."
+    who = names[state.to_play]
+    left = state.turns_left.get(state.to_play)
+    if state.infinity:
+        return f"{who}'s turn: the extra turn just granted (no turns left after it)"
+    if left is not None:
+        return f"{who}'s turn · {left} {'turn' if left == 1 else 'turns'} left"
+    return f"{who}'s turn"
+
+
+def snapshot_of(
+    table: LiveTable, match: Match, events: list[TurnEvent] | None = None
+) -> dict[str, Any]:
+    """The table's full snapshot, from rows the caller has (``events``: the game round's
+    live events, read if not given; ``match.current_reports`` when a result service set
+    it, else read)."""
+    table.match = match
+    if events is None:
+        events = _events(table)
+    names = seat_names(table)
+    state: turn_limit.TableState | None
+    try:
+        state = turn_limit.replay(*engine_setup(table), [engine_event(e) for e in events])
+    except Exception:  # a judge changed the settings under a stored log: show, do not crash
+        state = None
+    reports = getattr(match, "current_reports", None)
+    if reports is None:
+        reports = {
+            r.side: r for r in ResultReport.objects.filter(match=match, current=True).order_by()
+        }
+    played = sum(len(g["rounds"]) for g in table.games)
+    closed = table.status == TableStatus.DONE or match.status == MatchStatus.CONFIRMED
+    return {
+        "type": "snapshot",
+        "table": table.pk,
+        "version": table.version,
+        "match": match.pk,
+        "round": match.round.number,
+        "table_number": match.table,
+        "mode": table.mode,
+        "status": table.status,
+        "closed": closed,
+        "game": table.game,
+        "game_round": table.game_round,
+        "game_round_in_match": played + 1,
+        "first": table.first,
+        "limit": table.turn_limit,
+        "pass_is_final": table.pass_is_final,
+        "score_helper": table.score_helper,
+        "undo_seconds": table.undo_seconds,
+        "turn_seconds": table.turn_seconds,
+        "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
+        "seats": [
+            {"name": names[0], "user_id": match.a.player.user_id},
+            {"name": names[1], "user_id": match.b.player.user_id if match.b else None},
+        ],
+        "turn_number": len(events),
+        "to_play": state.to_play if state is not None else None,
+        "ended": state.ended if state is not None else True,
+        "why": state.why if state is not None else None,
+        "passed": sorted(state.passed) if state is not None else [],
+        "turns_left": [state.turns_left.get(p) for p in range(table.players)] if state else [],
+        "infinity": state.infinity if state is not None else False,
+        "headline": _headline(table, state, names),
+        "log": [
+            {
+                "number": e.number,
+                "kind": e.kind,
+                "player": e.player,
+                "card": e.card,
+                "card_label": card_label(e.card),
+                "by": e.by_id,
+                "at": e.created_at.isoformat(),
+                "text": describe_event(table, e),
+            }
+            for e in events
+        ],
+        "games": table.games,
+        "match_status": match.status,
+        "match_status_label": MatchStatus(match.status).label,
+        "confirm_by": _confirm_by(match, reports),
+    }
+
+
+def table_for_viewer(table_id: int, user: AnyUser) -> LiveTable | None:
+    """The table with its match and players, if its tournament is visible to ``user``."""
+    rows = list(
+        LiveTable.objects.select_related(*_TABLE_RELATED)
+        .filter(pk=table_id, match__round__tournament__in=visible_tournament_ids(user))
+        .order_by()[:1]
+    )
+    return rows[0] if rows else None
+
+
+def full_snapshot(table_id: int) -> dict[str, Any] | None:
+    """The table's snapshot read now (3 queries)."""
+    rows = list(
+        LiveTable.objects.select_related(*_TABLE_RELATED).filter(pk=table_id).order_by()[:1]
+    )
+    if not rows:
+        return None
+    return snapshot_of(rows[0], rows[0].match)
+
+
+@dataclass(frozen=True)
+class Viewer:
+    user_id: int | None
+    #: The viewer's seat (0 or 1) when they play in the match.
+    seat: int | None
+    judge: bool
+
+
+def viewer(table: LiveTable, user: AnyUser) -> Viewer:
+    side = policies.side_in_match(user, table.match)
+    return Viewer(
+        user_id=user.pk if user.is_authenticated else None,
+        seat=None if side is None else (0 if side == ReportSide.A else 1),
+        judge=policies.can_judge(user, table.match.round.tournament.club),
+    )
+
+
+def view_for(full: dict[str, Any], who: Viewer) -> dict[str, Any]:
+    """The snapshot for one viewer: the same for all, plus who they are and what they may
+    do now (``can``: tap, undo, first, scores, confirm)."""
+    can: list[str] = []
+    at_table = who.seat is not None or who.judge
+    open_ = not full["closed"]
+    if at_table and open_:
+        if full["status"] == TableStatus.PLAYING and full["to_play"] is not None:
+            shared = full["mode"] == "shared"
+            if who.judge or shared or full["to_play"] == who.seat:
+                can.append("tap")
+        if full["log"] and (who.judge or full["log"][-1]["by"] == who.user_id):
+            can.append("undo")
+        if not full["log"] and full["status"] == TableStatus.PLAYING:
+            can.append("first")
+        if full["status"] == TableStatus.SCORING:
+            can.append("scores")
+    if who.seat is not None and full["confirm_by"] == who.seat:
+        can.append("confirm")
+    return {**full, "you": who.seat, "judge": who.judge, "can": can}
+
+
+# --- the judges' page and the match page ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRow:
+    table: LiveTable
+    match: Match
+    headline: str
+    to_play: str | None
+    near_limit: bool
+    stalled: bool
+    over_time: bool
+
+
+def tables_of_round(rnd: Round, *, now: datetime | None = None) -> list[TableRow]:
+    """Every live table of the round, with who is on turn and which are near their limit
+    or stalled (2 queries, whatever the number of tables)."""
+    now = now or timezone.now()
+    tables = list(
+        LiveTable.objects.select_related(*_TABLE_RELATED)
+        .filter(match__round=rnd)
+        .prefetch_related(
+            Prefetch(
+                "events",
+                queryset=TurnEvent.objects.filter(undone_at__isnull=True).order_by(
+                    "game", "game_round", "number"
+                ),
+                to_attr="live_events",
+            )
+        )
+        .order_by("match__table")
+    )
+    rows = []
+    for table in tables:
+        events = [
+            e for e in table.live_events if (e.game, e.game_round) == (table.game, table.game_round)
+        ]
+        names = seat_names(table)
+        try:
+            state: turn_limit.TableState | None = turn_limit.replay(
+                *engine_setup(table), [engine_event(e) for e in events]
+            )
+        except Exception:
+            state = None
+        playing = (
+            table.status == TableStatus.PLAYING and table.match.status != MatchStatus.CONFIRMED
+        )
+        left = (
+            state.turns_left.get(state.to_play)
+            if state is not None and state.to_play is not None
+            else None
+        )
+        rows.append(
+            TableRow(
+                table=table,
+                match=table.match,
+                headline=_headline(table, state, names),
+                to_play=names[state.to_play] if state and state.to_play is not None else None,
+                near_limit=playing and left is not None and left <= NEAR_LIMIT,
+                stalled=playing and now - table.last_event_at > STALLED_AFTER,
+                over_time=playing and table.turn_deadline is not None and table.turn_deadline < now,
+            )
+        )
+    return rows
+
+
+def table_of_match(match_id: int) -> LiveTable | None:
+    return LiveTable.objects.filter(match_id=match_id).order_by().first()
+
+
+@dataclass(frozen=True)
+class TimelineRound:
+    game: int
+    game_round: int
+    scores: list[int] | None
+    events: list[str]
+
+
+def timeline(match: Match) -> list[TimelineRound]:
+    """The turn log of a match played at a live table, game round by game round, in words
+    (one query; empty without a table). Undone taps are left out."""
+    events = list(
+        TurnEvent.objects.filter(table__match=match, undone_at__isnull=True)
+        .select_related("table")
+        .order_by("game", "game_round", "number")
+    )
+    if not events:
+        return []
+    table = events[0].table
+    table.match = match
+    grouped: dict[tuple[int, int], list[str]] = {}
+    for event in events:
+        grouped.setdefault((event.game, event.game_round), []).append(describe_event(table, event))
+    out = []
+    for (game, game_round), texts in grouped.items():
+        rounds = table.games[game - 1]["rounds"] if game <= len(table.games) else []
+        scores = rounds[game_round - 1] if game_round <= len(rounds) else None
+        out.append(TimelineRound(game, game_round, scores, texts))
+    return out
+
+
+def turn_log(table: LiveTable) -> QuerySet[TurnEvent]:
+    """Every tap of the table, undone ones too (the export), in order."""
+    return (
+        TurnEvent.objects.filter(table=table)
+        .select_related("by", "undone_by")
+        .order_by("game", "game_round", "number", "id")
+    )
+
+
+def match_of_table(table_id: int) -> int | None:
+    return LiveTable.objects.filter(pk=table_id).values_list("match_id", flat=True).first()

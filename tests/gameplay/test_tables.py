@@ -1,0 +1,352 @@
+"""The live table through its services: taps and the turn limit, races by turn number,
+undo, scores into the match's result and on into standings and brackets."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import close_old_connections
+from django.utils import timezone
+
+from core.audit import AuditEntry
+from core.errors import Conflict, InvalidInput, NotAllowed
+from gameplay.models import LiveTable, TableMode, TableSettings, TableStatus, TurnEvent
+from gameplay.selectors import tables as selectors
+from gameplay.services import tables
+from tests.factories import A_WINS, UserFactory, member, running_tournament
+from tournaments.models import Match, MatchStatus, Role, Round, RoundStatus, StageKind
+from tournaments.selectors.standings import tournament_standings
+from tournaments.services import results, swiss
+
+pytestmark = pytest.mark.django_db
+
+
+def _users(match: Match):  # type: ignore[no-untyped-def]
+    return match.a.player.user, match.b.player.user
+
+
+def _first_match(players: int = 2, **options):  # type: ignore[no-untyped-def]
+    tournament, organiser, _ = running_tournament(players, **options)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    match = (
+        Match.objects.filter(round=rnd, b__isnull=False)
+        .select_related("a__player__user", "b__player__user")
+        .first()
+    )
+    assert match is not None
+    return tournament, organiser, match
+
+
+def _snap(table: LiveTable) -> dict:  # type: ignore[type-arg]
+    snapshot = selectors.full_snapshot(table.pk)
+    assert snapshot is not None
+    return snapshot
+
+
+def _tap(table: LiveTable, user, kind: str = "play", **extra):  # type: ignore[no-untyped-def]
+    number = _snap(table)["turn_number"]
+    return tables.take_turn(actor=user, table=table.pk, number=number, kind=kind, **extra)
+
+
+def test_a_player_opens_the_table_and_taps_turns_in_order() -> None:
+    _, _, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    assert table.turn_limit == 10 and table.pass_is_final
+    assert tables.open_table(actor=bruno, match=match.pk).pk == table.pk  # one table per match
+    _tap(table, ana)
+    snapshot = _snap(table)
+    assert snapshot["to_play"] == 1 and snapshot["turn_number"] == 1
+    assert snapshot["headline"] == f"{bruno.player.display_name}'s turn"
+    with pytest.raises(Conflict) as refused:
+        _tap(table, ana)
+    assert refused.value.code == "turn_limit.not_your_turn"
+    assert refused.value.detail.startswith(f"It is {bruno.player.display_name}'s turn")
+    assert TurnEvent.objects.filter(table=table).count() == 1
+
+
+def test_ten_turns_after_a_pass_then_the_limit_refuses_the_eleventh() -> None:
+    _, _, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    _tap(table, ana, "pass")
+    for turn in range(10):
+        _tap(table, bruno, "play")
+        left = _snap(table)["turns_left"][1]
+        assert left == 9 - turn or (turn == 9 and _snap(table)["ended"])
+    snapshot = _snap(table)
+    assert snapshot["ended"] and snapshot["why"] == "turn limit reached"
+    assert LiveTable.objects.get(pk=table.pk).status == TableStatus.SCORING
+    with pytest.raises(Conflict) as refused:
+        _tap(table, bruno, "play")
+    assert refused.value.code == "game_round_over"
+    assert TurnEvent.objects.filter(table=table).count() == 11
+
+
+def test_the_eleventh_turn_is_allowed_after_an_extra_turn_on_the_tenth() -> None:
+    _, _, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    _tap(table, ana, "pass")
+    for _ in range(9):
+        _tap(table, bruno, "play")
+    _tap(table, bruno, "extra")
+    assert _snap(table)["infinity"] and _snap(table)["to_play"] == 1
+    _tap(table, bruno, "play")
+    assert _snap(table)["why"] == "turn limit reached"
+
+
+def test_two_phones_tapping_the_same_turn_number_record_it_once() -> None:
+    _, _organiser, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match, mode=TableMode.SHARED)
+    tables.take_turn(actor=ana, table=table.pk, number=0, kind="play", player=0)
+    # The same tap sent again (a phone resending after a dropped connection): no change.
+    again = tables.take_turn(actor=ana, table=table.pk, number=0, kind="play", player=0)
+    assert not again.recorded
+    # Another device took turn 1 first: a late tap for the same number is refused, with what won.
+    tables.take_turn(actor=bruno, table=table.pk, number=1, kind="pass", player=1)
+    with pytest.raises(Conflict) as refused:
+        tables.take_turn(actor=ana, table=table.pk, number=1, kind="play", player=1)
+    assert refused.value.code == "turn_taken"
+    assert f"{bruno.player.display_name} passed" in refused.value.detail
+    with pytest.raises(Conflict) as ahead:
+        tables.take_turn(actor=ana, table=table.pk, number=5, kind="play", player=0)
+    assert ahead.value.code == "turn_ahead"
+    assert TurnEvent.objects.filter(table=table).count() == 2
+
+
+def test_on_their_own_phones_a_player_taps_only_for_themselves() -> None:
+    _, organiser, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    with pytest.raises(NotAllowed) as refused:
+        tables.take_turn(actor=bruno, table=table.pk, number=0, kind="play", player=0)
+    assert refused.value.code == "not_your_seat"
+    stranger = UserFactory()
+    with pytest.raises(NotAllowed):
+        tables.take_turn(actor=stranger, table=table.pk, number=0, kind="play", player=0)
+    # A judge may tap for a player, and it is audited.
+    tables.take_turn(actor=organiser, table=table.pk, number=0, kind="play", player=0)
+    assert AuditEntry.objects.filter(action="table.judge_turn").count() == 1
+
+
+def test_bad_taps_are_refused_by_name_and_record_nothing() -> None:
+    _, _, match = _first_match()
+    ana, _ = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    for bad, code in (
+        ({"number": -1, "kind": "play"}, "invalid_turn"),
+        ({"number": "0", "kind": "play"}, "invalid_turn"),
+        ({"number": 0, "kind": "fold"}, "invalid_kind"),
+        ({"number": 0, "kind": "play", "player": 7}, "invalid_player"),
+        ({"number": 0, "kind": "play", "card": "7H"}, "no_score_helper"),
+    ):
+        with pytest.raises(InvalidInput) as refused:
+            tables.take_turn(actor=ana, table=table.pk, **bad)
+        assert refused.value.code == code
+    assert not TurnEvent.objects.exists()
+
+
+def test_the_score_helper_refuses_a_card_not_in_the_deck_or_played_twice() -> None:
+    tournament, _, match = _first_match(game="gesoseka")
+    TableSettings.objects.create(tournament=tournament, score_helper=True)
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    assert table.score_helper and not table.pass_is_final  # Gesoseka: a pass is not final
+    with pytest.raises(InvalidInput) as refused:
+        _tap(table, ana, card="2H")  # Gesoseka is played with a 32-card deck (7 to A)
+    assert refused.value.code == "card_not_in_deck"
+    _tap(table, ana, card="7H")
+    _tap(table, bruno, card="7H")  # the opponent's own deck has its own 7♥
+    with pytest.raises(InvalidInput) as twice:
+        _tap(table, ana, card="7h")
+    assert twice.value.code == "card_already_played"
+    assert "7♥" in _snap(table)["log"][0]["text"]
+
+
+def test_undo_is_the_tappers_within_the_window_and_a_judges_any_time() -> None:
+    _, organiser, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    _tap(table, ana)
+    with pytest.raises(NotAllowed):
+        tables.undo_turn(actor=bruno, table=table.pk, number=0)
+    with pytest.raises(Conflict):
+        tables.undo_turn(actor=ana, table=table.pk, number=3)
+    tables.undo_turn(actor=ana, table=table.pk, number=0)
+    assert _snap(table)["turn_number"] == 0
+    _tap(table, ana)
+    TurnEvent.objects.filter(table=table, undone_at__isnull=True).update(
+        created_at=timezone.now() - timedelta(minutes=5)
+    )
+    with pytest.raises(Conflict) as late:
+        tables.undo_turn(actor=ana, table=table.pk, number=0)
+    assert late.value.code == "undo_window_over"
+    tables.undo_turn(actor=organiser, table=table.pk, number=0)
+    assert AuditEntry.objects.filter(action="table.undo").count() == 2
+    assert TurnEvent.objects.filter(table=table).count() == 2  # undone taps stay, marked
+
+
+def _play_game_round(table: LiveTable, ana, bruno, scores: list[int]):  # type: ignore[no-untyped-def]
+    snapshot = _snap(table)
+    first = (ana, bruno)[snapshot["first"]]
+    second = bruno if first is ana else ana
+    _tap(table, first, "play")
+    _tap(table, second, "pass")
+    _tap(table, first, "pass")
+    snapshot = _snap(table)
+    assert snapshot["ended"]
+    return tables.enter_scores(
+        actor=ana, table=table.pk, game_round=snapshot["game_round_in_match"], scores=scores
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_played_at_the_table_is_reported_confirmed_and_pairs_the_next_round() -> None:
+    tournament, organiser, match = _first_match(4, rounds=2)
+    ana, bruno = _users(match)
+    other = Match.objects.exclude(pk=match.pk).get(round=match.round)
+    results.judge_result(actor=organiser, match=other, games=A_WINS)
+    table = tables.open_table(actor=ana, match=match)
+    _play_game_round(table, ana, bruno, [10, 5])
+    match.refresh_from_db()
+    assert match.status == MatchStatus.PENDING  # progress: the match goes on
+    assert match.reports.get(current=True).games == [{"rounds": [[10, 5]]}]
+    assert _snap(table)["first"] == 1  # the other player starts the next game round
+    with pytest.raises(Conflict) as twice:
+        tables.enter_scores(actor=ana, table=table.pk, game_round=1, scores=[10, 5])
+    assert twice.value.code == "scores_already_in"
+    table = _play_game_round(table, ana, bruno, [12, 3])
+    assert table.status == TableStatus.DONE
+    match.refresh_from_db()
+    assert match.status == MatchStatus.REPORTED
+    view = selectors.view_for(_snap(table), selectors.viewer(table, bruno))
+    assert "confirm" in view["can"]
+    tables.confirm_result(actor=bruno, table=table.pk)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CONFIRMED and match.winner == "a"
+    assert Round.objects.get(pk=match.round_id).status == RoundStatus.COMPLETE
+    assert Round.objects.filter(stage__tournament=tournament, number=2).exists()
+    winners = [reg.pk for row, reg in tournament_standings(tournament).rows() if row.wins == 1]
+    assert match.a_id in winners and match.b_id not in winners
+    with pytest.raises(Conflict) as closed:
+        _tap(table, ana)
+    assert closed.value.code == "table_closed"
+
+
+def test_a_judge_entering_the_last_scores_confirms_the_result() -> None:
+    _, organiser, match = _first_match()
+    _ana, _bruno = _users(match)
+    table = tables.open_table(actor=organiser, match=match)
+    for scores in ([10, 5], [10, 5]):
+        snapshot = _snap(table)
+        first = snapshot["first"]
+        for number, (kind, player) in enumerate(((("pass", first)), ("pass", 1 - first))):
+            tables.take_turn(
+                actor=organiser, table=table.pk, number=number, kind=kind, player=player
+            )
+        tables.enter_scores(
+            actor=organiser,
+            table=table.pk,
+            game_round=_snap(table)["game_round_in_match"],
+            scores=scores,
+        )
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CONFIRMED
+
+
+def test_scores_are_bounded_and_only_after_the_game_round_ends() -> None:
+    _, _, match = _first_match()
+    ana, _ = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    with pytest.raises(Conflict) as early:
+        tables.enter_scores(actor=ana, table=table.pk, game_round=1, scores=[1, 0])
+    assert early.value.code == "game_round_not_over"
+    for bad in ([1], [1, -1], [1, 10**6], ["1", 2], [True, 1], "10-5"):
+        with pytest.raises(InvalidInput):
+            tables.enter_scores(actor=ana, table=table.pk, game_round=1, scores=bad)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_racing_for_one_turn_record_exactly_one() -> None:
+    _, _, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match, mode=TableMode.SHARED)
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def tap(user, kind: str) -> None:  # type: ignore[no-untyped-def]
+        try:
+            barrier.wait()
+            tables.take_turn(actor=user, table=table.pk, number=0, kind=kind, player=0)
+            outcomes.append("recorded")
+        except Conflict as error:
+            outcomes.append(error.code)
+        finally:
+            close_old_connections()
+
+    threads = [
+        threading.Thread(target=tap, args=(u, k)) for u, k in ((ana, "play"), (bruno, "pass"))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["recorded", "turn_taken"]
+    assert TurnEvent.objects.filter(table=table).count() == 1
+
+
+def test_a_stranger_cannot_open_a_table_and_a_bye_has_none() -> None:
+    tournament, organiser, _ = running_tournament(3)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    bye = Match.objects.get(round=rnd, b__isnull=True)
+    with pytest.raises(Conflict):
+        tables.open_table(actor=organiser, match=bye)
+    played = Match.objects.filter(round=rnd, b__isnull=False).first()
+    assert played is not None
+    with pytest.raises(NotAllowed):
+        tables.open_table(actor=member(tournament.club, Role.MEMBER), match=played)
+    with pytest.raises(InvalidInput):
+        tables.open_table(actor=organiser, match=played, mode="projector")
+
+
+def test_the_judges_list_shows_who_is_on_turn_and_near_the_limit() -> None:
+    _, _, match = _first_match(4)
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    _tap(table, ana, "pass")
+    for _ in range(8):
+        _tap(table, bruno, "play")
+    rows = selectors.tables_of_round(match.round)
+    assert len(rows) == 1
+    assert rows[0].to_play == bruno.player.display_name and rows[0].near_limit
+    assert not rows[0].stalled
+    later = timezone.now() + timedelta(minutes=10)
+    assert selectors.tables_of_round(match.round, now=later)[0].stalled
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bracket_match_played_at_the_table_moves_its_winner_on() -> None:
+    from tests.tournaments.test_brackets import _bracket_event
+
+    _tournament, organiser, stage = _bracket_event(4, StageKind.SINGLE_ELIMINATION)
+    match = (
+        Match.objects.filter(round__stage=stage, b__isnull=False)
+        .select_related("a__player__user", "b__player__user")
+        .order_by("table")
+        .first()
+    )
+    assert match is not None
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    _play_game_round(table, ana, bruno, [10, 5])
+    _play_game_round(table, ana, bruno, [10, 5])
+    tables.confirm_result(actor=bruno, table=table.pk)
+    other = Match.objects.filter(round__stage=stage, b__isnull=False).exclude(pk=match.pk).first()
+    assert other is not None
+    results.judge_result(actor=organiser, match=other, games=A_WINS)
+    final = Match.objects.get(round__stage=stage, slot="W2-1")
+    assert match.a_id in (final.a_id, final.b_id)
