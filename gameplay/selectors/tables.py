@@ -197,6 +197,7 @@ def snapshot_of(
         "match_status": match.status,
         "match_status_label": MatchStatus(match.status).label,
         "confirm_by": _confirm_by(match, reports),
+        "now": timezone.now().isoformat(),
     }
 
 
@@ -371,3 +372,9 @@ def turn_log(table: LiveTable) -> QuerySet[TurnEvent]:
 
 def match_of_table(table_id: int) -> int | None:
     return LiveTable.objects.filter(pk=table_id).values_list("match_id", flat=True).first()
+
+
+def tournament_of_match(match_id: int) -> int | None:
+    return (
+        Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()
+    )

@@ -55,16 +55,23 @@ from core.audit import record_audit
 from core.auth import AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from core.locks import lock_one
-from gameplay.models import LiveTable, TableMode, TableStatus, TurnEvent, TurnKind
+from gameplay.models import (
+    LiveTable,
+    TableMode,
+    TableSettings,
+    TableStatus,
+    TurnEvent,
+    TurnKind,
+)
 from gameplay.rules import cards as card_rules
 from gameplay.rules import games as game_rules
 from gameplay.rules import turn_limit
 from gameplay.selectors import tables as selectors
-from tournaments.models import Match, MatchStatus, RoundStatus
+from tournaments.models import Match, MatchStatus, RoundStatus, Tournament
 from tournaments.selectors import policies
 from tournaments.selectors.tournaments import round_game_options
 from tournaments.services import results
-from tournaments.services.locks import lock_match
+from tournaments.services.locks import lock_match, lock_tournament
 
 #: Sent after commit with ``table_id`` and the table's full ``snapshot``.
 table_changed = Signal()
@@ -539,6 +546,59 @@ def enter_scores(
     )
     _after_commit(locked, match, [])
     return locked
+
+
+# --- settings -------------------------------------------------------------------------------
+
+_SETTING_BOUNDS = {"turn_limit": (1, 100), "turn_seconds": (0, 600), "undo_seconds": (0, 600)}
+_SETTING_WORDS = {
+    "turn_limit": "The turn limit after a pass",
+    "turn_seconds": "The time per turn",
+    "undo_seconds": "The undo window",
+}
+
+
+@transaction.atomic(durable=True)
+def update_settings(
+    *, actor: AnyUser, tournament: Tournament | int, **changes: object
+) -> TableSettings:
+    """An organiser changes the tournament's table settings (tables opened from now on
+    use them). Unknown settings and numbers out of range are refused by name."""
+    tournament = lock_tournament(tournament if isinstance(tournament, int) else tournament.pk)
+    policies.require_manager(actor, tournament.club, doing="change its live tables")
+    unknown = sorted(set(changes) - set(TableSettings.EDITABLE))
+    if unknown:
+        raise InvalidInput(
+            f"Unknown setting {unknown[0]!r}.", code="unknown_field", field=unknown[0]
+        )
+    for name, value in changes.items():
+        if name in _SETTING_BOUNDS:
+            low, high = _SETTING_BOUNDS[name]
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise InvalidInput(
+                    f"{_SETTING_WORDS[name]} is {low} to {high}"
+                    + (" turns." if name == "turn_limit" else " seconds."),
+                    code="out_of_range",
+                    field=name,
+                )
+        elif not isinstance(value, bool):
+            raise InvalidInput(f"{name} is on or off.", code="invalid", field=name)
+    settings, _ = TableSettings.objects.get_or_create(tournament=tournament)
+    before = {name: getattr(settings, name) for name in TableSettings.EDITABLE}
+    for name, value in changes.items():
+        setattr(settings, name, value)
+    settings.save()
+    record_audit(
+        actor=actor,
+        action="table.settings",
+        summary="live table settings changed",
+        obj=settings,
+        club=tournament.club,
+        tournament=tournament,
+        before=before,
+        after={name: getattr(settings, name) for name in TableSettings.EDITABLE},
+    )
+    return settings
 
 
 # --- shared ---------------------------------------------------------------------------------

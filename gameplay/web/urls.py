@@ -1,6 +1,6 @@
 from django.urls import path
 
-from gameplay.web import drafts, score
+from gameplay.web import drafts, score, tables
 
 urlpatterns = [
     path("score/", score.score_helper, name="score-helper"),
@@ -8,6 +8,9 @@ urlpatterns = [
     path("drafts/<int:pk>/", drafts.draft_pick, name="draft-pick"),
     path("drafts/<int:pk>/control/", drafts.draft_control, name="draft-control"),
     path("drafts/<int:pk>/watch/", drafts.draft_watch, name="draft-watch"),
+    path("matches/<int:match_pk>/table/", tables.open_table, name="open-table"),
+    path("tables/<int:pk>/", tables.table_page, name="live-table"),
+    path("tournaments/<int:tournament_pk>/tables/", tables.round_tables, name="round-tables"),
     path(
         "tournaments/<int:tournament_pk>/drafts/<slug:action>/",
         drafts.draft_action,

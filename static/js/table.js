@@ -1,0 +1,340 @@
+// The live table: a turn counter and the turn limit after a pass, on each player's phone or
+// one shared tablet. The server decides (every tap names the turn number it takes, and a
+// tap whose number was taken meanwhile is refused with what took it); this page shows the
+// newest snapshot (versions), and keeps counting while the connection is down: taps wait
+// in a queue (kept across a reload or an app switch), are shown at once, and are sent in
+// order when the connection is back. A tap the server refuses drops the taps queued after
+// it, and the page says what happened instead.
+(function () {
+  "use strict";
+  var root = document.getElementById("live-table");
+  if (!root) return;
+  var tableId = root.dataset.table, mode = root.dataset.mode;
+  var storeKey = "table-" + tableId + "-pending";
+  var snap = null, version = -1, ws = null, retry = 0, pollTimer = null, nextId = 1, offset = 0;
+  var lastMessage = Date.now(), sending = false, connection = "";
+  var pageId = String(Math.random()).slice(2, 10), connections = 0;
+  var pending = [];  // taps not yet acknowledged: {id, number, kind, player, card}
+  var rank = null, suit = null;
+  var csrf = (document.querySelector("[name=csrfmiddlewaretoken]") || {}).value;
+  var SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+
+  try { pending = JSON.parse(sessionStorage.getItem(storeKey) || "[]"); } catch (e) { pending = []; }
+  function save() { try { sessionStorage.setItem(storeKey, JSON.stringify(pending)); } catch (e) {} }
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function cardChip(code, small) {
+    if (code === "JK") return el("span", { "class": "playing-card" + (small ? " small" : "") }, "Joker");
+    var s = code.slice(-1), r = code.slice(0, -1);
+    var red = s === "H" || s === "D";
+    return el("span", { "class": "playing-card" + (red ? " red" : "") + (small ? " small" : ""),
+                        "aria-label": r + " of " + { C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[s] },
+              r + SUITS[s]);
+  }
+  function showError(text) { var box = $("table-error"); box.textContent = text || ""; box.hidden = !text; }
+  function setConnection(text, live) {
+    var c = $("connection"); c.textContent = text; c.className = "connection " + (live ? "live" : "down");
+  }
+
+  function apply(s) {
+    if (!s || s.type !== "snapshot" || s.version < version) return;
+    version = s.version; snap = s;
+    if (s.now) offset = Date.parse(s.now) - Date.now();
+    // Taps the server has now leave the queue; a queued tap whose turn went to another
+    // tap (the other phone, while this one was offline) drops the queue, and says so.
+    var lost = null;
+    pending = pending.filter(function (t) {
+      if (lost) return false;
+      if (t.game_round !== s.game_round_in_match) { lost = lost || t; return false; }
+      if (t.number >= s.turn_number) return true;
+      var there = s.log[t.number];
+      if (!there || there.kind !== t.kind || there.player !== t.player) { lost = t; return false; }
+      return false;
+    });
+    if (lost) {
+      var there = s.log[lost.number];
+      showError("Your tap for turn " + (lost.number + 1) + " was not counted: " +
+        (there ? there.text + " was recorded first." : "the game round had moved on.") + " The table shows what happened.");
+    }
+    save();
+    render();
+  }
+
+  // What the table looks like with the queued taps on top of the snapshot: an estimate the
+  // server confirms or corrects (its engine is the one that counts).
+  function projected() {
+    var p = { turn: snap.turn_number, to_play: snap.to_play, ended: snap.ended,
+              left: (snap.turns_left || []).slice(), passed: (snap.passed || []).slice() };
+    pending.forEach(function (t) {
+      p.turn += 1;
+      var other = 1 - t.player;
+      if (t.kind === "pass") {
+        var again = p.passed.indexOf(t.player) >= 0;
+        if (p.passed.indexOf(t.player) < 0) p.passed.push(t.player);
+        if (snap.pass_is_final && p.passed.indexOf(other) >= 0) { p.ended = true; p.to_play = null; return; }
+        if (!again && snap.limit !== null && p.left[other] === null) p.left[other] = snap.limit;
+        p.to_play = snap.pass_is_final && p.passed.indexOf(other) >= 0 ? t.player : other;
+        return;
+      }
+      if (!snap.pass_is_final) { var i = p.passed.indexOf(t.player); if (i >= 0) { p.passed.splice(i, 1); p.left[other] = null; } }
+      if (p.left[t.player] !== null && p.left[t.player] > 0) p.left[t.player] -= 1;
+      if (t.kind === "extra") { p.to_play = t.player; return; }
+      if (snap.pass_is_final && p.passed.indexOf(other) >= 0) {
+        if (p.left[t.player] === 0) { p.ended = true; p.to_play = null; } else p.to_play = t.player;
+      } else p.to_play = other;
+    });
+    return p;
+  }
+
+  function canTap(p) {
+    if (!snap || snap.closed || snap.status !== "playing" || p.ended || p.to_play === null) return false;
+    if (snap.can.indexOf("tap") < 0 && pending.length === 0) return false;
+    if (snap.judge || mode === "shared") return snap.you !== null || snap.judge;
+    return p.to_play === snap.you;
+  }
+
+  function render() {
+    if (!snap) return;
+    var p = projected();
+    $("game-line").textContent = "Game " + snap.game + ", game round " + snap.game_round;
+    var headline = snap.headline;
+    if (pending.length && !p.ended && p.to_play !== null) {
+      var left = p.left[p.to_play];
+      headline = snap.seats[p.to_play].name + "'s turn" + (left !== null && left !== undefined ? " · " + left + (left === 1 ? " turn left" : " turns left") : "");
+    } else if (pending.length && p.ended) headline = "Game round over: enter the scores.";
+    $("headline").textContent = headline;
+    $("turn-counter").textContent = String(p.turn + 1);
+    snap.seats.forEach(function (seat, i) {
+      var box = $("seat-" + i);
+      box.classList.toggle("on-turn", p.to_play === i);
+      var passed = p.passed.indexOf(i) >= 0;
+      $("seat-state-" + i).textContent = passed ? "Passed" : (p.to_play === i ? "On turn" : "Waiting");
+      var leftEl = $("seat-left-" + i), n = p.left[i];
+      if (n !== null && n !== undefined && !passed) {
+        leftEl.textContent = n + (n === 1 ? " turn left" : " turns left");
+        leftEl.classList.toggle("near", n <= 2);
+      } else {
+        leftEl.textContent = snap.limit === null ? "" : (passed ? "" : "No limit yet");
+        leftEl.classList.remove("near");
+      }
+    });
+    var tapping = canTap(p);
+    ["tap-play", "tap-extra", "tap-pass"].forEach(function (id) {
+      var b = $(id); b.disabled = !tapping;
+      if (mode === "shared" || snap.judge) {
+        var who = p.to_play !== null ? snap.seats[p.to_play].name + ": " : "";
+        b.textContent = who + { "tap-play": "played a card", "tap-extra": "played a card · extra turn", "tap-pass": "pass" }[id];
+      }
+    });
+    $("tap-box").hidden = snap.closed || snap.status === "done";
+    var picker = $("card-picker");
+    if (picker) picker.hidden = !tapping;
+    $("undo").hidden = !(snap.can.indexOf("undo") >= 0 && pending.length === 0);
+    $("first-box").hidden = !(snap.can.indexOf("first") >= 0 && pending.length === 0);
+    document.querySelectorAll(".first-button").forEach(function (b) {
+      b.classList.toggle("secondary", Number(b.dataset.player) !== snap.first);
+    });
+    var scoring = snap.can.indexOf("scores") >= 0 && pending.length === 0;
+    var form = $("scores-box");
+    if (scoring && form.hidden) { $("score-0").value = ""; $("score-1").value = ""; }
+    form.hidden = !scoring;
+    $("confirm-box").hidden = snap.can.indexOf("confirm") < 0;
+    $("match-status").textContent = snap.match_status_label + (snap.closed ? " · the table is closed" : "");
+    var games = $("games-list"); games.innerHTML = "";
+    (snap.games || []).forEach(function (g, i) {
+      var rounds = g.rounds.map(function (r) { return r[0] + "\u2013" + r[1]; }).join(", ");
+      games.appendChild(el("li", {}, "Game " + (i + 1) + ": " + rounds + " (" + snap.seats[0].name + " first)"));
+    });
+    var log = $("turn-log"); log.innerHTML = "";
+    var entries = snap.log.map(function (e) { return { e: e, queued: false }; })
+      .concat(pending.map(function (t) { return { e: t, queued: true }; }));
+    entries.slice().reverse().forEach(function (item) {
+      var e = item.e, li = el("li", { value: String(e.number + 1) });
+      var who = snap.seats[e.player].name;
+      if (e.kind === "pass") li.appendChild(document.createTextNode(who + " passed"));
+      else {
+        li.appendChild(document.createTextNode(who + " played "));
+        if (e.card) li.appendChild(cardChip(e.card, true)); else li.appendChild(document.createTextNode("a card"));
+        if (e.kind === "extra") li.appendChild(document.createTextNode(" (extra turn)"));
+      }
+      if (item.queued) li.appendChild(el("em", { "class": "muted" }, " · not sent yet"));
+      log.appendChild(li);
+    });
+    var note = $("table-pending");
+    note.hidden = pending.length === 0;
+    note.textContent = pending.length + (pending.length === 1 ? " tap" : " taps") + " waiting to be sent: the table counts on, and sends them when the connection is back.";
+    renderTimer();
+  }
+
+  function renderTimer() {
+    var box = $("turn-timer");
+    if (!snap || !snap.turn_deadline || pending.length) { box.hidden = true; return; }
+    var left = Math.round((Date.parse(snap.turn_deadline) - (Date.now() + offset)) / 1000);
+    box.hidden = false;
+    box.classList.toggle("over", left <= 0);
+    box.textContent = left > 0 ? "Time for this turn: " + Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2) : "Over time for this turn";
+  }
+
+  // --- the connection ---------------------------------------------------------------------
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    try { ws = new WebSocket(scheme + location.host + "/ws/tables/" + tableId + "/"); }
+    catch (e) { startPolling(); return; }
+    ws.onopen = function () { connection = pageId + ":" + (++connections); retry = 0; stopPolling(); setConnection("Live", true); flush(); };
+    ws.onmessage = function (event) {
+      lastMessage = Date.now();
+      var message; try { message = JSON.parse(event.data); } catch (e) { return; }
+      if (message.type === "snapshot") apply(message);
+      else if (message.type === "ack") acknowledged(message.id);
+      else if (message.type === "error") refused(message.id, message.detail);
+    };
+    ws.onclose = function (event) {
+      ws = null; sending = false;
+      if (event.code === 4404) { setConnection("This table is not available.", false); return; }
+      setConnection("Connection lost: counting on here, reconnecting…", false);
+      startPolling();
+      var wait = Math.min(10000, 500 * Math.pow(2, retry++));
+      setTimeout(connect, wait / 2 + Math.random() * wait / 2);
+    };
+  }
+  function poll() {
+    fetch("/api/v1/tables/" + tableId + "/", { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (data) { if (data) { apply(data); flush(); } }).catch(function () {});
+  }
+  function startPolling() { if (!pollTimer) { poll(); pollTimer = setInterval(poll, 3000); } }
+  function stopPolling() { if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } }
+
+  function acknowledged(id) {
+    var was = pending.length;
+    pending = pending.filter(function (t) { return t.id !== id; });
+    if (pending.length !== was) { save(); showError(""); }
+    sending = false;
+    flush();
+  }
+  function refused(id, detail) {
+    var tap = pending.filter(function (t) { return t.id === id; })[0];
+    if (tap) {
+      var dropped = pending.length;
+      pending = [];  // the taps after a refused one were counted on top of it
+      save();
+      detail = (detail || "That tap was not recorded.") + (dropped > 1 ? " Your " + (dropped - 1) + " later taps were not sent." : "");
+    }
+    sending = false;
+    showError(detail);
+    render();
+  }
+
+  // Send the queued taps in order: over the socket all at once (the server takes them in
+  // order), over HTTP one after the other.
+  function flush() {
+    if (!pending.length || !snap) return;
+    if (ws && ws.readyState === 1) {
+      pending.forEach(function (t) {
+        if (t.sent === connection) return;
+        t.sent = connection;
+        ws.send(JSON.stringify({ type: "turn", id: t.id, number: t.number, kind: t.kind, player: t.player, card: t.card || "" }));
+      });
+      return;
+    }
+    if (sending) return;
+    sending = true;
+    var t = pending[0];
+    post("turns/", { number: t.number, kind: t.kind, player: t.player, card: t.card || "" }, t.id);
+  }
+
+  function post(path, body, id) {
+    fetch("/api/v1/tables/" + tableId + "/" + path, {
+      method: "POST", credentials: "same-origin", body: JSON.stringify(body),
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf } })
+      .then(function (r) { return r.json().then(function (data) { return [r.ok, data]; }); })
+      .then(function (pair) {
+        if (pair[0]) { if (id) acknowledged(id); apply(pair[1]); }
+        else { if (id) refused(id, pair[1].detail); else showError(pair[1].detail); poll(); }
+      })
+      .catch(function () { sending = false; });  // offline: the tap stays queued
+  }
+
+  function send(message, path, body) {
+    message.id = "a" + nextId++;
+    if (ws && ws.readyState === 1) { ws.send(JSON.stringify(message)); return; }
+    post(path, body);
+  }
+
+  // --- taps ---------------------------------------------------------------------------------
+  function tap(kind) {
+    var p = projected();
+    if (!canTap(p)) return;
+    var card = kind !== "pass" && rank ? (rank === "JK" ? "JK" : (suit ? rank + suit : null)) : "";
+    if (card === null) { showError("Choose the card's suit too, or clear the card."); return; }
+    pending.push({ id: "t" + Date.now() + "-" + nextId++, number: p.turn, kind: kind, player: p.to_play,
+                   card: card || "", game_round: snap.game_round_in_match });
+    save();
+    rank = null; suit = null; renderPicker();
+    showError("");
+    render();
+    flush();
+    if (navigator.vibrate) navigator.vibrate(30);
+  }
+  ["play", "extra", "pass"].forEach(function (kind) {
+    $("tap-" + kind).addEventListener("click", function () { tap(kind); });
+  });
+  $("undo").addEventListener("click", function () {
+    var last = snap.log[snap.log.length - 1];
+    if (last) send({ type: "undo", number: last.number }, "undo/", { number: last.number });
+  });
+  document.querySelectorAll(".first-button").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var player = Number(b.dataset.player);
+      send({ type: "first", player: player }, "first/", { player: player });
+    });
+  });
+  $("scores-box").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var scores = [Number($("score-0").value), Number($("score-1").value)];
+    if (scores.some(function (s) { return !isFinite(s) || s < 0 || Math.floor(s) !== s; })) { showError("Scores are whole numbers of 0 or more."); return; }
+    send({ type: "scores", game_round: snap.game_round_in_match, scores: scores }, "scores/",
+         { game_round: snap.game_round_in_match, scores: scores });
+  });
+  $("confirm").addEventListener("click", function () { send({ type: "confirm" }, "confirm/", {}); });
+
+  // The score helper's card picker: a rank, then a suit (a Joker needs none).
+  function renderPicker() {
+    var shown = $("picked-card");
+    if (!shown) return;
+    document.querySelectorAll(".pick-rank").forEach(function (b) { b.classList.toggle("chosen", b.dataset.rank === rank); });
+    document.querySelectorAll(".pick-suit").forEach(function (b) { b.classList.toggle("chosen", b.dataset.suit === suit); });
+    var code = rank === "JK" ? "JK" : (rank && suit ? rank + suit : null);
+    shown.replaceWith(code ? Object.assign(cardChip(code), { id: "picked-card" }) : el("span", { id: "picked-card", "class": "playing-card empty" }, rank ? rank + " of…" : "none"));
+  }
+  document.querySelectorAll(".pick-rank").forEach(function (b) {
+    b.addEventListener("click", function () { rank = b.dataset.rank; if (rank === "JK") suit = null; renderPicker(); });
+  });
+  document.querySelectorAll(".pick-suit").forEach(function (b) {
+    b.addEventListener("click", function () { suit = b.dataset.suit; if (rank === "JK") rank = null; renderPicker(); });
+  });
+  var clear = $("clear-card");
+  if (clear) clear.addEventListener("click", function () { rank = null; suit = null; renderPicker(); });
+
+  setInterval(renderTimer, 1000);
+  // A quiet socket asks for the state now and then; a phone coming back asks at once.
+  setInterval(function () {
+    if (ws && ws.readyState === 1 && Date.now() - lastMessage > 20000) {
+      lastMessage = Date.now(); ws.send(JSON.stringify({ type: "snapshot" }));
+    }
+  }, 5000);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "snapshot" })); else poll();
+  });
+  window.addEventListener("online", function () { if (!ws) connect(); flush(); });
+
+  apply(JSON.parse($("table-snapshot").textContent));
+  connect();
+})();
