@@ -24,9 +24,9 @@ from rest_framework.test import APIClient
 from core.auth import require_user, user_or_none
 from core.errors import NotAllowed
 from core.models import AuditEntry, Event
-from gameplay.models import DraftPod
+from gameplay.models import DraftPod, LiveTable
 from gameplay.services import drafts as draft_services
-from gameplay.services import picks
+from gameplay.services import picks, tables
 from tests.factories import A_WINS, member, running_tournament
 from tournaments.models import (
     Club,
@@ -54,6 +54,7 @@ class World:
     round: Round
     match: Match
     pod: DraftPod
+    table: LiveTable
     invitation: Invitation
 
 
@@ -70,6 +71,7 @@ def world() -> World:
     match = Match.objects.filter(round=rnd, b__isnull=False).order_by("table").first()
     assert match is not None
     club = tournament.club
+    table = tables.open_table(actor=organiser, match=match)
     return World(
         club=club,
         tournament=tournament,
@@ -78,6 +80,7 @@ def world() -> World:
         round=rnd,
         match=match,
         pod=pods[0],
+        table=table,
         invitation=Invitation.objects.create(
             club=club, email="someone@example.com", role=Role.MEMBER, token="t0ken"
         ),
@@ -177,6 +180,21 @@ def _services(w: World) -> list[tuple[str, Callable[[], object], str]]:
             "not_seated",
         ),
         (
+            "open_table",
+            lambda: tables.open_table(actor=ANONYMOUS, match=w.match),
+            "not_at_table",
+        ),
+        (
+            "take_turn",
+            lambda: tables.take_turn(actor=ANONYMOUS, table=w.table, number=0, kind="play"),
+            "not_at_table",
+        ),
+        (
+            "update_table_settings",
+            lambda: tables.update_settings(actor=ANONYMOUS, tournament=w.tournament, turn_limit=5),
+            "not_organiser",
+        ),
+        (
             "pause_pod",
             lambda: draft_services.pause_pod(actor=ANONYMOUS, pod=w.pod),
             "not_organiser",
@@ -234,6 +252,7 @@ def _url(route: str, w: World) -> str:
         "members": w.membership.pk,
         "matches": w.match.pk,
         "drafts": w.pod.pk,
+        "tables": w.table.pk,
     }
     values = {
         "slug": w.club.slug,

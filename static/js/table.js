@@ -132,7 +132,7 @@
         b.textContent = who + { "tap-play": "played a card", "tap-extra": "played a card · extra turn", "tap-pass": "pass" }[id];
       }
     });
-    $("tap-box").hidden = snap.closed || snap.status === "done";
+    $("tap-box").hidden = snap.closed || snap.status !== "playing" || p.ended;
     var picker = $("card-picker");
     if (picker) picker.hidden = !tapping;
     $("undo").hidden = !(snap.can.indexOf("undo") >= 0 && pending.length === 0);

@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
-from gameplay.services import drafts
+from gameplay.services import drafts, tables
 from tournaments.models import (
     Club,
     Game,
@@ -188,6 +188,25 @@ class Command(BaseCommand):
             third_place=True,
         )
         self._date_back(tournament, first)
+        self._live_table(second)
+
+    def _live_table(self, rnd: Round) -> None:
+        """Table 1 of the current round at a live table: its first player passed, the
+        other on turn with the turn limit running."""
+        match = (
+            Match.objects.filter(round=rnd, b__isnull=False)
+            .select_related("a__player__user", "b__player__user")
+            .order_by("table")
+            .first()
+        )
+        if match is None or match.b is None:
+            return
+        a, b = match.a.player.user, match.b.player.user
+        table = tables.open_table(actor=a, match=match)
+        for number, (user, kind) in enumerate(
+            [(a, "play"), (b, "play"), (a, "extra"), (a, "pass"), (b, "play"), (b, "play")]
+        ):
+            tables.take_turn(actor=user, table=table.pk, number=number, kind=kind)
 
     def _double_elimination(self, owner: Any, club: Club) -> None:
         """A double elimination of 8 (seeded by rating) with its first round played."""
@@ -253,7 +272,8 @@ class Command(BaseCommand):
         self.stdout.write("  admin      staff, for /admin/")
         self.stdout.write(
             f"{RUNNING_NAME} is running (round 2): pairings, standings, two Gosu draft "
-            "pods ready to start from its page, and a top 4 after the Swiss."
+            "pods ready to start from its page, table 1 at a live table (the turn limit "
+            "running), and a top 4 after the Swiss."
         )
         self.stdout.write(f"{BRACKET_NAME}: a double elimination, its first round played.")
         self._print_pairings()
