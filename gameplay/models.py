@@ -367,6 +367,8 @@ class TurnEvent(models.Model):
     player = models.PositiveSmallIntegerField()
     #: The card played (score helper), as its code ("7H"); blank when not chosen.
     card = models.CharField(max_length=3, blank=True, default="")
+    #: The row a card went to where the game asks (Vanilla Gwent: a heart), else blank.
+    row = models.CharField(max_length=8, blank=True, default="")
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

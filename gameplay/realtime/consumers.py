@@ -268,6 +268,7 @@ def _table_action(table_id: int, user: AnyUser, message: dict[str, Any]) -> None
             kind=message.get("kind"),
             player=message.get("player"),
             card=message.get("card") or "",
+            row=message.get("row") or "",
         )
     elif kind == "undo":
         tables.undo_turn(actor=user, table=table_id, number=message.get("number"))
@@ -304,9 +305,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     ``{"type": "error", "id", "code", "detail"}`` followed by the current snapshot, so a
     phone whose tap lost a race sees at once what won:
 
-    - ``{"type": "turn", "number": 7, "kind": "play"|"extra"|"pass", "player": 0, "card": "7H"}``
-      (``number``: the turn number the phone had; ``player`` only at a shared phone or
-      for a judge; ``card`` only with the score helper)
+    - ``{"type": "turn", "number": 7, "kind": "play"|"extra"|"pass", "player": 0, "card": "7H",
+      "row": "spades"}`` (``number``: the turn number the phone had; ``player`` only at a
+      shared phone or for a judge; ``card`` only with the score helper; ``row`` where the
+      game asks, a Vanilla Gwent heart)
     - ``{"type": "undo", "number": 7}``, ``{"type": "first", "player": 1}``
     - ``{"type": "scores", "game_round": 2, "scores": [31, 27]}``, ``{"type": "confirm"}``
     """

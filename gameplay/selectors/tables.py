@@ -17,8 +17,9 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from core.auth import AnyUser
+from core.errors import RuleViolation
 from gameplay.models import LiveTable, TableSettings, TableStatus, TurnEvent, TurnKind
-from gameplay.rules import turn_limit
+from gameplay.rules import turn_limit, vanilla_gwent
 from gameplay.rules.cards import Card
 from tournaments.models import Match, MatchStatus, ReportSide, ResultReport, Round, Tournament
 from tournaments.selectors import policies
@@ -89,6 +90,43 @@ def describe_event(table: LiveTable, event: TurnEvent) -> str:
         return f"{who} passed"
     what = f"played {card_label(event.card)}" if event.card else "played a card"
     return f"{who} {what}" + (" (extra turn)" if event.kind == TurnKind.EXTRA else "")
+
+
+#: The games whose power the table keeps from the cards tapped (the others' scores are
+#: counted by the players: Gesoseka's field and Kontsina's captures are not made of taps).
+LIVE_POWER_GAMES = ("vanilla_gwent",)
+
+
+def vanilla_gwent_events(events: list[TurnEvent]) -> list[dict[str, object]] | None:
+    """The game round's taps as Vanilla Gwent's scoring events, or None when a play was
+    tapped without its card (the power cannot be known then)."""
+    out: list[dict[str, object]] = []
+    for event in events:
+        if event.kind == TurnKind.PASS:
+            out.append({"player": event.player, "action": "pass"})
+        elif not event.card:
+            return None
+        else:
+            play: dict[str, object] = {"player": event.player, "action": "play", "card": event.card}
+            if event.row:
+                play["row"] = event.row
+            out.append(play)
+    return out
+
+
+def live_power(table: LiveTable, events: list[TurnEvent]) -> list[int] | None:
+    """Each player's power now, from the cards tapped (Vanilla Gwent with the score
+    helper on), else None."""
+    if not table.score_helper or table.match.round.tournament.game not in LIVE_POWER_GAMES:
+        return None
+    played = vanilla_gwent_events(events)
+    if played is None:
+        return None
+    try:
+        board = vanilla_gwent.round_from_dict({"events": played})
+    except RuleViolation:
+        return None  # a log a judge tapped past the helper: no power shown
+    return list(board.final.powers)
 
 
 def _events(table: LiveTable) -> list[TurnEvent]:
@@ -187,6 +225,7 @@ def snapshot_of(
                 "player": e.player,
                 "card": e.card,
                 "card_label": card_label(e.card),
+                "row": e.row,
                 "by": e.by_id,
                 "at": e.created_at.isoformat(),
                 "text": describe_event(table, e),
@@ -197,6 +236,8 @@ def snapshot_of(
         "match_status": match.status,
         "match_status_label": MatchStatus(match.status).label,
         "confirm_by": _confirm_by(match, reports),
+        "power": live_power(table, events),
+        "rows_for_hearts": table.score_helper and match.round.tournament.game in LIVE_POWER_GAMES,
         "now": timezone.now().isoformat(),
     }
 
@@ -375,6 +416,4 @@ def match_of_table(table_id: int) -> int | None:
 
 
 def tournament_of_match(match_id: int) -> int | None:
-    return (
-        Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()
-    )
+    return Match.objects.filter(pk=match_id).values_list("round__tournament_id", flat=True).first()

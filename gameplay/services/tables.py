@@ -65,7 +65,7 @@ from gameplay.models import (
 )
 from gameplay.rules import cards as card_rules
 from gameplay.rules import games as game_rules
-from gameplay.rules import turn_limit
+from gameplay.rules import turn_limit, vanilla_gwent
 from gameplay.selectors import tables as selectors
 from tournaments.models import Match, MatchStatus, RoundStatus, Tournament
 from tournaments.selectors import policies
@@ -240,6 +240,8 @@ def _check_card(table: LiveTable, events: list[TurnEvent], seat: int, kind: str,
     parsed = card_rules.read_card(
         card, rule="cards.unknown_card", where="card", max_len=6, jokers=True
     )
+    if table.match.round.tournament.game in selectors.LIVE_POWER_GAMES:
+        return str(parsed)  # the game's engine checks the card (``_check_with_the_game``)
     played = [
         card_rules.Card.parse(e.card)
         for e in TurnEvent.objects.filter(
@@ -269,6 +271,7 @@ def take_turn(
     kind: object,
     player: object = None,
     card: object = "",
+    row: object = "",
 ) -> TurnResult:
     """Record one tap: ``kind`` (play, extra, pass) by ``player`` (default: the actor's
     seat) as event ``number`` of the game round being played."""
@@ -286,6 +289,8 @@ def take_turn(
         raise InvalidInput(
             "A card is a code such as 7H, QS or JK.", code="cards.unknown_card", field="card"
         )
+    if row not in ("", "clubs", "spades", "diamonds"):
+        raise InvalidInput("A row is clubs, spades or diamonds.", code="invalid_row", field="row")
     if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
         raise InvalidInput("A player is a seat number.", code="invalid_player", field="player")
     locked = _lock_table(table if isinstance(table, int) else table.pk)
@@ -316,6 +321,8 @@ def take_turn(
             field="number",
         )
     code = _check_card(locked, events, seat, str(kind), card.strip())
+    if row and not code:
+        raise InvalidInput("A row goes with a card.", code="row_without_card", field="row")
     seating, rules = selectors.engine_setup(locked)
     try:
         state = turn_limit.check(
@@ -326,6 +333,10 @@ def take_turn(
         )
     except RuleViolation as error:
         raise Conflict(selectors.in_names(locked, error.detail), code=error.rule) from None
+    if code and locked.match.round.tournament.game in selectors.LIVE_POWER_GAMES:
+        _check_with_the_game(
+            locked, events, TurnEvent(kind=kind, player=seat, card=code, row=str(row))
+        )
     now = timezone.now()
     event = TurnEvent.objects.create(
         table=locked,
@@ -335,6 +346,7 @@ def take_turn(
         kind=kind,
         player=seat,
         card=code,
+        row=str(row),
         by=user_or_none(actor),
         created_at=now,
     )
@@ -355,6 +367,20 @@ def take_turn(
         )
     _after_commit(locked, locked.match, [*events, event])
     return TurnResult(locked, recorded=True)
+
+
+def _check_with_the_game(table: LiveTable, events: list[TurnEvent], new: TurnEvent) -> None:
+    """The score helper's game engine on the game round with the new card (Vanilla Gwent:
+    the row a heart goes to, one Queen, each card once): refused with the rule's words."""
+    played = selectors.vanilla_gwent_events([*events, new])
+    if played is None:
+        return  # a play tapped without its card: the power is not kept, nothing to check
+    try:
+        vanilla_gwent.round_from_dict({"events": played})
+    except RuleViolation as error:
+        raise InvalidInput(
+            selectors.in_names(table, error.detail), code=error.rule, field="card"
+        ) from None
 
 
 def _restart_timer(table: LiveTable, state: turn_limit.TableState) -> None:

@@ -15,7 +15,7 @@
   var lastMessage = Date.now(), sending = false, connection = "";
   var pageId = String(Math.random()).slice(2, 10), connections = 0;
   var pending = [];  // taps not yet acknowledged: {id, number, kind, player, card}
-  var rank = null, suit = null;
+  var rank = null, suit = null, row = null;
   var csrf = (document.querySelector("[name=csrfmiddlewaretoken]") || {}).value;
   var SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 
@@ -140,9 +140,15 @@
     document.querySelectorAll(".first-button").forEach(function (b) {
       b.classList.toggle("secondary", Number(b.dataset.player) !== snap.first);
     });
+    var power = $("power-line");
+    power.hidden = !snap.power || pending.length > 0;
+    if (snap.power) power.textContent = "Power: " + snap.seats[0].name + " " + snap.power[0] + " \u00b7 " + snap.seats[1].name + " " + snap.power[1];
     var scoring = snap.can.indexOf("scores") >= 0 && pending.length === 0;
     var form = $("scores-box");
-    if (scoring && form.hidden) { $("score-0").value = ""; $("score-1").value = ""; }
+    if (scoring && form.hidden) {
+      // The score helper's power is the game round's score: filled in, to check and save.
+      $("score-0").value = snap.power ? snap.power[0] : ""; $("score-1").value = snap.power ? snap.power[1] : "";
+    }
     form.hidden = !scoring;
     $("confirm-box").hidden = snap.can.indexOf("confirm") < 0;
     $("match-status").textContent = snap.match_status_label + (snap.closed ? " · the table is closed" : "");
@@ -239,14 +245,14 @@
       pending.forEach(function (t) {
         if (t.sent === connection) return;
         t.sent = connection;
-        ws.send(JSON.stringify({ type: "turn", id: t.id, number: t.number, kind: t.kind, player: t.player, card: t.card || "" }));
+        ws.send(JSON.stringify({ type: "turn", id: t.id, number: t.number, kind: t.kind, player: t.player, card: t.card || "", row: t.row || "" }));
       });
       return;
     }
     if (sending) return;
     sending = true;
     var t = pending[0];
-    post("turns/", { number: t.number, kind: t.kind, player: t.player, card: t.card || "" }, t.id);
+    post("turns/", { number: t.number, kind: t.kind, player: t.player, card: t.card || "", row: t.row || "" }, t.id);
   }
 
   function post(path, body, id) {
@@ -273,10 +279,12 @@
     if (!canTap(p)) return;
     var card = kind !== "pass" && rank ? (rank === "JK" ? "JK" : (suit ? rank + suit : null)) : "";
     if (card === null) { showError("Choose the card's suit too, or clear the card."); return; }
+    var heartRow = card && snap.rows_for_hearts && card.slice(-1) === "H" ? row : "";
+    if (heartRow === null) { showError("A heart goes to a row: choose the row too."); return; }
     pending.push({ id: "t" + Date.now() + "-" + nextId++, number: p.turn, kind: kind, player: p.to_play,
-                   card: card || "", game_round: snap.game_round_in_match });
+                   card: card || "", row: heartRow || "", game_round: snap.game_round_in_match });
     save();
-    rank = null; suit = null; renderPicker();
+    rank = null; suit = null; row = null; renderPicker();
     showError("");
     render();
     flush();
@@ -310,6 +318,9 @@
     if (!shown) return;
     document.querySelectorAll(".pick-rank").forEach(function (b) { b.classList.toggle("chosen", b.dataset.rank === rank); });
     document.querySelectorAll(".pick-suit").forEach(function (b) { b.classList.toggle("chosen", b.dataset.suit === suit); });
+    document.querySelectorAll(".pick-row").forEach(function (b) { b.classList.toggle("chosen", b.dataset.row === row); });
+    var rows = $("row-picker");
+    if (rows) rows.hidden = suit !== "H" || rank === "JK";
     var code = rank === "JK" ? "JK" : (rank && suit ? rank + suit : null);
     shown.replaceWith(code ? Object.assign(cardChip(code), { id: "picked-card" }) : el("span", { id: "picked-card", "class": "playing-card empty" }, rank ? rank + " of…" : "none"));
   }
@@ -319,8 +330,11 @@
   document.querySelectorAll(".pick-suit").forEach(function (b) {
     b.addEventListener("click", function () { suit = b.dataset.suit; if (rank === "JK") rank = null; renderPicker(); });
   });
+  document.querySelectorAll(".pick-row").forEach(function (b) {
+    b.addEventListener("click", function () { row = b.dataset.row; renderPicker(); });
+  });
   var clear = $("clear-card");
-  if (clear) clear.addEventListener("click", function () { rank = null; suit = null; renderPicker(); });
+  if (clear) clear.addEventListener("click", function () { rank = null; suit = null; row = null; renderPicker(); });
 
   setInterval(renderTimer, 1000);
   // A quiet socket asks for the state now and then; a phone coming back asks at once.

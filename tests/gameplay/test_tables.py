@@ -350,3 +350,27 @@ def test_a_bracket_match_played_at_the_table_moves_its_winner_on() -> None:
     results.judge_result(actor=organiser, match=other, games=A_WINS)
     final = Match.objects.get(round__stage=stage, slot="W2-1")
     assert match.a_id in (final.a_id, final.b_id)
+
+
+def test_vanilla_gwent_power_is_kept_from_the_cards_tapped() -> None:
+    tournament, _, match = _first_match(game="vanilla_gwent")
+    TableSettings.objects.create(tournament=tournament, score_helper=True)
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    _tap(table, ana, card="7C")
+    with pytest.raises(InvalidInput) as no_row:
+        _tap(table, bruno, card="5H")  # a heart goes to a row the player names
+    assert no_row.value.code == "vanilla_gwent.row_required"
+    _tap(table, bruno, card="5H", row="spades")
+    with pytest.raises(InvalidInput) as twice:
+        _tap(table, ana, card="7C")  # one deck: each card once per game round
+    assert twice.value.code == "vanilla_gwent.card_played_twice"
+    snapshot = _snap(table)
+    assert snapshot["power"] == [9, 5]  # a 7 grants 9 while it is its player's latest unit
+    assert snapshot["rows_for_hearts"]
+    # A play tapped without its card: the power can no longer be known, and is not shown.
+    _tap(table, ana)
+    assert _snap(table)["power"] is None
+    with pytest.raises(InvalidInput) as bad_row:
+        _tap(table, bruno, card="6S", row="hearts")
+    assert bad_row.value.code == "invalid_row"
