@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from gameplay.api import drafts, rules
+from gameplay.api import drafts, rules, tables
 
 urlpatterns = [
     path("rules/<str:game>/score/", rules.ScoreView.as_view(), name="api-rules-score"),
@@ -21,6 +21,23 @@ urlpatterns = [
         "drafts/<int:pk>/seats/<int:position>/auto/",
         drafts.SeatAutoView.as_view(),
         name="api-draft-seat-auto",
+    ),
+    path("matches/<int:pk>/table/", tables.OpenTableView.as_view(), name="api-open-table"),
+    path("tables/<int:pk>/", tables.TableView.as_view(), name="api-table"),
+    path("tables/<int:pk>/turns/", tables.TurnView.as_view(), name="api-table-turns"),
+    path("tables/<int:pk>/undo/", tables.UndoView.as_view(), name="api-table-undo"),
+    path("tables/<int:pk>/first/", tables.FirstView.as_view(), name="api-table-first"),
+    path("tables/<int:pk>/scores/", tables.ScoresView.as_view(), name="api-table-scores"),
+    path("tables/<int:pk>/confirm/", tables.ConfirmView.as_view(), name="api-table-confirm"),
+    re_path(
+        r"^tables/(?P<pk>[0-9]+)/turns\.(?P<fmt>csv|json)$",
+        tables.TurnLogView.as_view(),
+        name="api-table-turn-log",
+    ),
+    path(
+        "tournaments/<int:pk>/tables/",
+        tables.RoundTablesView.as_view(),
+        name="api-tournament-tables",
     ),
     re_path(
         r"^drafts/(?P<pk>[0-9]+)/picks\.(?P<fmt>csv|json)$",

@@ -311,8 +311,6 @@ def take_turn(
             field="number",
         )
     _require_open(locked)
-    if locked.status == TableStatus.SCORING:
-        raise Conflict("This game round is over: enter its scores.", code="game_round_over")
     if number > len(events):
         raise Conflict(
             f"This table is at turn {len(events) + 1}, not {number + 1}: your phone has "
@@ -332,7 +330,10 @@ def take_turn(
             turn_limit.Event(str(kind), seat),
         )
     except RuleViolation as error:
-        raise Conflict(selectors.in_names(locked, error.detail), code=error.rule) from None
+        detail = selectors.in_names(locked, error.detail)
+        if locked.status == TableStatus.SCORING:
+            detail += ". Enter the game round's scores."
+        raise Conflict(detail, code=error.rule) from None
     if code and locked.match.round.tournament.game in selectors.LIVE_POWER_GAMES:
         _check_with_the_game(
             locked, events, TurnEvent(kind=kind, player=seat, card=code, row=str(row))

@@ -169,12 +169,13 @@
         if (e.card) li.appendChild(cardChip(e.card, true)); else li.appendChild(document.createTextNode("a card"));
         if (e.kind === "extra") li.appendChild(document.createTextNode(" (extra turn)"));
       }
-      if (item.queued) li.appendChild(el("em", { "class": "muted" }, " · not sent yet"));
+      if (item.queued && !e.acked) li.appendChild(el("em", { "class": "muted" }, " · not sent yet"));
       log.appendChild(li);
     });
+    var waiting = pending.filter(function (t) { return !t.acked; }).length;
     var note = $("table-pending");
-    note.hidden = pending.length === 0;
-    note.textContent = pending.length + (pending.length === 1 ? " tap" : " taps") + " waiting to be sent: the table counts on, and sends them when the connection is back.";
+    note.hidden = waiting === 0;
+    note.textContent = waiting + (waiting === 1 ? " tap" : " taps") + " waiting to be sent: the table counts on, and sends them when the connection is back.";
     renderTimer();
   }
 
@@ -188,25 +189,36 @@
   }
 
   // --- the connection ---------------------------------------------------------------------
+  // One socket at a time: a reconnect timer and the browser's "online" event must not
+  // open two (each would resend the queue, and the older one's close would drop the newer).
+  var retryTimer = null;
   function connect() {
-    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    try { ws = new WebSocket(scheme + location.host + "/ws/tables/" + tableId + "/"); }
+    if (ws) return;
+    clearTimeout(retryTimer); retryTimer = null;
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://", socket;
+    try { socket = new WebSocket(scheme + location.host + "/ws/tables/" + tableId + "/"); }
     catch (e) { startPolling(); return; }
-    ws.onopen = function () { connection = pageId + ":" + (++connections); retry = 0; stopPolling(); setConnection("Live", true); flush(); };
-    ws.onmessage = function (event) {
+    ws = socket;
+    socket.onopen = function () {
+      if (ws !== socket) return;
+      connection = pageId + ":" + (++connections); retry = 0; stopPolling(); setConnection("Live", true); flush();
+    };
+    socket.onmessage = function (event) {
+      if (ws !== socket) return;
       lastMessage = Date.now();
       var message; try { message = JSON.parse(event.data); } catch (e) { return; }
       if (message.type === "snapshot") apply(message);
       else if (message.type === "ack") acknowledged(message.id);
-      else if (message.type === "error") refused(message.id, message.detail);
+      else if (message.type === "error") refused(message.id, message.detail, message.code);
     };
-    ws.onclose = function (event) {
-      ws = null; sending = false;
+    socket.onclose = function (event) {
+      if (ws !== socket) return;
+      ws = null; connection = "";
       if (event.code === 4404) { setConnection("This table is not available.", false); return; }
       setConnection("Connection lost: counting on here, reconnecting…", false);
       startPolling();
       var wait = Math.min(10000, 500 * Math.pow(2, retry++));
-      setTimeout(connect, wait / 2 + Math.random() * wait / 2);
+      retryTimer = setTimeout(connect, wait / 2 + Math.random() * wait / 2);
     };
   }
   function poll() {
@@ -217,15 +229,26 @@
   function startPolling() { if (!pollTimer) { poll(); pollTimer = setInterval(poll, 3000); } }
   function stopPolling() { if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } }
 
+  // An acknowledged tap stays in the queue, shown, until a snapshot holds it: the
+  // acknowledgement comes before the snapshot, and a tap made in between must take the
+  // next number, not the acknowledged tap's again.
   function acknowledged(id) {
-    var was = pending.length;
-    pending = pending.filter(function (t) { return t.id !== id; });
-    if (pending.length !== was) { save(); showError(""); }
+    var changed = false;
+    pending.forEach(function (t) { if (t.id === id && !t.acked) { t.acked = true; changed = true; } });
+    if (changed) { save(); showError(""); render(); }
     sending = false;
     flush();
   }
-  function refused(id, detail) {
+  function refused(id, detail, code) {
     var tap = pending.filter(function (t) { return t.id === id; })[0];
+    if (tap && code === "turn_ahead") {
+      // An earlier tap of this queue is still on its way (over the other channel): send
+      // the queue again in a moment, in order.
+      sending = false;
+      pending.forEach(function (t) { t.sent = ""; });
+      setTimeout(flush, 500);
+      return;
+    }
     if (tap) {
       var dropped = pending.length;
       pending = [];  // the taps after a refused one were counted on top of it
@@ -240,18 +263,20 @@
   // Send the queued taps in order: over the socket all at once (the server takes them in
   // order), over HTTP one after the other.
   function flush() {
-    if (!pending.length || !snap) return;
-    if (ws && ws.readyState === 1) {
+    if (!snap || !pending.some(function (t) { return !t.acked; })) return;
+    if (ws && ws.readyState === 1 && !(sending && Date.now() - sending < 10000)) {
       pending.forEach(function (t) {
-        if (t.sent === connection) return;
-        t.sent = connection;
+        if (t.acked || t.sent === connection) return;
+        t.sent = connection; t.sentAt = Date.now();
         ws.send(JSON.stringify({ type: "turn", id: t.id, number: t.number, kind: t.kind, player: t.player, card: t.card || "", row: t.row || "" }));
       });
       return;
     }
-    if (sending) return;
-    sending = true;
-    var t = pending[0];
+    if (sending && Date.now() - sending < 10000) return;
+    sending = Date.now();
+    var t = pending.filter(function (q) { return !q.acked; })[0];
+    if (!t) { sending = false; return; }
+    t.sentAt = Date.now();
     post("turns/", { number: t.number, kind: t.kind, player: t.player, card: t.card || "", row: t.row || "" }, t.id);
   }
 
@@ -262,7 +287,7 @@
       .then(function (r) { return r.json().then(function (data) { return [r.ok, data]; }); })
       .then(function (pair) {
         if (pair[0]) { if (id) acknowledged(id); apply(pair[1]); }
-        else { if (id) refused(id, pair[1].detail); else showError(pair[1].detail); poll(); }
+        else { if (id) refused(id, pair[1].detail, pair[1].code); else showError(pair[1].detail); poll(); }
       })
       .catch(function () { sending = false; });  // offline: the tap stays queued
   }
@@ -336,7 +361,16 @@
   var clear = $("clear-card");
   if (clear) clear.addEventListener("click", function () { rank = null; suit = null; row = null; renderPicker(); });
 
-  setInterval(renderTimer, 1000);
+  setInterval(function () {
+    renderTimer();
+    // A tap sent and not answered within a few seconds is sent again: the server knows a
+    // repeated tap (same turn number, kind and player) and records it once.
+    var now = Date.now(), stale = pending.some(function (t) { return !t.acked && t.sent && now - t.sentAt > 4000; });
+    if (stale) { pending.forEach(function (t) { t.sent = ""; }); flush(); }
+    // Acknowledged but no snapshot holds it after a while (a lost broadcast): ask.
+    var unseen = pending.some(function (t) { return t.acked && now - (t.sentAt || now) > 3000; });
+    if (unseen && ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "snapshot" }));
+  }, 1000);
   // A quiet socket asks for the state now and then; a phone coming back asks at once.
   setInterval(function () {
     if (ws && ws.readyState === 1 && Date.now() - lastMessage > 20000) {
@@ -347,7 +381,7 @@
     if (document.visibilityState !== "visible") return;
     if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "snapshot" })); else poll();
   });
-  window.addEventListener("online", function () { if (!ws) connect(); flush(); });
+  window.addEventListener("online", function () { connect(); flush(); });
 
   apply(JSON.parse($("table-snapshot").textContent));
   connect();

@@ -81,7 +81,11 @@ def test_ten_turns_after_a_pass_then_the_limit_refuses_the_eleventh() -> None:
     assert LiveTable.objects.get(pk=table.pk).status == TableStatus.SCORING
     with pytest.raises(Conflict) as refused:
         _tap(table, bruno, "play")
-    assert refused.value.code == "game_round_over"
+    assert refused.value.code == "turn_limit.limit_reached"
+    assert refused.value.detail.startswith(
+        f"{bruno.player.display_name} has used the 10 turns allowed since "
+        f"{ana.player.display_name} passed; the game round is over"
+    )
     assert TurnEvent.objects.filter(table=table).count() == 11
 
 

@@ -1,0 +1,177 @@
+"""End to end in a browser, over real websockets: two players on their phones play a match
+at a live table (a game round up to the turn limit, a dropped connection in the middle),
+enter the scores, confirm at the table, and the result is in the standings.
+
+Channels' live server runs the ASGI application (Daphne) in a child process, as for the
+draft (``test_draft_pod``). One phone's websocket is cut with Playwright's websocket
+routing and its network taken offline (so the HTTP fallback fails too): the page keeps
+counting, queues the taps, and sends them when it is back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.testing import ChannelsLiveServerTestCase
+from channels.testing import live as channels_live
+
+from gameplay.models import LiveTable, TableSettings, TurnEvent
+from tests.e2e.test_draft_pod import PASSWORD, PHONE, _set_up_the_server_process
+from tests.factories import running_tournament
+from tournaments.models import Match, MatchStatus
+from tournaments.services import swiss
+
+pytestmark = [pytest.mark.e2e]
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords() -> None:
+    """The real password hasher: the server process was forked before the suite's
+    fast-hasher fixture ran."""
+
+
+class _Cable:
+    """A page's websocket through Playwright, which the test can cut and mend."""
+
+    def __init__(self) -> None:
+        self.up = True
+        self.open: list[Any] = []
+
+    def route(self, ws: Any) -> None:
+        if not self.up:
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.open.append(ws)
+
+    def cut(self) -> None:
+        self.up = False
+        for ws in self.open:
+            ws.close()
+        self.open.clear()
+
+
+class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
+    serve_static = True
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        channels_live.set_database_connection = _set_up_the_server_process
+        super().setUpClass()
+
+    @pytest.fixture(autouse=True)
+    def _browser(self, browser):  # type: ignore[no-untyped-def]
+        self.browser = browser
+
+    def _phone(self, username: str, cable: _Cable | None = None):  # type: ignore[no-untyped-def]
+        context = self.browser.new_context(**PHONE)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        self.errors: list[str] = getattr(self, "errors", [])
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        if cable is not None:
+            page.route_web_socket("**/ws/tables/**", cable.route)
+        page.goto(f"{self.live_server_url}/accounts/login/")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Log in").click()
+        page.wait_for_url(f"{self.live_server_url}/")
+        return context, page
+
+    def test_a_match_played_at_the_table_to_its_confirmed_result(self) -> None:
+        tournament, organiser, _ = running_tournament(2)
+        TableSettings.objects.create(tournament=tournament, turn_limit=4)
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        match = Match.objects.select_related("a__player__user", "b__player__user").get(
+            round__tournament=tournament
+        )
+        assert match.b is not None
+        ana_name, bruno_name = match.a.player.display_name, match.b.player.display_name
+        cable = _Cable()
+        ana_context, ana = self._phone(match.a.player.user.username, cable)
+        _, bruno = self._phone(match.b.player.user.username)
+
+        # Ana opens the table from her match page; Bruno follows the link on his.
+        match_url = f"{self.live_server_url}/tournaments/{tournament.pk}/matches/{match.pk}/"
+        ana.goto(match_url)
+        ana.locator("#open-table-phones").click()
+        ana.locator("#connection.live").wait_for()
+        bruno.goto(match_url)
+        bruno.locator("#open-live-table").click()
+        bruno.locator("#connection.live").wait_for()
+
+        ana.locator("#tap-play").click()
+        bruno.locator("#headline").get_by_text(f"{bruno_name}'s turn").wait_for()
+        assert ana.locator("#tap-play").is_disabled()  # not her turn any more
+        bruno.locator("#tap-pass").click()
+        ana.locator("#seat-left-0").get_by_text("4 turns left").wait_for()
+
+        # Ana's connection drops: the page counts on and queues her taps.
+        cable.cut()
+        ana_context.set_offline(True)
+        ana.locator("#connection.down").wait_for()
+        ana.locator("#tap-play").click()
+        ana.locator("#tap-extra").click()
+        ana.locator("#seat-left-0").get_by_text("2 turns left").wait_for()
+        assert "2 taps waiting to be sent" in ana.locator("#table-pending").inner_text()
+        assert bruno.locator("#turn-counter").inner_text() == "3"  # nothing reached Bruno
+        # Switching apps and back (the page hidden, then shown) loses nothing.
+        ana.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+        # Back online: the queued taps are sent in order and both phones agree.
+        cable.up = True
+        ana_context.set_offline(False)
+        ana.locator("#connection.live").wait_for(timeout=20_000)
+        ana.locator("#table-pending").wait_for(state="hidden")
+        bruno.locator("#turn-counter").get_by_text("5").wait_for()
+        assert bruno.locator("#seat-left-0").inner_text() == "2 turns left"
+
+        ana.locator("#tap-play").click()
+        ana.locator("#tap-play").click()
+        ana.locator("#headline").get_by_text("turn limit reached").wait_for()
+        assert ana.locator("#tap-box").is_hidden()
+        # A fifth turn after Bruno's pass is refused by the server, in the players' words.
+        table = LiveTable.objects.get(match=match)
+        refused = ana.evaluate(
+            """async (id) => {
+                const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
+                const r = await fetch(`/api/v1/tables/${id}/turns/`, {method: "POST",
+                  headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
+                  body: JSON.stringify({number: 6, kind: "play"})});
+                return [r.status, (await r.json()).detail];
+            }""",
+            table.pk,
+        )
+        assert refused[0] == 409, refused
+        assert refused[1].startswith(f"{ana_name} has used the 4 turns allowed since {bruno_name}")
+        assert TurnEvent.objects.filter(table=table, undone_at__isnull=True).count() == 6
+
+        # The scores of the game round; the next one Bruno starts; then the last scores.
+        ana.fill("#score-0", "10")
+        ana.fill("#score-1", "5")
+        ana.locator("#save-scores").click()
+        bruno.locator("#games-list").get_by_text("10\N{EN DASH}5").wait_for()
+        bruno.locator("#headline").get_by_text(f"{bruno_name}'s turn").wait_for()
+        bruno.locator("#tap-pass").click()
+        ana.locator("#tap-pass").wait_for(state="visible")
+        ana.locator("#headline").get_by_text(f"{ana_name}'s turn").wait_for()
+        ana.locator("#tap-pass").click()
+        ana.locator("#scores-box").wait_for(state="visible")
+        ana.fill("#score-0", "12")
+        ana.fill("#score-1", "3")
+        ana.locator("#save-scores").click()
+
+        # Bruno confirms at the table; the result is in the standings.
+        bruno.locator("#confirm").click()
+        bruno.locator("#match-status").get_by_text("Confirmed").wait_for()
+        match.refresh_from_db()
+        assert match.status == MatchStatus.CONFIRMED and match.winner == "a"
+        bruno.goto(f"{self.live_server_url}/tournaments/{tournament.pk}/standings/")
+        first_row = bruno.locator("table tbody tr").first.inner_text()
+        assert ana_name in first_row
+        # The judges' timeline on the match page.
+        ana.goto(match_url)
+        ana.locator("#turn-timeline summary").click()
+        assert f"{bruno_name} passed" in ana.locator("#turn-timeline").inner_text()
+        assert not self.errors, self.errors
