@@ -137,9 +137,9 @@ def _events(table: LiveTable) -> list[TurnEvent]:
     )
 
 
-def _confirm_by(match: Match, reports: dict[str, ResultReport]) -> int | None:
+def _confirm_by(match: Match, reports: dict[str, ResultReport] | None) -> int | None:
     """The seat whose confirmation the match waits for (None: nobody's)."""
-    if match.status != MatchStatus.REPORTED:
+    if match.status != MatchStatus.REPORTED or reports is None:
         return None
     a, b = reports.get(ReportSide.A), reports.get(ReportSide.B)
     if a is not None and a.complete and not (b is not None and b.complete):
@@ -165,22 +165,26 @@ def _headline(table: LiveTable, state: turn_limit.TableState | None, names: list
 
 
 def snapshot_of(
-    table: LiveTable, match: Match, events: list[TurnEvent] | None = None
+    table: LiveTable,
+    match: Match,
+    events: list[TurnEvent] | None = None,
+    state: turn_limit.TableState | None = None,
 ) -> dict[str, Any]:
-    """The table's full snapshot, from rows the caller has (``events``: the game round's
-    live events, read if not given; ``match.current_reports`` when a result service set
-    it, else read)."""
+    """The table's full snapshot, from what the caller has: ``events`` (the game round's
+    live events, read if not given), ``state`` (the engine's after them, replayed if not
+    given), ``match.current_reports`` when a result service set it (else read, and only
+    while the match waits for a confirmation: one query a tap saved)."""
     table.match = match
     if events is None:
         events = _events(table)
     names = seat_names(table)
-    state: turn_limit.TableState | None
-    try:
-        state = turn_limit.replay(*engine_setup(table), [engine_event(e) for e in events])
-    except Exception:  # a judge changed the settings under a stored log: show, do not crash
-        state = None
+    if state is None:
+        try:
+            state = turn_limit.replay(*engine_setup(table), [engine_event(e) for e in events])
+        except RuleViolation:  # the settings changed under a stored log: show, do not crash
+            state = None
     reports = getattr(match, "current_reports", None)
-    if reports is None:
+    if reports is None and match.status == MatchStatus.REPORTED:
         reports = {
             r.side: r for r in ResultReport.objects.filter(match=match, current=True).order_by()
         }
@@ -343,7 +347,7 @@ def tables_of_round(rnd: Round, *, now: datetime | None = None) -> list[TableRow
             state: turn_limit.TableState | None = turn_limit.replay(
                 *engine_setup(table), [engine_event(e) for e in events]
             )
-        except Exception:
+        except RuleViolation:
             state = None
         playing = (
             table.status == TableStatus.PLAYING and table.match.status != MatchStatus.CONFIRMED

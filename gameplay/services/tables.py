@@ -217,9 +217,7 @@ def _live_events(table: LiveTable) -> list[TurnEvent]:
     return list(
         TurnEvent.objects.filter(
             table=table, game=table.game, game_round=table.game_round, undone_at__isnull=True
-        )
-        .order_by("number")
-        .select_related("by")
+        ).order_by("number")
     )
 
 
@@ -366,7 +364,7 @@ def take_turn(
             "table.judge_turn",
             f"a judge recorded {selectors.describe_event(locked, event)}",
         )
-    _after_commit(locked, locked.match, [*events, event])
+    _after_commit(locked, locked.match, [*events, event], state)
     return TurnResult(locked, recorded=True)
 
 
@@ -644,9 +642,15 @@ def _audit(actor: AnyUser, table: LiveTable, action: str, what: str) -> None:
     )
 
 
-def _after_commit(table: LiveTable, match: Match, events: list[TurnEvent] | None = None) -> None:
-    """Announce the table's new snapshot once the transaction commits."""
-    snapshot = selectors.snapshot_of(table, match, events)
+def _after_commit(
+    table: LiveTable,
+    match: Match,
+    events: list[TurnEvent] | None = None,
+    state: turn_limit.TableState | None = None,
+) -> None:
+    """Announce the table's new snapshot once the transaction commits (built now, from the
+    rows and the engine's state this transaction has)."""
+    snapshot = selectors.snapshot_of(table, match, events, state)
     table_id = table.pk
     transaction.on_commit(
         lambda: table_changed.send(sender=LiveTable, table_id=table_id, snapshot=snapshot)
