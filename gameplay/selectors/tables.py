@@ -241,6 +241,7 @@ def snapshot_of(
         "match_status_label": MatchStatus(match.status).label,
         "confirm_by": _confirm_by(match, reports),
         "power": live_power(table, events),
+        "game_code": match.round.tournament.game,
         "rows_for_hearts": table.score_helper and match.round.tournament.game in LIVE_POWER_GAMES,
         "now": timezone.now().isoformat(),
     }

@@ -14,11 +14,24 @@ from core.web import HtmxHttpRequest
 from gameplay.rules import games, kontsina
 from gameplay.web.forms import GesosekaBoardForm, GesosekaFieldForm, KontsinaForm
 
+#: The most characters of a field taken from the address (a live table's link fills in
+#: the cards each player played: a game round has far fewer than this).
+_PREFILL_MAX = 400
+
+
+def _prefill(request: HttpRequest, prefix: str) -> dict[str, str]:
+    """A field's cards from the address (``?p1-cards=7H 10S``): the live table links here
+    with the cards each player played in the game round, for them to group and score."""
+    cards = request.GET.get(f"{prefix}-cards", "")
+    return {"cards": cards[:_PREFILL_MAX]} if cards else {}
+
 
 def _gesoseka(request: HttpRequest) -> dict[str, Any]:
     data = request.POST if request.method == "POST" else None
     board = GesosekaBoardForm(data, prefix="board")
-    fields = [GesosekaFieldForm(data, prefix=f"p{i}") for i in (1, 2)]
+    fields = [
+        GesosekaFieldForm(data, prefix=f"p{i}", initial=_prefill(request, f"p{i}")) for i in (1, 2)
+    ]
     context: dict[str, Any] = {"board_form": board, "field_forms": fields}
     if data is not None and board.is_valid() and all(f.is_valid() for f in fields):
         try:

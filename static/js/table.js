@@ -150,6 +150,16 @@
       $("score-0").value = snap.power ? snap.power[0] : ""; $("score-1").value = snap.power ? snap.power[1] : "";
     }
     form.hidden = !scoring;
+    // Gesoseka and Kontsina: the score helper counts a field or piles; with the cards
+    // tapped, each player's cards of this game round are filled in to be grouped there.
+    var helper = $("count-with-helper");
+    helper.hidden = !(scoring && (snap.game_code === "gesoseka" || snap.game_code === "kontsina"));
+    if (!helper.hidden && snap.game_code === "gesoseka") {
+      var played = [[], []];
+      snap.log.forEach(function (e) { if (e.card) played[e.player].push(e.card); });
+      $("count-link").href = "/score/gesoseka/?p1-cards=" + encodeURIComponent(played[0].join(" ")) +
+        "&p2-cards=" + encodeURIComponent(played[1].join(" "));
+    }
     $("confirm-box").hidden = snap.can.indexOf("confirm") < 0;
     $("match-status").textContent = snap.match_status_label + (snap.closed ? " · the table is closed" : "");
     var games = $("games-list"); games.innerHTML = "";

@@ -146,3 +146,10 @@ def test_the_match_page_keeps_the_turn_log_of_each_game_round() -> None:
     page = _client(organiser).get(_match_url(match)).content.decode()
     assert "Game 1, game round 1 (10\N{EN DASH}5)" in page
     assert f"2. {bruno.player.display_name} passed" in page
+
+
+def test_the_score_helper_takes_the_cards_a_live_table_fills_in(client: Client) -> None:
+    page = client.get("/score/gesoseka/?p1-cards=7H%2010S&p2-cards=QD").content.decode()
+    assert 'value="7H 10S"' in page and 'value="QD"' in page
+    long = client.get("/score/gesoseka/?p1-cards=" + "7H%20" * 500).content.decode()
+    assert "7H " * 134 not in long  # bounded (400 characters)
