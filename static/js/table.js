@@ -114,7 +114,9 @@
       var box = $("seat-" + i);
       box.classList.toggle("on-turn", p.to_play === i);
       var passed = p.passed.indexOf(i) >= 0;
-      $("seat-state-" + i).textContent = passed ? "Passed" : (p.to_play === i ? "On turn" : "Waiting");
+      $("seat-state-" + i).textContent = passed
+        ? (p.to_play === i && !snap.pass_is_final ? "Passed · may still play or pass again" : "Passed")
+        : (p.to_play === i ? "On turn" : "Waiting");
       var leftEl = $("seat-left-" + i), n = p.left[i];
       if (n !== null && n !== undefined && !passed) {
         leftEl.textContent = n + (n === 1 ? " turn left" : " turns left");
