@@ -165,5 +165,9 @@ def on_table_changed(sender: Any, *, table_id: int, snapshot: dict[str, Any], **
         pending.append((table_id, snapshot))
         return
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
         async_to_sync(_group_send)(layer, table_group(table_id), snapshot, "table.snapshot")
+    except Exception:  # no way to the layer from here (or it is down): pages poll
+        logger.warning("table %s: could not tell its live pages", table_id, exc_info=True)
