@@ -132,7 +132,25 @@ def _pod_lock(pod_id: int) -> asyncio.Lock:
     return lock
 
 
-class DraftConsumer(AsyncJsonWebsocketConsumer):
+class _ActionConsumer(AsyncJsonWebsocketConsumer):
+    """A live page's socket that takes actions as JSON: read with the API's reader, and a
+    message that is not JSON answered with an error, never a dropped connection."""
+
+    @classmethod
+    async def decode_json(cls, text_data: str) -> Any:
+        # The API's JSON reader: bounded depth and number size, no NUL (core/parsers.py).
+        return parse_json(text_data)
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        try:
+            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
+        except BadJSON as error:
+            await self.send_json({"type": "error", "code": error.code, "detail": error.detail})
+
+
+class DraftConsumer(_ActionConsumer):
     pod_id: int
     user: AnyUser
     user_id: int | None
@@ -152,19 +170,6 @@ class DraftConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_snapshot()
         clock.start_in_event_loop()  # the embedded default has no beat to fire pick timers
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        # The API's JSON reader: bounded depth and number size, no NUL (core/parsers.py).
-        return parse_json(text_data)
-
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        try:
-            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
-        except BadJSON as error:
-            await self.send_json({"type": "error", "code": error.code, "detail": error.detail})
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "pod_id"):
@@ -295,7 +300,7 @@ def _table_act(
     return pending
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(_ActionConsumer):
     """A live table's page (``/ws/tables/<table>/``), each player's phone, a shared
     tablet or a judge's screen.
 
@@ -328,18 +333,6 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(live.table_group(self.table_id), self.channel_name)
         await self.accept()
         await self.send_snapshot()
-
-    @classmethod
-    async def decode_json(cls, text_data: str) -> Any:
-        return parse_json(text_data)
-
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        try:
-            await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
-        except BadJSON as error:
-            await self.send_json({"type": "error", "code": error.code, "detail": error.detail})
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "who"):

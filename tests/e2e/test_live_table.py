@@ -17,7 +17,8 @@ from channels.testing import ChannelsLiveServerTestCase
 from channels.testing import live as channels_live
 
 from gameplay.models import LiveTable, TableSettings, TurnEvent
-from tests.e2e.test_draft_pod import PASSWORD, PHONE, _set_up_the_server_process
+from tests.e2e.test_draft_pod import PHONE, _set_up_the_server_process
+from tests.e2e.test_swiss_tournament import log_in
 from tests.factories import running_tournament
 from tournaments.models import Match, MatchStatus
 from tournaments.services import swiss
@@ -72,11 +73,7 @@ class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
         page.on("pageerror", lambda error: self.errors.append(str(error)))
         if cable is not None:
             page.route_web_socket("**/ws/tables/**", cable.route)
-        page.goto(f"{self.live_server_url}/accounts/login/")
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
-        page.wait_for_url(f"{self.live_server_url}/")
+        log_in(page, self.live_server_url, username)
         return context, page
 
     def test_a_match_played_at_the_table_to_its_confirmed_result(self) -> None:

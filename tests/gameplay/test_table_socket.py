@@ -114,9 +114,7 @@ def test_a_tap_sent_again_after_a_reconnect_is_recorded_once() -> None:
         await a.send_json_to({"type": "turn", "id": 1, "number": 0, "kind": "play"})
         await _next(a, "ack")
         await a.disconnect()  # the phone drops; meanwhile the opponent taps
-        await in_thread(tables.take_turn)(
-            actor=bruno, table=table.pk, number=1, kind="pass"
-        )
+        await in_thread(tables.take_turn)(actor=bruno, table=table.pk, number=1, kind="pass")
         a, again = await _open(table.pk, ana)  # back: the table as it is now
         assert again["turn_number"] == 2 and again["passed"] == [1]
         # Its queue resends the first tap: acknowledged, not recorded again.

@@ -9,23 +9,12 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from gameplay.models import LiveTable, TurnEvent
-from tests.factories import member, running_tournament
+from tests.factories import member
+from tests.gameplay.test_table_pages import _event
 from tests.tournaments.test_brackets import _token_client
 from tournaments.models import Match, MatchStatus, Role
-from tournaments.services import swiss
 
 pytestmark = pytest.mark.django_db
-
-
-def _event(players: int = 2):  # type: ignore[no-untyped-def]
-    tournament, organiser, _ = running_tournament(players)
-    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
-    matches = list(
-        Match.objects.filter(round=rnd, b__isnull=False)
-        .select_related("a__player__user", "b__player__user")
-        .order_by("table")
-    )
-    return tournament, organiser, matches
 
 
 def _open(client: APIClient, match: Match, mode: str = "phones") -> dict:  # type: ignore[type-arg]
