@@ -1,4 +1,5 @@
-"""The Django admin for the live drafts (staff only: organisers use the draft pages).
+"""The Django admin for the live drafts and live tables (staff only: organisers and judges
+use their pages).
 
 Pods, seats, packs and picks are read-only here: a draft moves only through the services
 (the organiser's controls, the players' picks, the timers), which keep the engine state,
@@ -15,7 +16,16 @@ from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
 
-from gameplay.models import DraftPack, DraftPod, DraftSeat, DraftSettings, Pick, PodStatus
+from gameplay.models import (
+    DraftPack,
+    DraftPod,
+    DraftSeat,
+    DraftSettings,
+    LiveTable,
+    Pick,
+    PodStatus,
+    TurnEvent,
+)
 
 M = TypeVar("M", bound=Model)
 Parent = TypeVar("Parent", bound=Model)
@@ -103,3 +113,22 @@ class DraftSettingsAdmin(admin.ModelAdmin[DraftSettings]):
     list_display = ["tournament", "timing", "pod_size", "seconds_per_pick", "direction"]
     raw_id_fields = ["tournament"]
     list_select_related = ["tournament"]
+
+
+# --- live tables: read-only; taps, undos and scores go through ``services.tables`` (audited)
+
+
+class TurnInline(ReadOnlyInline[TurnEvent, LiveTable]):
+    model = TurnEvent
+    fields = ["game", "game_round", "number", "kind", "player", "card", "row", "by", "created_at"]
+    fields += ["undone_at", "undone_by"]
+    ordering = ["game", "game_round", "number", "id"]
+
+
+@admin.register(LiveTable)
+class LiveTableAdmin(ReadOnlyAdmin[LiveTable]):
+    list_display = ["match", "mode", "status", "game", "game_round", "turn_limit", "version"]
+    list_filter = ["status", "mode", "score_helper"]
+    search_fields = ["match__round__tournament__name"]
+    list_select_related = ["match"]
+    inlines = [TurnInline]

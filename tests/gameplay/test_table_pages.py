@@ -153,3 +153,19 @@ def test_the_score_helper_takes_the_cards_a_live_table_fills_in(client: Client) 
     assert 'value="7H 10S"' in page and 'value="QD"' in page
     long = client.get("/score/gesoseka/?p1-cards=" + "7H%20" * 500).content.decode()
     assert "7H " * 134 not in long  # bounded (400 characters)
+
+
+def test_staff_read_a_live_table_and_its_taps_in_the_admin_but_cannot_change_them(
+    admin_client: Client,
+) -> None:
+    _, _, (match,) = _event()
+    ana = match.a.player.user
+    table = tables.open_table(actor=ana, match=match)
+    tables.take_turn(actor=ana, table=table.pk, number=0, kind="play")
+    url = f"/admin/gameplay/livetable/{table.pk}/change/"
+    assert admin_client.get("/admin/gameplay/livetable/").status_code == 200
+    page = admin_client.get(url)
+    assert page.status_code == 200 and "Played a card" in page.content.decode()
+    assert admin_client.post(url, {"status": "done"}).status_code == 403
+    table.refresh_from_db()
+    assert table.status == "playing"
