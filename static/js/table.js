@@ -138,6 +138,7 @@
     var picker = $("card-picker");
     if (picker) picker.hidden = !tapping;
     $("undo").hidden = !(snap.can.indexOf("undo") >= 0 && pending.length === 0);
+    $("undo").textContent = snap.you === null ? "Undo the last tap (judge)" : "Undo my last tap";
     $("first-box").hidden = !(snap.can.indexOf("first") >= 0 && pending.length === 0);
     document.querySelectorAll(".first-button").forEach(function (b) {
       b.classList.toggle("secondary", Number(b.dataset.player) !== snap.first);
