@@ -19,6 +19,7 @@ from tournaments.models import (
     Match,
     Membership,
     Player,
+    PodSettings,
     Registration,
     ResultReport,
     Round,
@@ -169,6 +170,19 @@ class BracketSettingsAdmin(NoAddAdmin[BracketSettings]):
 
     list_display = ["stage", "cut_top", "cut_min_points", "third_place", "grand_final"]
     list_filter = ["third_place", "grand_final"]
+    search_fields = ["stage__tournament__name"]
+    list_select_related = ["stage__tournament"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PodSettings)
+class PodSettingsAdmin(NoAddAdmin[PodSettings]):
+    """Set when the pod stage is added (checked and audited): read-only here."""
+
+    list_display = ["stage", "rounds", "fill", "scoring", "rounds_to_win"]
+    list_filter = ["fill", "scoring"]
     search_fields = ["stage__tournament__name"]
     list_select_related = ["stage__tournament"]
 

@@ -17,7 +17,7 @@ Reported result shape (one object per game, game rounds as ``[score_a, score_b]`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gameplay.rules import generic, gesoseka, kontsina, vanilla_gwent
 from gameplay.rules.cards import DeckType
@@ -298,3 +298,49 @@ def outcome_report(
             "totals": list(match.totals),
         },
     }
+
+
+# --- pods (three or four players at a table) ------------------------------------------------
+
+#: The games played in pods: Gesoseka's 4-player variant (README "Gesoseka with 4
+#: players"), and generic games by the same rule (the first to K game-round wins).
+POD_GAMES = ("gesoseka", "generic")
+#: The most game rounds a pod's game records (Gesoseka: five deals of two game rounds;
+#: nobody has ever needed more, and it bounds the input).
+MAX_POD_GAME_ROUNDS = 10
+#: The highest score a game round may record in a pod (bounds the input).
+MAX_POD_SCORE = 9999
+
+
+def pod_outcome(
+    game: str, rounds: object, *, players: int, rounds_to_win: int
+) -> gesoseka.PodOutcome:
+    """A pod's game read from its game rounds (each a list of the seats' scores): who won
+    each game round, whether someone has won, and (Gesoseka) when to redeal. Refuses a
+    game not played in pods, a malformed or too long list, and what the rules refuse."""
+    if game not in POD_GAMES:
+        raise RuleViolation(
+            "games.no_pods",
+            f"{rules_for(game).name} is not played in pods: Gesoseka and generic games are",
+        )
+    if not isinstance(rounds, list) or not all(isinstance(r, list) for r in rounds):
+        raise RuleViolation("games.pod_shape", "a pod's result is a list of game rounds")
+    if len(rounds) > MAX_POD_GAME_ROUNDS:
+        raise RuleViolation(
+            "games.pod_too_long",
+            f"a pod's game has at most {MAX_POD_GAME_ROUNDS} game rounds, not {len(rounds)}",
+        )
+    for number, scores in enumerate(rounds, start=1):
+        if not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_POD_SCORE
+            for v in scores
+        ):
+            raise RuleViolation(
+                "games.pod_scores",
+                f"a score is a whole number from 0 to {MAX_POD_SCORE}",
+                where=f"game round {number}",
+            )
+    outcome = gesoseka.pod_outcome(rounds, players=players, rounds_to_win=rounds_to_win)
+    if game != "gesoseka":  # no deals in a generic game
+        outcome = replace(outcome, deal=1, redeal=False)
+    return outcome

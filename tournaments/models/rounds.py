@@ -74,6 +74,8 @@ class Winner(models.TextChoices):
     A = "a", "First player"
     B = "b", "Second player"
     DRAW = "draw", "Draw"
+    #: A pod's result: its winner is ``Match.pod_winner``.
+    POD = "pod", "Decided in the pod"
 
 
 class Match(models.Model):
@@ -122,6 +124,11 @@ class Match(models.Model):
         blank=True,
         related_name="+",
     )
+    #: A pod's winner (``winner`` is ``Winner.POD`` once confirmed; null in a two-player
+    #: match, and in a pod nobody won).
+    pod_winner = models.ForeignKey(
+        Registration, on_delete=models.RESTRICT, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["round", "table"]
@@ -154,11 +161,18 @@ class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="seats")
+    #: The seat in a pod (0 first, as its scores are listed); null in a two-player match.
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["round", "registration"], name="entrant_once_per_round"
+            ),
+            models.UniqueConstraint(
+                fields=["match", "position"],
+                condition=Q(position__isnull=False),
+                name="one_entrant_per_pod_seat",
             ),
         ]
 
@@ -169,6 +183,9 @@ class MatchSeat(models.Model):
 class ReportSide(models.TextChoices):
     A = "a", "First player"
     B = "b", "Second player"
+    #: The third and fourth seats of a pod (``MatchSeat.position`` 2 and 3).
+    C = "c", "Third player"
+    D = "d", "Fourth player"
     JUDGE = "judge", "Judge"
 
 

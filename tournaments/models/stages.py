@@ -15,6 +15,7 @@ class StageKind(models.TextChoices):
     SINGLE_ELIMINATION = "single_elim", "Single elimination"
     DOUBLE_ELIMINATION = "double_elim", "Double elimination"
     ROUND_ROBIN = "round_robin", "Round robin"
+    PODS = "pods", "Pods of four"
 
 
 #: The kinds played as a bracket (``tournaments.pairing.elimination``).
@@ -22,6 +23,8 @@ BRACKET_KINDS = (StageKind.SINGLE_ELIMINATION, StageKind.DOUBLE_ELIMINATION)
 #: The kinds played from a schedule fixed when the stage begins (a bracket, or a round
 #: robin's Berger tables: ``tournaments.pairing.round_robin``), with ``BracketSettings``.
 SCHEDULED_KINDS = (*BRACKET_KINDS, StageKind.ROUND_ROBIN)
+#: The kinds whose matches seat three or four entrants (``tournaments.pairing.pods``).
+POD_KINDS = (StageKind.PODS,)
 
 
 class StageStatus(models.TextChoices):
@@ -235,3 +238,52 @@ class BracketSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stage}: bracket settings"
+
+
+class PodFill(models.TextChoices):
+    THREES = "threes", "Pods of three where the count needs them"
+    BYES = "byes", "Byes for the entrants left over"
+
+
+class PodScoring(models.TextChoices):
+    WINNER = "winner", "The winner scores 3, the others 0"
+    PLACEMENT = "placement", "Places score 4, 2, 1 and 0"
+
+
+class PodSettings(models.Model):
+    """How a pod stage runs (``tournaments.pairing.pods``); one row per pod stage."""
+
+    stage = models.OneToOneField(
+        Stage, on_delete=models.CASCADE, related_name="pod_settings", primary_key=True
+    )
+    rounds = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(20)]
+    )
+    fill = models.CharField(max_length=8, choices=PodFill.choices, default=PodFill.THREES)
+    scoring = models.CharField(max_length=10, choices=PodScoring.choices, default=PodScoring.WINNER)
+    rounds_to_win = models.PositiveSmallIntegerField(
+        default=2,
+        validators=[MinValueValidator(1), MaxValueValidator(5)],
+        help_text="Game-round wins that win a pod (Gesoseka: 2).",
+    )
+    round_minutes = models.PositiveSmallIntegerField(
+        default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
+
+    class Meta:
+        verbose_name_plural = "pod settings"
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(rounds__gte=1, rounds__lte=20), name="pod_rounds_bounds"
+            ),
+            models.CheckConstraint(
+                condition=Q(rounds_to_win__gte=1, rounds_to_win__lte=5), name="pod_wins_bounds"
+            ),
+            models.CheckConstraint(condition=Q(fill__in=PodFill.values), name="pod_fill_known"),
+            models.CheckConstraint(
+                condition=Q(scoring__in=PodScoring.values), name="pod_scoring_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Pod settings of {self.stage}"

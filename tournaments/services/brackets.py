@@ -48,6 +48,7 @@ from core.locks import lock_one
 from tournaments import selectors
 from tournaments.models import (
     BRACKET_KINDS,
+    POD_KINDS,
     SCHEDULED_KINDS,
     BracketSettings,
     GrandFinal,
@@ -73,7 +74,7 @@ from tournaments.selectors.brackets import (
     describe_cut,
 )
 from tournaments.selectors.round_robins import groups_of
-from tournaments.services import round_robins, stages
+from tournaments.services import pods, round_robins, stages
 from tournaments.services.locks import lock_tournament
 
 #: Sent after the commit of every change to a stage played from a schedule (a match readied
@@ -272,14 +273,19 @@ def begin_stage(*, tournament_id: int, number: int) -> bool:
     bracket that is the whole event). Returns whether it began now."""
     tournament = lock_tournament(tournament_id)
     stage = lock_one(Stage, related=("bracket",), tournament=tournament, number=number)
-    if stage is None or stage.status != StageStatus.PENDING or stage.kind not in SCHEDULED_KINDS:
+    begins = (*SCHEDULED_KINDS, *POD_KINDS)
+    if stage is None or stage.status != StageStatus.PENDING or stage.kind not in begins:
         return False
     if tournament.status != TournamentStatus.RUNNING:
         return False
     before = Stage.objects.filter(tournament=tournament, number__lt=number)
     if before.exclude(status=StageStatus.COMPLETE).exists():
         return False
-    begin(stage, tournament=tournament, actor=None)
+    if stage.kind in POD_KINDS:
+        pods.begin(stage, tournament=tournament)
+        _announce(stage)
+    else:
+        begin(stage, tournament=tournament, actor=None)
     return True
 
 
@@ -359,6 +365,8 @@ def advance(*, stage_id: int) -> int:
     _announce(stage)  # a result came in, whatever else follows
     if stage.kind == StageKind.ROUND_ROBIN:
         return round_robins.advance(stage, tournament=tournament)
+    if stage.kind in POD_KINDS:
+        return pods.advance(stage, tournament=tournament)
     if stage.kind not in BRACKET_KINDS:
         return 0
     return _ready(stage, tournament=tournament)

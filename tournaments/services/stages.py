@@ -26,6 +26,7 @@ from core.locks import lock_one
 from core.queue import enqueue_on_commit
 from tournaments.models import (
     DEFAULT_TIEBREAKERS,
+    POD_KINDS,
     SCHEDULED_KINDS,
     Match,
     MatchStatus,
@@ -66,7 +67,7 @@ def begin_first_stage(tournament: Tournament, *, actor: Actor) -> Stage:
     stage = lock_one(Stage, tournament=tournament, number=1)
     if stage is None:  # a tournament made before stages existed, or by hand in the admin
         stage = add_swiss_stage(tournament=tournament)
-    if stage.kind in SCHEDULED_KINDS:
+    if stage.kind in SCHEDULED_KINDS or stage.kind in POD_KINDS:
         # A bracket or round robin begins by fixing its seeds from the players checked in,
         # on commit.
         enqueue_on_commit(BEGIN_STAGE, tournament.pk, stage.number)

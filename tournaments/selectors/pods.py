@@ -1,0 +1,115 @@
+"""Reads of pod stages (``tournaments.pairing.pods``; ``services.pods``): a pod's seats,
+what a stage's rounds say so far as the pure engine takes it, and its standings."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from gameplay.rules import games as game_rules
+from tournaments.models import (
+    Match,
+    MatchSeat,
+    MatchStatus,
+    PodSettings,
+    Registration,
+    RegistrationStatus,
+    Stage,
+)
+from tournaments.pairing import pods
+
+
+def seats_of(match: Match) -> list[MatchSeat]:
+    """A pod's seats in order, with their entrants and players (one query)."""
+    return list(
+        MatchSeat.objects.filter(match=match)
+        .select_related("registration__player")
+        .order_by("position")
+    )
+
+
+def settings_of(stage: Stage) -> PodSettings:
+    found = PodSettings.objects.filter(stage=stage).first()
+    return found if found is not None else PodSettings(stage=stage)
+
+
+def pod_rounds(
+    stage: Stage, settings: PodSettings
+) -> tuple[list[pods.PodRound], dict[int, set[int]], set[int]]:
+    """The stage's confirmed pods as the engine takes them, each entrant's pod-mates so far
+    and who has had a bye (two queries, whatever the number of rounds)."""
+    game = stage.tournament.game
+    matches = list(
+        Match.objects.filter(round__stage=stage)
+        .order_by("round__number", "table")
+        .values("pk", "round_id", "b_id", "a_id", "status", "result", "pod_winner_id")
+    )
+    seats: dict[int, list[int]] = defaultdict(list)
+    for match_id, registration in (
+        MatchSeat.objects.filter(match__round__stage=stage)
+        .order_by("match_id", "position")
+        .values_list("match_id", "registration_id")
+    ):
+        seats[match_id].append(registration)
+    by_round: dict[int, tuple[list[pods.PodResult], list[int]]] = {}
+    mates: dict[int, set[int]] = defaultdict(set)
+    had_bye: set[int] = set()
+    for match in matches:
+        results, byes = by_round.setdefault(match["round_id"], ([], []))
+        if match["b_id"] is None:
+            had_bye.add(match["a_id"])
+            byes.append(match["a_id"])
+            continue
+        entrants = seats[match["pk"]]
+        for entrant in entrants:
+            mates[entrant].update(e for e in entrants if e != entrant)
+        if match["status"] != MatchStatus.CONFIRMED or not match["result"]:
+            continue
+        outcome = game_rules.pod_outcome(
+            game,
+            match["result"][0]["rounds"],
+            players=len(entrants),
+            rounds_to_win=settings.rounds_to_win,
+        )
+        winner = entrants.index(match["pod_winner_id"]) if match["pod_winner_id"] else None
+        results.append(pods.PodResult(tuple(entrants), outcome.wins, winner))
+    rounds = [pods.PodRound(tuple(r), tuple(b)) for r, b in by_round.values()]
+    return rounds, mates, had_bye
+
+
+@dataclass(frozen=True)
+class PodStandingRow:
+    row: pods.PodRow
+    registration: Registration
+
+
+def standings_of(stage: Stage) -> list[PodStandingRow]:
+    """The pod stage's standings (points, opponents' average points, game-round wins),
+    every registered entrant listed (four queries)."""
+    settings = settings_of(stage)
+    registrations = {
+        r.pk: r
+        for r in Registration.objects.filter(
+            tournament=stage.tournament_id, status=RegistrationStatus.REGISTERED
+        ).select_related("player")
+    }
+    rounds, _, _ = pod_rounds(stage, settings)
+    seen = set(registrations)
+    table = pods.pod_standings(seen, rounds, scoring=pods.Scoring(settings.scoring))
+    return [PodStandingRow(row, registrations[row.entrant]) for row in table]
+
+
+def describe(row: PodStandingRow) -> dict[str, Any]:
+    """A standings row as the API shows it."""
+    return {
+        "rank": row.row.rank,
+        "registration": row.registration.pk,
+        "name": row.registration.player.display_name,
+        "points": row.row.points,
+        "pods_won": row.row.pods_won,
+        "game_round_wins": row.row.round_wins,
+        "played": row.row.played,
+        "byes": row.row.byes,
+        "opponents_average_points": float(row.row.opponents_average),
+    }
