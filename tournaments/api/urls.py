@@ -4,6 +4,7 @@ from tournaments.api import (
     clubs,
     matches,
     people,
+    pods,
     registrations,
     rounds,
     stages,
@@ -73,6 +74,10 @@ urlpatterns = [
         name="api-finish",
     ),
     path("tournaments/<int:pk>/stages/", stages.StageListView.as_view(), name="api-stages"),
+    path("tournaments/<int:pk>/pods/", pods.PodStageView.as_view(), name="api-pod-stage"),
+    path("matches/<int:pk>/pod-report/", pods.PodReportView.as_view(), name="api-pod-report"),
+    path("matches/<int:pk>/pod-confirm/", pods.PodConfirmView.as_view(), name="api-pod-confirm"),
+    path("matches/<int:pk>/pod-judge/", pods.PodJudgeView.as_view(), name="api-pod-judge"),
     path(
         "tournaments/<int:pk>/stages/<int:number>/bracket/",
         stages.BracketView.as_view(),

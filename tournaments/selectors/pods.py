@@ -15,7 +15,9 @@ from tournaments.models import (
     PodSettings,
     Registration,
     RegistrationStatus,
+    Round,
     Stage,
+    StageKind,
 )
 from tournaments.pairing import pods
 
@@ -113,3 +115,65 @@ def describe(row: PodStandingRow) -> dict[str, Any]:
         "byes": row.row.byes,
         "opponents_average_points": float(row.row.opponents_average),
     }
+
+
+def pod_stage_of(tournament_id: int) -> Stage | None:
+    """The tournament's pod stage (None: it has none)."""
+    return (
+        Stage.objects.filter(tournament_id=tournament_id, kind=StageKind.PODS)
+        .select_related("tournament")
+        .order_by("number")
+        .first()
+    )
+
+
+@dataclass(frozen=True)
+class PodView:
+    match: Match
+    seats: list[MatchSeat]
+    winner: Registration | None
+
+
+@dataclass(frozen=True)
+class PodRoundView:
+    round: Round
+    pods: list[PodView]
+    byes: list[Registration]
+
+
+def rounds_of(stage: Stage) -> list[PodRoundView]:
+    """Every round of the stage with its pods (seats in order, players) and byes: three
+    queries, whatever the number of rounds and pods."""
+    rounds = list(Round.objects.filter(stage=stage).order_by("number"))
+    matches = list(
+        Match.objects.filter(round__stage=stage)
+        .select_related("a__player", "pod_winner__player")
+        .order_by("round__number", "table")
+    )
+    seats: dict[int, list[MatchSeat]] = defaultdict(list)
+    for seat in (
+        MatchSeat.objects.filter(round__stage=stage)
+        .select_related("registration__player")
+        .order_by("match_id", "position")
+    ):
+        seats[seat.match_id].append(seat)
+    views = {r.pk: PodRoundView(r, [], []) for r in rounds}
+    for match in matches:
+        view = views[match.round_id]
+        if match.b_id is None:
+            view.byes.append(match.a)
+        else:
+            view.pods.append(PodView(match, seats[match.pk], match.pod_winner))
+    return list(views.values())
+
+
+def pod_of(match_id: int) -> PodView | None:
+    """One pod with its seats (two queries), or None when the match is not a pod."""
+    match = (
+        Match.objects.filter(pk=match_id, round__stage__kind=StageKind.PODS)
+        .select_related("round__stage", "round__tournament__club", "pod_winner__player")
+        .first()
+    )
+    if match is None:
+        return None
+    return PodView(match, seats_of(match), match.pod_winner)

@@ -50,6 +50,7 @@ from gameplay.rules.outcome import (
 )
 from tournaments.models import (
     BRACKET_KINDS,
+    POD_KINDS,
     Match,
     MatchStatus,
     OverduePolicy,
@@ -97,7 +98,13 @@ def _check_match_result(
     match: Match, games: object, *, final: bool = True
 ) -> tuple[list[Any], MatchOutcome]:
     """:func:`check_result` for a match read by ``lock_match`` (its options read with it).
-    A bracket match must have a winner: a drawn result is refused."""
+    A bracket match must have a winner: a drawn result is refused. A pod's result has a
+    score for every seat: it is the pod services' (``services.pods``)."""
+    if match.round.stage.kind in POD_KINDS:
+        raise Conflict(
+            "This is a pod: enter every player's scores with the pod's result.",
+            code="pod_result",
+        )
     canonical, outcome = check_result(
         tournament=match.round.tournament,
         games=games,
