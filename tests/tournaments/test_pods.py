@@ -28,7 +28,7 @@ from tournaments.services import lifecycle, pods
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _pod_event(players: int, *, game: str = "gesoseka", **settings):  # type: ignore[no-untyped-def]
+def _event_before_start(players: int, *, game: str = "gesoseka"):  # type: ignore[no-untyped-def]
     tournament = TournamentFactory(
         game=game,
         capacity=players,
@@ -38,6 +38,11 @@ def _pod_event(players: int, *, game: str = "gesoseka", **settings):  # type: ig
     organiser = member(tournament.club, Role.ORGANISER)
     for _ in range(players):
         RegistrationFactory(tournament=tournament, checked_in_at=timezone.now())
+    return tournament, organiser
+
+
+def _pod_event(players: int, *, game: str = "gesoseka", **settings):  # type: ignore[no-untyped-def]
+    tournament, organiser = _event_before_start(players, game=game)
     stage = pods.add_stage(actor=organiser, tournament=tournament, **settings)
     lifecycle.start_tournament_now(actor=organiser, tournament=tournament)
     stage.refresh_from_db()

@@ -28,9 +28,10 @@ How a round is seated (``seat_pods``):
    removes the most repeats (then moves entrants the least in the order) is made, between
    entrants at most ``2 * WINDOW`` places apart in the order (pods stay by points). Pods
    are listed by their best entrant.
-5. *Small fields* (``EXACT_UP_TO`` entrants or fewer): if repeats remain, every seating is
-   tried and one with the fewest repeats (then the smallest spread in the order) is taken,
-   so a repeat is never made when one can be avoided.
+5. *If repeats remain*: in a small field (``EXACT_UP_TO`` entrants or fewer) every seating
+   is tried and one with the fewest repeats (then the smallest spread in the order) is
+   taken, so a repeat is never made when one can be avoided; in a larger one a seating
+   without any repeat is searched depth first down the order (bounded), and taken if found.
 
 Gap decisions (a careful organiser's reading, not settled by the texts):
 - A bye scores as a pod win (``bye_points``), as a bye scores a match win in a Swiss.
@@ -56,6 +57,8 @@ POD_SIZE: Final = 4
 WINDOW: Final = 12
 #: Up to this many entrants, an exact search removes any repeat that can be avoided.
 EXACT_UP_TO: Final = 12
+#: The most steps the search for a seating without repeats takes (larger fields).
+SEARCH_BUDGET: Final = 20_000
 #: Points of a place (index 0: first) under each scoring.
 WINNER_POINTS: Final = (3, 0, 0, 0)
 PLACEMENT_POINTS: Final = (4, 2, 1, 0)
@@ -130,8 +133,11 @@ def seat_pods(entrants: Sequence[PodEntrant], *, fill: Fill = Fill.THREES) -> Po
     rank = {e: i for i, e in enumerate(order)}
     pods = _greedy(order, sizes, mates)
     _repair(pods, mates, rank)
-    if len(order) <= EXACT_UP_TO and sum(_repeats_in(p, mates) for p in pods) > 0:
-        pods = _exact(order, sizes, mates, rank)
+    if sum(_repeats_in(p, mates) for p in pods) > 0:
+        if len(order) <= EXACT_UP_TO:
+            pods = _exact(order, sizes, mates, rank)
+        else:
+            pods = _without_repeats(order, sizes, mates) or pods
     ordered = sorted((sorted(p, key=rank.__getitem__) for p in pods), key=lambda p: rank[p[0]])
     return PodSeating(
         pods=tuple(tuple(p) for p in ordered),
@@ -208,6 +214,37 @@ def _repair(
             return
         _, _, i, a, j, b = best
         pods[i][a], pods[j][b] = pods[j][b], pods[i][a]
+
+
+def _without_repeats(
+    order: list[int], sizes: list[int], mates: Mapping[int, frozenset[int]]
+) -> list[list[int]] | None:
+    """A seating with no repeat at all, searched depth first down the order (each pod's
+    top takes the closest mates it has not met, within ``2 * WINDOW``), or None when none
+    is found within ``SEARCH_BUDGET`` steps. Greedy choices and swaps can corner the last
+    pods where a seating without a repeat exists (16 entrants in their third round)."""
+    budget = [SEARCH_BUDGET]
+
+    def walk(available: list[int], index: int, pods: list[list[int]]) -> list[list[int]] | None:
+        if index == len(sizes):
+            return [list(p) for p in pods]
+        top, rest = available[0], available[1:]
+        fresh = [e for e in rest[: 2 * WINDOW] if e not in mates[top]]
+        for combo in itertools.combinations(fresh, sizes[index] - 1):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return None
+            if _repeats_in(combo, mates):
+                continue
+            taken = set(combo)
+            pods.append([top, *combo])
+            found = walk([e for e in rest if e not in taken], index + 1, pods)
+            pods.pop()
+            if found is not None or budget[0] < 0:
+                return found
+        return None
+
+    return walk(list(order), 0, [])
 
 
 def _exact(

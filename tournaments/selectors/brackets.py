@@ -140,6 +140,8 @@ def stage_page(stage: Stage) -> str | None:
         return "bracket"
     if stage.kind == StageKind.ROUND_ROBIN:
         return "round-robin"
+    if stage.kind == StageKind.PODS:
+        return "pod-stage"
     return None
 
 

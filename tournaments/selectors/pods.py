@@ -15,6 +15,7 @@ from tournaments.models import (
     PodSettings,
     Registration,
     RegistrationStatus,
+    ResultReport,
     Round,
     Stage,
     StageKind,
@@ -132,6 +133,9 @@ class PodView:
     match: Match
     seats: list[MatchSeat]
     winner: Registration | None
+    #: While the result waits for a confirmation: the game rounds reported, and by whom.
+    reported: list[list[int]] | None = None
+    reported_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -157,14 +161,38 @@ def rounds_of(stage: Stage) -> list[PodRoundView]:
         .order_by("match_id", "position")
     ):
         seats[seat.match_id].append(seat)
+    reports: dict[int, ResultReport] = {}
+    for report in (
+        ResultReport.objects.filter(
+            match__round__stage=stage, current=True, match__status=MatchStatus.REPORTED
+        )
+        .select_related("reported_by__player")
+        .order_by("created_at")
+    ):
+        reports.setdefault(report.match_id, report)
     views = {r.pk: PodRoundView(r, [], []) for r in rounds}
     for match in matches:
         view = views[match.round_id]
         if match.b_id is None:
             view.byes.append(match.a)
-        else:
-            view.pods.append(PodView(match, seats[match.pk], match.pod_winner))
+            continue
+        found = reports.get(match.pk)
+        view.pods.append(
+            PodView(
+                match,
+                seats[match.pk],
+                match.pod_winner,
+                reported=found.games[0]["rounds"] if found else None,
+                reported_by=_reporter(found) if found else "",
+            )
+        )
     return list(views.values())
+
+
+def _reporter(report: ResultReport) -> str:
+    user = report.reported_by
+    player = getattr(user, "player", None) if user is not None else None
+    return player.display_name if player is not None else "a player"
 
 
 def pod_of(match_id: int) -> PodView | None:

@@ -100,7 +100,7 @@ def match_for_page(pk: int) -> Match | None:
     sent them). Two queries; not ``.first()``, which would sort the one row by its key."""
     rows = list(
         Match.objects.select_related(
-            "round__tournament__club", "a__player__user", "b__player__user"
+            "round__tournament__club", "round__stage", "a__player__user", "b__player__user"
         )
         .prefetch_related(
             Prefetch("reports", queryset=ResultReport.objects.select_related("reported_by"))

@@ -168,6 +168,11 @@ def add_stage(
         if not existing:
             raise Conflict(f"{tournament.name} has no stage to cut from.", code="no_stage")
         last = existing[-1]
+        if last.kind in POD_KINDS:
+            raise Conflict(
+                f"{last.label} is the whole event: no stage can follow it.",
+                code="stage_after_pods",
+            )
         if last.kind in BRACKET_KINDS:
             raise Conflict(
                 f"{last.label} decides the tournament: no stage can follow it.",

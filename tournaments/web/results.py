@@ -14,11 +14,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from core.errors import DomainError, InvalidInput, RuleViolation, translate
 from core.web import parse_int, safe_next
 from tournaments import selectors
 from tournaments.models import (
+    POD_KINDS,
     MatchStatus,
     ReportSide,
     Tournament,
@@ -42,6 +44,8 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
     match = selectors.match_for_page(match_pk)
     if match is None or match.round.tournament_id != tournament.pk:
         raise Http404
+    if match.round.stage.kind in POD_KINDS:  # a pod is played on the pods page
+        return redirect(f"{reverse('pods', args=[tournament.pk])}#pod-{match.pk}")
     side = policies.side_in_match(request.user, match)
     error = ""
     next_page = safe_next(request, "")

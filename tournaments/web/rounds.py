@@ -16,6 +16,7 @@ from core.errors import InvalidInput
 from core.web import parse_int, run_action, safe_next
 from tournaments import selectors
 from tournaments.models import (
+    POD_KINDS,
     Registration,
     Round,
     Tournament,
@@ -56,7 +57,11 @@ def _hold_controls(context: dict[str, Any], tournament: Tournament) -> None:
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    rnd = get_object_or_404(
+        Round.objects.select_related("stage"), tournament=tournament, number=number
+    )
+    if rnd.stage.kind in POD_KINDS:  # a pod round's pods are on the pods page
+        return redirect(f"{reverse('pods', args=[tournament.pk])}#round-{rnd.number}")
     matches = list(selectors.round_matches(rnd))
     by_name = sorted(
         [(m.a, m.b, m) for m in matches] + [(m.b, m.a, m) for m in matches if m.b is not None],

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from tournaments import selectors
 from tournaments.pairing.standings import LABELS, Tiebreaker
+from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import rounds as round_selectors
 from tournaments.web.common import tournament_context, tournament_for
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
+    if pod_selectors.pod_stage_of(tournament.pk) is not None:  # pod standings are their own
+        return redirect(f"{reverse('pods', args=[tournament.pk])}#pod-standings")
     table = selectors.tournament_standings(tournament)
     columns = list(table.table.tiebreakers)
     return render(

@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments.web import (
     accounts,
     clubs,
+    pods,
     registration,
     results,
     rounds,
@@ -69,6 +70,9 @@ urlpatterns = [
     path("tournaments/<int:pk>/judge/", results.judge_grid, name="judge"),
     path("tournaments/<int:pk>/swiss/", stages.swiss_settings, name="swiss-settings"),
     path("tournaments/<int:pk>/stages/", stages.stage_list, name="stages"),
+    path("tournaments/<int:pk>/pods/", pods.pod_stage, name="pods"),
+    path("tournaments/<int:pk>/stages/<int:number>/pods/", pods.pod_stage, name="pod-stage"),
+    path("tournaments/<int:pk>/pods/slips/", pods.pod_slips, name="pod-slips"),
     path("tournaments/<int:pk>/stages/<int:number>/bracket/", stages.bracket, name="bracket"),
     path(
         "tournaments/<int:pk>/stages/<int:number>/grid/",

@@ -32,12 +32,13 @@ from tournaments.models import (
     StageKind,
     Tournament,
 )
-from tournaments.services import brackets, clubs, entrants, lifecycle, people, results, swiss
+from tournaments.services import brackets, clubs, entrants, lifecycle, people, pods, results, swiss
 
 DEMO_PASSWORD = "demo-pass-2026"
 CLUB_NAME = "Riverside Card Club"
 RUNNING_NAME = "Monday Vanilla Gwent Swiss"
 BRACKET_NAME = "Saturday Gesoseka double elimination"
+PODS_NAME = "Sunday Gesoseka pods"
 #: The running tournament's pairing seed: the same pairings on every fresh seeding.
 DEMO_SEED = 2026
 #: How long ago the running tournament started (round 1 was played in the meantime).
@@ -81,6 +82,7 @@ class Command(BaseCommand):
         owner, club = self._create()
         self._running_swiss(owner, club)
         self._double_elimination(owner, club)
+        self._pods(owner, club)
         self._print_logins()
 
     def _create(self) -> tuple[Any, Club]:
@@ -244,6 +246,44 @@ class Command(BaseCommand):
             rounds = [[45, 30], [50, 21]] if i % 3 else [[30, 45], [21, 50]]
             results.judge_result(actor=owner, match=match, games=[{"rounds": rounds}])
 
+    def _pods(self, owner: Any, club: Club) -> None:
+        """Four-player Gesoseka: 11 players in pods (4, 4 and 3), round 1 under way, one
+        pod confirmed and one reported."""
+        now = timezone.now()
+        tournament = lifecycle.create_tournament(
+            actor=owner,
+            club=club,
+            name=PODS_NAME,
+            game=Game.GESOSEKA,
+            capacity=12,
+            best_of=1,
+            scheduled_start=now + timedelta(hours=1),
+            description="Four-player Gesoseka: first to two game-round wins, three rounds.",
+            check_in_opens_at=now,
+            check_in_closes_at=now + timedelta(hours=1),
+            publish=True,
+        )
+        pods.add_stage(actor=owner, tournament=tournament, rounds=3, scoring="placement")
+        User = get_user_model()
+        for index in range(13, 24):
+            user = User.objects.get(username=f"player{index}")
+            registration = entrants.register(actor=user, tournament=tournament)
+            entrants.check_in(actor=user, registration=registration)
+        lifecycle.start_tournament_now(actor=owner, tournament=tournament)
+        brackets.begin_stage(tournament_id=tournament.pk, number=1)
+        first, second = list(
+            Match.objects.filter(round__tournament=tournament, b__isnull=False).order_by("table")
+        )[:2]
+        for match, confirm in ((first, True), (second, False)):
+            seats = list(
+                match.seats.select_related("registration__player__user").order_by("position")
+            )
+            users = [seat.registration.player.user for seat in seats]
+            rounds = [[31, 24, 18, 27][: len(users)], [35, 20, 22, 30][: len(users)]]
+            pods.report(actor=users[0], match=match.pk, rounds=rounds)
+            if confirm:
+                pods.confirm(actor=users[1], match=match.pk)
+
     def _date_back(self, tournament: Tournament, first: Round) -> None:
         """Move the running tournament's start and round 1 into the past (demo dates only:
         what happened and in which order stays as the services recorded it)."""
@@ -276,6 +316,7 @@ class Command(BaseCommand):
             "running), and a top 4 after the Swiss."
         )
         self.stdout.write(f"{BRACKET_NAME}: a double elimination, its first round played.")
+        self.stdout.write(f"{PODS_NAME}: 11 players in pods of four and three, round 1 under way.")
         self._print_pairings()
 
     def _print_pairings(self) -> None:

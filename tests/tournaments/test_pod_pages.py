@@ -1,0 +1,100 @@
+"""The pods page: making the event a pod stage, the pods of every round, reporting and
+confirming a pod's result on it, a judge's entry, the standings; pod slips; the round and
+match pages of a pod stage lead to it; constant query counts."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tests.tournaments.test_pods import _event_before_start, _open_pods, _pod_event, _users
+from tournaments.models import Match, MatchStatus, StageKind
+from tournaments.selectors import pods as pod_selectors
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _client(user) -> Client:  # type: ignore[no-untyped-def]
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_an_organiser_makes_the_event_a_pod_stage_on_its_page() -> None:
+    tournament, organiser = _event_before_start(8)
+    client = _client(organiser)
+    page = client.get(f"/tournaments/{tournament.pk}/pods/").content.decode()
+    assert 'id="make-pods"' in page
+    done = client.post(
+        f"/tournaments/{tournament.pk}/pods/",
+        {"action": "make", "rounds": "2", "fill": "threes", "scoring": "placement"},
+        follow=True,
+    )
+    assert "The event is now played in pods." in done.content.decode()
+    assert tournament.stages.get().kind == StageKind.PODS
+    refused = client.post(
+        f"/tournaments/{tournament.pk}/pods/", {"action": "make", "rounds": "x"}, follow=True
+    )
+    assert "is not a whole number" in refused.content.decode()
+
+
+def test_players_report_and_confirm_their_pod_on_the_page() -> None:
+    tournament, organiser, stage = _pod_event(4, rounds=1)
+    (match,) = _open_pods(stage)
+    users = _users(match)
+    url = f"/tournaments/{tournament.pk}/pods/"
+    page = html.unescape(_client(users[0]).get(url).content.decode())
+    assert "your pod" in page and 'id="report-pod-' in page
+    scores = {f"r{r}_s{s}": (20 if s == 2 else 10) for r in (1, 2) for s in range(4)}
+    partial = _client(users[0]).post(
+        url, {"action": "report", "match": match.pk, "r1_s0": "5"}, follow=True
+    )
+    assert "Game round 1: enter every player's score, or none." in html.unescape(
+        partial.content.decode()
+    )
+    reported = _client(users[0]).post(
+        url, {"action": "report", "match": match.pk, **scores}, follow=True
+    )
+    assert "Result reported." in reported.content.decode()
+    confirmed = _client(users[3]).post(url, {"action": "confirm", "match": match.pk}, follow=True)
+    assert "Result confirmed." in confirmed.content.decode()
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CONFIRMED and match.pod_winner.player.user == users[2]
+    page = html.unescape(_client(organiser).get(url).content.decode())
+    assert f"{users[2].player.display_name} won the pod." in page and "pod-standings" in page
+
+
+def test_the_round_and_match_pages_of_a_pod_lead_to_the_pods_page() -> None:
+    tournament, _, stage = _pod_event(4, rounds=1)
+    (match,) = _open_pods(stage)
+    client = _client(_users(match)[0])
+    to_round = client.get(f"/tournaments/{tournament.pk}/rounds/{match.round.number}/")
+    assert to_round.status_code == 302 and to_round["Location"].endswith(
+        f"#round-{match.round.number}"
+    )
+    to_match = client.get(f"/tournaments/{tournament.pk}/matches/{match.pk}/")
+    assert to_match.status_code == 302 and to_match["Location"].endswith(f"#pod-{match.pk}")
+    slips = client.get(f"/tournaments/{tournament.pk}/pods/slips/").content.decode()
+    assert html.unescape(slips).count(_users(match)[3].player.display_name) == 1
+
+
+def test_the_pods_page_costs_the_same_queries_for_8_or_16_players() -> None:
+    counts = []
+    for players in (8, 16):
+        tournament, organiser, stage = _pod_event(players, rounds=2)
+        for match in _open_pods(stage):
+            users = _users(match)
+            from tournaments.services import pods
+
+            pods.report(actor=users[0], match=match.pk, rounds=[[20, 1, 1, 1]] * 2)
+        client = _client(organiser)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/tournaments/{tournament.pk}/pods/").status_code == 200
+        counts.append(len(queries))
+        assert Match.objects.filter(round__stage=stage, status=MatchStatus.REPORTED).exists()
+    assert counts[0] == counts[1], counts
+    assert pod_selectors.pod_stage_of(tournament.pk) is not None

@@ -1,0 +1,166 @@
+"""The pod stage's page (``/tournaments/<id>/pods/``): making the event a pod stage before
+the start (organisers), every round's pods with their seats and results, the viewer's own
+pod with its result form (report, confirm) and the judges' entry, the standings; and the
+printable pod slips."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from core.errors import DomainError, InvalidInput
+from core.web import parse_int, run_action
+from gameplay.rules import games as game_rules
+from tournaments.models import MatchStatus, PodFill, PodScoring, TournamentStatus
+from tournaments.selectors import pods as selectors
+from tournaments.selectors import policies
+from tournaments.services import pods
+from tournaments.web.common import tournament_context, tournament_for
+
+#: Game-round rows on a pod's result form (Gesoseka: two deals of two game rounds, then
+#: more if nobody has won: the form grows with what was reported).
+FORM_ROWS = 4
+
+
+def parse_rounds(data: Any, seats: int) -> list[list[int]]:
+    """The pod's game rounds from the form (``r<round>_s<seat>``), empty rows skipped; a
+    row filled in part is refused by name."""
+    rounds: list[list[int]] = []
+    for number in range(1, game_rules.MAX_POD_GAME_ROUNDS + 1):
+        names = [f"r{number}_s{seat}" for seat in range(seats)]
+        raw = [(data.get(name) or "").strip() for name in names]
+        if not any(raw):
+            continue
+        if not all(raw):
+            raise InvalidInput(
+                f"Game round {number}: enter every player's score, or none.",
+                code="incomplete_game_round",
+                field=names[raw.index("")],
+            )
+        rounds.append([parse_int(v, field=n) or 0 for v, n in zip(raw, names, strict=True)])
+    if not rounds:
+        raise InvalidInput("Enter the scores of the game rounds played.", code="no_rounds")
+    return rounds
+
+
+def _act(request: HttpRequest, tournament_pk: int) -> HttpResponse:
+    action = request.POST.get("action", "")
+    back = reverse("pods", args=[tournament_pk])
+    if action == "make":
+        tournament = tournament_for(request, tournament_pk)
+        try:
+            options = {
+                name: parse_int(request.POST.get(name), field=name)
+                for name in ("rounds", "rounds_to_win")
+            }
+        except DomainError as error:
+            messages.error(request, error.detail)
+            return redirect(back)
+        run_action(
+            request,
+            lambda: pods.add_stage(
+                actor=request.user,
+                tournament=tournament,
+                rounds=options["rounds"] or 3,
+                rounds_to_win=options["rounds_to_win"] or 2,
+                fill=request.POST.get("fill", PodFill.THREES),
+                scoring=request.POST.get("scoring", PodScoring.WINNER),
+            ),
+            "The event is now played in pods.",
+        )
+        return redirect(back)
+    try:
+        match_id = parse_int(request.POST.get("match"), field="match")
+    except DomainError:
+        match_id = None
+    view = selectors.pod_of(match_id) if match_id else None
+    if view is None or view.match.round.tournament_id != tournament_pk:
+        raise Http404
+    anchor = f"{back}#pod-{view.match.pk}"
+    if action == "confirm":
+        run_action(
+            request,
+            lambda: pods.confirm(actor=request.user, match=view.match.pk),
+            "Result confirmed.",
+        )
+        return redirect(anchor)
+    try:
+        rounds = parse_rounds(request.POST, len(view.seats))
+    except DomainError as error:
+        messages.error(request, error.detail)
+        return redirect(anchor)
+    service = pods.judge if action == "judge" else pods.report
+    done = "Result entered." if action == "judge" else "Result reported."
+    run_action(
+        request, lambda: service(actor=request.user, match=view.match.pk, rounds=rounds), done
+    )
+    return redirect(anchor)
+
+
+def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpResponse:
+    """The page (``number``: the stage's, when reached from the stages list; a tournament
+    has one pod stage)."""
+    tournament = tournament_for(request, pk)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        return _act(request, pk)
+    context = tournament_context(request, tournament)
+    stage = selectors.pod_stage_of(tournament.pk)
+    rounds = selectors.rounds_of(stage) if stage is not None else []
+    user_id = request.user.pk if request.user.is_authenticated else None
+    judge = policies.can_judge(request.user, tournament.club)
+    context.update(
+        {
+            "stage": stage,
+            "settings": selectors.settings_of(stage) if stage is not None else None,
+            "rounds": [
+                {
+                    "view": r,
+                    "pods": [_pod_context(p, user_id, judge) for p in r.pods],
+                }
+                for r in reversed(rounds)
+            ],
+            "standings": selectors.standings_of(stage) if stage is not None and rounds else [],
+            "may_make": policies.can_manage_club(request.user, tournament.club)
+            and tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED)
+            and tournament.game in game_rules.POD_GAMES,
+            "fills": PodFill.choices,
+            "scorings": PodScoring.choices,
+            "pod_games": tournament.game in game_rules.POD_GAMES,
+        }
+    )
+    return render(request, "tournaments/pods.html", context)
+
+
+def _pod_context(view: selectors.PodView, user_id: int | None, judge: bool) -> dict[str, Any]:
+    match = view.match
+    mine = any(s.registration.player.user_id == user_id for s in view.seats)
+    reported = match.status in (MatchStatus.REPORTED, MatchStatus.DISPUTED)
+    rows = match.result[0]["rounds"] if match.result else []
+    return {
+        "view": view,
+        "mine": mine,
+        "rows": rows,
+        "form_rows": range(1, max(FORM_ROWS, len(rows) + 1) + 1),
+        "may_report": mine and match.status != MatchStatus.CONFIRMED,
+        "may_confirm": mine and match.status == MatchStatus.REPORTED,
+        "may_judge": judge,
+        "reported": reported,
+    }
+
+
+def pod_slips(request: HttpRequest, pk: int) -> HttpResponse:
+    """Printable pod slips for the latest round: a box per seat and game round."""
+    tournament = tournament_for(request, pk)
+    stage = selectors.pod_stage_of(tournament.pk)
+    rounds = selectors.rounds_of(stage) if stage is not None else []
+    if not rounds:
+        raise Http404
+    context = tournament_context(request, tournament)
+    context.update({"round_view": rounds[-1], "rows": range(1, FORM_ROWS + 1)})
+    return render(request, "tournaments/pod_slips.html", context)
