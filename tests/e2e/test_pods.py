@@ -1,0 +1,99 @@
+"""End to end in a browser: a 16-player four-player Gesoseka event in pods, run to the end
+through the pages. The organiser makes the event a pod stage and starts it; each round one
+pod is reported by a player on a phone and confirmed by another on theirs, and the judge
+enters the others on the pods page; the next round seats itself from the standings; after
+the third round the standings show the winner."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from tests.e2e.test_swiss_tournament import log_in
+from tests.factories import member
+from tests.tournaments.test_pods import _event_before_start
+from tournaments.models import Match, MatchStatus, Role, Round, TournamentStatus
+from tournaments.selectors import pods as pod_selectors
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"viewport": {"width": 390, "height": 844}}
+
+
+def _fill(page, match_id: int, seats: int, winner: int) -> None:  # type: ignore[no-untyped-def]
+    form = page.locator(f"#pod-{match_id} form.pod-form")
+    for game_round in (1, 2):
+        for seat in range(seats):
+            score = "30" if seat == winner else str(10 + seat)
+            form.locator(f"input[name=r{game_round}_s{seat}]").fill(score)
+
+
+def test_a_16_player_pod_event_runs_to_the_end_in_the_browser(live_server, browser) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser = _event_before_start(16)
+    judge = member(tournament.club, Role.JUDGE)
+    base = live_server.url
+    pods_url = f"{base}/tournaments/{tournament.pk}/pods/"
+    org = browser.new_context(**PHONE).new_page()
+    judge_page = browser.new_context(**PHONE).new_page()
+    for page in (org, judge_page):
+        page.set_default_timeout(15_000)
+    log_in(org, base, organiser.username)
+    log_in(judge_page, base, judge.username)
+
+    org.goto(f"{base}/tournaments/{tournament.pk}/stages/")
+    org.locator("#play-in-pods").click()
+    org.fill("#id_rounds", "3")
+    org.select_option("#id_scoring", "placement")
+    org.get_by_role("button", name="Play in pods").click()
+    org.get_by_text("The event is now played in pods.").wait_for()
+    org.goto(f"{base}/tournaments/{tournament.pk}/")
+    org.once("dialog", lambda dialog: dialog.accept())
+    org.get_by_role("button", name="Start now").click()
+    org.get_by_text("The tournament has started.").wait_for()
+
+    for number in range(1, 4):
+        stage_round = Round.objects.filter(tournament=tournament).order_by("-number").first()
+        assert stage_round is not None and stage_round.name == f"Pods, round {number} of 3"
+        pods = list(Match.objects.filter(round=stage_round, b__isnull=False).order_by("table"))
+        assert len(pods) == 4
+        # One pod on the players' phones: a player reports, another confirms.
+        seats = pod_selectors.seats_of(pods[0])
+        reporter = browser.new_context(**PHONE).new_page()
+        confirmer = browser.new_context(**PHONE).new_page()
+        log_in(reporter, base, seats[0].registration.player.user.username)
+        log_in(confirmer, base, seats[3].registration.player.user.username)
+        reporter.goto(pods_url)
+        _fill(reporter, pods[0].pk, 4, winner=number % 4)
+        reporter.locator(f"#report-pod-{pods[0].pk}").click()
+        reporter.get_by_text("Result reported.").wait_for()
+        confirmer.goto(pods_url)
+        confirmer.locator(f"#confirm-pod-{pods[0].pk}").click()
+        confirmer.get_by_text("Result confirmed.").wait_for()
+        for page in (reporter, confirmer):
+            page.context.close()
+        # The judge enters the others.
+        judge_page.goto(pods_url)
+        for pod in pods[1:]:
+            box = judge_page.locator(f"#pod-{pod.pk}")
+            box.locator("summary").click()
+            _fill(judge_page, pod.pk, 4, winner=0)
+            judge_page.locator(f"#judge-pod-{pod.pk}").click()
+            judge_page.get_by_text("Result entered.").wait_for()
+        assert (
+            not Match.objects.filter(round=stage_round)
+            .exclude(status=MatchStatus.CONFIRMED)
+            .exists()
+        )
+
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    org.goto(f"{base}/tournaments/{tournament.pk}/standings/")  # leads to the pod standings
+    org.locator("#pod-standings").wait_for()
+    page = html.unescape(org.content())
+    leader = pod_selectors.standings_of(tournament.stages.get())[0]
+    assert (
+        leader.registration.player.display_name
+        in org.locator("#pod-standings tbody tr").first.inner_text()
+    )
+    assert "Pods, round 3 of 3" in page
