@@ -98,3 +98,13 @@ def test_the_pods_page_costs_the_same_queries_for_8_or_16_players() -> None:
         assert Match.objects.filter(round__stage=stage, status=MatchStatus.REPORTED).exists()
     assert counts[0] == counts[1], counts
     assert pod_selectors.pod_stage_of(tournament.pk) is not None
+
+
+def test_the_results_grid_names_every_player_of_a_pod() -> None:
+    tournament, organiser, stage = _pod_event(4, rounds=1)
+    (match,) = _open_pods(stage)
+    page = html.unescape(
+        _client(organiser).get(f"/tournaments/{tournament.pk}/judge/").content.decode()
+    )
+    names = ", ".join(u.player.display_name for u in _users(match))
+    assert f"Pod: {names}" in page

@@ -146,8 +146,19 @@ def current_match_of(
 def matches_for_judge(
     tournament: Tournament, *, round_number: int | None = None, status: str | None = None
 ) -> QuerySet[Match]:
-    qs = Match.objects.select_related("round", "a__player", "b__player").filter(
-        round__tournament=tournament, b__isnull=False
+    qs = (
+        Match.objects.select_related("round", "a__player", "b__player")
+        .prefetch_related(
+            # A pod's seats in order (two-player matches have none with a position).
+            Prefetch(
+                "seats",
+                queryset=MatchSeat.objects.filter(position__isnull=False)
+                .select_related("registration__player")
+                .order_by("position"),
+                to_attr="pod_seats",
+            )
+        )
+        .filter(round__tournament=tournament, b__isnull=False)
     )
     if round_number is not None:
         qs = qs.filter(round__number=round_number)
