@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from tournaments.models import (
     Club,
+    EntrantType,
     Membership,
     Player,
     Registration,
@@ -129,6 +130,34 @@ def running_tournament(  # type: ignore[no-untyped-def]
         for _ in range(players)
     ]
     return tournament, organiser, registrations
+
+
+def team_registration(tournament: Tournament, *, checked_in: bool = True, name: str = ""):  # type: ignore[no-untyped-def]
+    """A complete team of two in ``tournament`` (both members accepted; checked in)."""
+    now = timezone.now()
+    captain, partner = PlayerFactory(), PlayerFactory()
+    return RegistrationFactory(
+        tournament=tournament,
+        player=captain,
+        partner=partner,
+        team_name=name or f"{captain.display_name} & {partner.display_name}",
+        partner_accepted_at=now,
+        player_checked_in_at=now if checked_in else None,
+        partner_checked_in_at=now if checked_in else None,
+        checked_in_at=now if checked_in else None,
+    )
+
+
+def running_team_tournament(  # type: ignore[no-untyped-def]
+    teams: int = 8, *, game: str = "generic", best_of: int = 1, **swiss
+):
+    """A started 2 vs 2 tournament with ``teams`` checked-in teams of two and an organiser
+    (``running_tournament`` for teams). Returns ``(tournament, organiser, registrations)``."""
+    tournament, organiser, _ = running_tournament(0, game=game, best_of=best_of, **swiss)
+    tournament.entrant_type = EntrantType.TEAM
+    tournament.capacity = max(teams, 2)
+    tournament.save(update_fields=["entrant_type", "capacity"])
+    return tournament, organiser, [team_registration(tournament) for _ in range(teams)]
 
 
 #: A finished generic game (first to 2 game-round wins) won by the match's first entrant.

@@ -24,6 +24,7 @@ from tournaments.models.clubs import (
     Role,
 )
 from tournaments.models.rounds import (
+    MATCH_ENTRANTS,
     Match,
     MatchSeat,
     MatchStatus,
@@ -65,6 +66,7 @@ __all__ = [
     "DEFAULT_TIEBREAKERS",
     "JUDGING_ROLES",
     "MANAGING_ROLES",
+    "MATCH_ENTRANTS",
     "POD_KINDS",
     "SCHEDULED_KINDS",
     "BracketSettings",

@@ -63,6 +63,11 @@ class Round(models.Model):
         return f"{self.tournament} round {self.number}"
 
 
+#: The relations that load a match's entrants with everyone who plays for them (a team's
+#: teammate too): what names, "my match" and ``policies.side_in_match`` read.
+MATCH_ENTRANTS = ("a__player__user", "b__player__user", "a__partner__user", "b__partner__user")
+
+
 class MatchStatus(models.TextChoices):
     PENDING = "pending", "Waiting for a report"
     REPORTED = "reported", "Reported, waiting for the opponent"

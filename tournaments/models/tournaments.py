@@ -1,7 +1,10 @@
-"""Tournaments and their registrations (the entrants, for single-player events).
+"""Tournaments and their registrations (the entrants).
 
-An *entrant* is what gets paired: a registration of one player now, a team of two later
-(``Tournament.entrant_type`` leaves room for it).
+An *entrant* is what gets paired: a registration. In a single-player event it is one
+player; in a team event (``Tournament.entrant_type`` TEAM) it is a team of two: the
+registration's ``player`` (who registered the team: its captain) and ``partner`` (the
+teammate, invited until ``partner_accepted_at``), under a ``team_name``. Pairing, results
+and standings work per registration, so they treat a team exactly as a player.
 """
 
 from __future__ import annotations
@@ -133,12 +136,33 @@ class RegistrationStatus(models.TextChoices):
 
 
 class Registration(models.Model):
-    """A player's entry in a tournament (the entrant, for single-player events)."""
+    """An entrant: a player's entry in a tournament, or a team of two's.
+
+    A team is a registration with a ``team_name`` (never empty for a team): ``player``
+    registered it, ``partner`` is the teammate (invited: ``partner_accepted_at`` empty;
+    a member: set). ``checked_in_at`` is the entrant's check-in: for a team, the moment
+    its second member checked in (each member's own is ``player_checked_in_at`` and
+    ``partner_checked_in_at``).
+    """
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="registrations"
     )
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
+    #: A team's name (empty: a single player's entry).
+    team_name = models.CharField(max_length=60, blank=True, default="")
+    #: A team's second player: invited, then a member once ``partner_accepted_at`` is set.
+    #: RESTRICT: a teammate's account cannot vanish from under a team's results.
+    partner = models.ForeignKey(
+        Player,
+        on_delete=models.RESTRICT,
+        null=True,
+        blank=True,
+        related_name="partnerships",
+    )
+    partner_accepted_at = models.DateTimeField(null=True, blank=True)
+    player_checked_in_at = models.DateTimeField(null=True, blank=True)
+    partner_checked_in_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=RegistrationStatus.choices, default=RegistrationStatus.REGISTERED
     )
@@ -172,6 +196,29 @@ class Registration(models.Model):
                 | Q(status=RegistrationStatus.DROPPED),
                 name="dropped_round_only_when_dropped",
             ),
+            # A team of one: a player cannot be their own teammate.
+            models.CheckConstraint(
+                condition=Q(partner__isnull=True) | ~Q(partner=F("player")),
+                name="partner_not_self",
+            ),
+            models.CheckConstraint(
+                condition=Q(partner__isnull=False) | Q(partner_accepted_at__isnull=True),
+                name="accepted_only_with_partner",
+            ),
+            # Only a team with two members checks in (so only such a team ever plays).
+            models.CheckConstraint(
+                condition=Q(checked_in_at__isnull=True)
+                | Q(team_name="")
+                | Q(partner_accepted_at__isnull=False),
+                name="team_checked_in_with_two",
+            ),
+            # One team per teammate (a player who registered a team is checked by the
+            # service, under the tournament's row lock: a constraint sees one column).
+            models.UniqueConstraint(
+                fields=["tournament", "partner"],
+                condition=Q(partner__isnull=False),
+                name="one_team_per_partner",
+            ),
         ]
         indexes = [models.Index(fields=["tournament", "status"])]
 
@@ -185,3 +232,52 @@ class Registration(models.Model):
     @property
     def checked_in(self) -> bool:
         return self.checked_in_at is not None
+
+    # Teams: cheap views (the partner is read with the player where a page needs names).
+    @property
+    def is_team(self) -> bool:
+        return bool(self.team_name)
+
+    @property
+    def team_complete(self) -> bool:
+        """A team whose teammate accepted (a single player's entry: always)."""
+        return not self.is_team or self.partner_accepted_at is not None
+
+    @property
+    def name(self) -> str:
+        """The entrant's name: the team's, or the player's."""
+        return self.team_name or self.player.display_name
+
+    @property
+    def members(self) -> list[Player]:
+        """Who plays for this entrant: the player, and a team's accepted teammate."""
+        if self.partner_id is not None and self.partner_accepted_at is not None:
+            return [self.player, self.partner]  # type: ignore[list-item]
+        return [self.player]
+
+    @property
+    def member_names(self) -> str:
+        """ "Ada & Bruno" for a team of two; the player's name otherwise."""
+        return " & ".join(p.display_name for p in self.members)
+
+    def has_member(self, user_id: int | None) -> bool:
+        """Whether the user plays for this entrant (reads ``player`` and, for a team with
+        a teammate, ``partner``: load them with the registration)."""
+        if user_id is None:
+            return False
+        if self.player.user_id == user_id:
+            return True
+        return (
+            self.partner_id is not None
+            and self.partner_accepted_at is not None
+            and self.partner.user_id == user_id  # type: ignore[union-attr]
+        )
+
+    def is_invited(self, user_id: int | None) -> bool:
+        """Whether the user is invited to this team and has not answered yet."""
+        return (
+            user_id is not None
+            and self.partner_id is not None
+            and self.partner_accepted_at is None
+            and self.partner.user_id == user_id  # type: ignore[union-attr]
+        )

@@ -303,12 +303,13 @@ def entrant_actions(
 
 
 def side_in_match(user: AnyUser, match: Match) -> str | None:
-    """``ReportSide.A`` or ``B`` when the user plays in the match, else None."""
+    """``ReportSide.A`` or ``B`` when the user plays in the match (for a team, either
+    member), else None. Reads the entrants' players and partners: load them with it."""
     if not user.is_authenticated:
         return None
-    if match.a.player.user_id == user.pk:
+    if match.a.has_member(user.pk):
         return ReportSide.A
-    if match.b is not None and match.b.player.user_id == user.pk:
+    if match.b is not None and match.b.has_member(user.pk):
         return ReportSide.B
     return None
 

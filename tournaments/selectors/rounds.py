@@ -21,6 +21,7 @@ from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import GameOptions, MatchOutcome
 from tournaments.models import (
     BRACKET_KINDS,
+    MATCH_ENTRANTS,
     FirstRoundPairing,
     Match,
     MatchSeat,
@@ -35,7 +36,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import later_matches
-from tournaments.selectors.tournaments import game_options
+from tournaments.selectors.tournaments import game_options, member_of_entrant
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -53,13 +54,13 @@ def current_round(tournament: Tournament) -> Round | None:
 
 def round_matches(rnd: Round) -> QuerySet[Match]:
     """A round's matches with both entrants' names (1 query)."""
-    return rnd.matches.select_related("a__player__user", "b__player__user").order_by("table")
+    return rnd.matches.select_related(*MATCH_ENTRANTS).order_by("table")
 
 
 def rounds_with_matches(tournament: Tournament) -> list[tuple[Round, list[Match]]]:
     """Every round in order with its matches by table and both entrants' names: 2 queries
     whatever the number of rounds."""
-    matches = Match.objects.select_related("a__player__user", "b__player__user").order_by("table")
+    matches = Match.objects.select_related(*MATCH_ENTRANTS).order_by("table")
     rounds = tournament.rounds.order_by("number").prefetch_related(
         Prefetch("matches", queryset=matches)
     )
@@ -99,9 +100,7 @@ def match_for_page(pk: int) -> Match | None:
     """A match with what its page and the API show: players, tournament, reports (with who
     sent them). Two queries; not ``.first()``, which would sort the one row by its key."""
     rows = list(
-        Match.objects.select_related(
-            "round__tournament__club", "round__stage", "a__player__user", "b__player__user"
-        )
+        Match.objects.select_related("round__tournament__club", "round__stage", *MATCH_ENTRANTS)
         .prefetch_related(
             Prefetch("reports", queryset=ResultReport.objects.select_related("reported_by"))
         )
@@ -132,7 +131,7 @@ def current_match_of(
         return None
     seats = list(
         MatchSeat.objects.select_related("match")
-        .filter(round__tournament=tournament, registration__player__user=user)
+        .filter(member_of_entrant(user.pk, "registration__"), round__tournament=tournament)
         .order_by("-round__number")[:4]
     )
     unplayed = next((s for s in seats if s.match.status != MatchStatus.CONFIRMED), None)
@@ -147,7 +146,7 @@ def matches_for_judge(
     tournament: Tournament, *, round_number: int | None = None, status: str | None = None
 ) -> QuerySet[Match]:
     qs = (
-        Match.objects.select_related("round", "a__player", "b__player")
+        Match.objects.select_related("round", *MATCH_ENTRANTS)
         .prefetch_related(
             # A pod's seats in order (two-player matches have none with a position).
             Prefetch(

@@ -78,17 +78,25 @@ def stage_visible_to(user: AnyUser, stage_id: int) -> bool:
     return Stage.objects.filter(pk=stage_id, tournament__in=visible).exists()
 
 
-def tournament_registrations(tournament: Tournament) -> QuerySet[Registration]:
-    return tournament.registrations.select_related("player", "player__user").order_by(
-        "status", "registered_at", "id"
+def member_of_entrant(user_id: int, prefix: str = "") -> Q:
+    """Rows whose registration (at ``prefix``, e.g. ``"registration__"``) the user plays
+    for: the player, or a team's accepted teammate (``Registration.has_member``)."""
+    return Q(**{f"{prefix}player__user_id": user_id}) | Q(
+        **{f"{prefix}partner__user_id": user_id, f"{prefix}partner_accepted_at__isnull": False}
     )
+
+
+def tournament_registrations(tournament: Tournament) -> QuerySet[Registration]:
+    return tournament.registrations.select_related(
+        "player", "player__user", "partner", "partner__user"
+    ).order_by("status", "registered_at", "id")
 
 
 def registrations_by_id(tournament: Tournament, ids: list[int]) -> dict[int, Registration]:
     """The tournament's registrations among ``ids``, by id, with their players (1 query)."""
     return {
         r.pk: r
-        for r in Registration.objects.select_related("player").filter(
+        for r in Registration.objects.select_related("player", "partner").filter(
             tournament=tournament, pk__in=ids
         )
     }
@@ -214,8 +222,9 @@ def home_page(user: AnyUser) -> dict[str, Any]:
     clubs: list[Membership] = []
     if user.is_authenticated:
         mine = list(
-            tournaments.filter(registrations__player__user=user)
+            tournaments.filter(member_of_entrant(user.pk, "registrations__"))
             .exclude(status=TournamentStatus.FINISHED)
+            .distinct()
             .order_by("scheduled_start")
         )
         clubs = list(

@@ -46,6 +46,8 @@ def lock_match(match_id: int) -> Match:
             "round__stage__swiss",
             "a__player",
             "b__player",
+            "a__partner",
+            "b__partner",
         ),
         pk=match_id,
     )
@@ -56,7 +58,9 @@ def lock_match(match_id: int) -> Match:
 
 def lock_registration(registration_id: int) -> Registration:
     """A registration, with its player and tournament (not locked)."""
-    registration = lock_one(Registration, related=("player", "tournament"), pk=registration_id)
+    registration = lock_one(
+        Registration, related=("player", "partner", "tournament"), pk=registration_id
+    )
     if registration is None:
         raise NotFound("No such registration.")
     return registration

@@ -51,13 +51,18 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     context plus the registrations, the user's own and what they may do about it."""
     tournament = tournament_for(request, pk)
     registrations = list(selectors.tournament_registrations(tournament))
-    mine = next((r for r in registrations if r.player.user_id == request.user.pk), None)
+    mine = next(
+        (r for r in registrations if r.is_active and r.has_member(request.user.pk)),
+        next((r for r in registrations if r.has_member(request.user.pk)), None),
+    )
+    invitations = [r for r in registrations if r.is_active and r.is_invited(request.user.pk)]
     context = tournament_context(request, tournament)
     context.update(
         {
             "registrations": [r for r in registrations if r.is_active],
             "inactive_registrations": [r for r in registrations if not r.is_active],
             "my_registration": mine,
+            "my_invitations": invitations,
             "actions": context["actions"]
             | policies.entrant_actions(request.user, tournament, mine),
             "add_player_form": AddPlayerForm(),
