@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """A test database of this run's own (``test_cardclub_<pid>``): two runs on one machine
+    (a developer's and a helper's) never drop each other's database, nor end each other's
+    sessions (the socket tests end every other session of *their* database)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        return
+    test = database.setdefault("TEST", {})
+    test["NAME"] = f"{test.get('NAME') or 'test_' + database['NAME']}_{os.getpid()}"
 
 
 @pytest.fixture(autouse=True)

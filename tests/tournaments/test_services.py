@@ -166,7 +166,6 @@ def test_organiser_creates_a_published_tournament_with_a_default_check_in_window
             "scheduled_start",
         ),
         ({"best_of": 2}, "invalid_best_of", "best_of"),
-        ({"entrant_type": "team"}, "teams_not_available", "entrant_type"),
         ({"name": "  "}, "name_required", "name"),
         (
             {

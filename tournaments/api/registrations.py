@@ -15,12 +15,45 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api import ERRORS, path_int, valid
+from core.api import ERRORS, StrictInput, path_int, valid
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.services import entrants
+from tournaments.services import entrants, teams
+
+
+class RegistrationCreateInput(StrictInput):
+    username = serializers.CharField(
+        max_length=150,
+        required=False,
+        help_text="Organisers only: register this user instead of yourself.",
+    )
+    team_name = serializers.CharField(
+        max_length=200,
+        required=False,
+        allow_blank=True,
+        help_text="Team events: the team's name (60 characters at most; organisers may "
+        "leave it out).",
+    )
+    teammate = serializers.CharField(
+        max_length=150,
+        required=False,
+        allow_blank=True,
+        help_text="Team events: the teammate's username (invited; an organiser's joins at once).",
+    )
+
+
+class TeammateInput(StrictInput):
+    username = serializers.CharField(max_length=150, help_text="The teammate's username.")
+
+
+class InvitationAnswerInput(StrictInput):
+    accept = serializers.BooleanField(help_text="true: join the team; false: decline.")
+
+
+class TeamNameInput(StrictInput):
+    team_name = serializers.CharField(max_length=200)
 
 
 class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
@@ -35,7 +68,7 @@ class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
 
     def registration(self, pk: str) -> Registration:
         return get_object_or_404(
-            Registration.objects.select_related("player", "tournament__club"),
+            Registration.objects.select_related("player", "partner", "tournament__club"),
             tournament=self.tournament(),
             pk=path_int(pk),
         )
@@ -55,19 +88,20 @@ class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
         return self.get_paginated_response(s.RegistrationSerializer(page, many=True).data)
 
     @extend_schema(
-        request=s.RegistrationInput,
+        request=RegistrationCreateInput,
         responses={201: s.RegistrationSerializer, **ERRORS},
-        summary="Register yourself (or, as an organiser, a player by username)",
+        summary="Register yourself or your team (or, as an organiser, a player or team)",
     )
     def create(self, request: Request, tournament_pk: str) -> Response:
-        data = valid(s.RegistrationInput, request.data)
+        data = valid(RegistrationCreateInput, request.data)
         tournament = self.tournament()
+        team = {"team_name": data.get("team_name", ""), "teammate": data.get("teammate", "")}
         if data.get("username"):
             registration = entrants.add_player(
-                actor=request.user, tournament=tournament, username=data["username"]
+                actor=request.user, tournament=tournament, username=data["username"], **team
             )
         else:
-            registration = entrants.register(actor=request.user, tournament=tournament)
+            registration = entrants.register(actor=request.user, tournament=tournament, **team)
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -91,6 +125,78 @@ class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
             actor=request.user, registration=self.registration(pk)
         )
         return Response(s.RegistrationSerializer(registration).data)
+
+    # Teams ---------------------------------------------------------------------------------
+
+    @extend_schema(
+        request=TeammateInput,
+        responses={200: s.RegistrationSerializer, **ERRORS},
+        summary="Invite a teammate (who registered the team)",
+    )
+    @action(detail=True, methods=["post"], url_path="invite")
+    def invite(self, request: Request, tournament_pk: str, pk: str) -> Response:
+        data = valid(TeammateInput, request.data)
+        registration = teams.invite_teammate(
+            actor=request.user, registration=self.registration(pk), username=data["username"]
+        )
+        return Response(s.RegistrationSerializer(registration).data)
+
+    @extend_schema(
+        request=InvitationAnswerInput,
+        responses={200: s.RegistrationSerializer, **ERRORS},
+        summary="Accept or decline an invitation to a team (the invited player)",
+    )
+    @action(detail=True, methods=["post"], url_path="answer")
+    def answer(self, request: Request, tournament_pk: str, pk: str) -> Response:
+        data = valid(InvitationAnswerInput, request.data)
+        registration = teams.answer_invitation(
+            actor=request.user, registration=self.registration(pk), accept=data["accept"]
+        )
+        return Response(s.RegistrationSerializer(registration).data)
+
+    @extend_schema(
+        request=None,
+        responses={200: s.RegistrationSerializer, **ERRORS},
+        summary="Leave a team, cancel its invitation or remove its teammate",
+    )
+    @action(detail=True, methods=["post"], url_path="remove-teammate")
+    def remove_teammate(self, request: Request, tournament_pk: str, pk: str) -> Response:
+        registration = teams.remove_teammate(actor=request.user, registration=self.registration(pk))
+        return Response(s.RegistrationSerializer(registration).data)
+
+    @extend_schema(
+        request=TeammateInput,
+        responses={200: s.RegistrationSerializer, **ERRORS},
+        summary="Put a player in a team at once (organisers)",
+    )
+    @action(detail=True, methods=["post"], url_path="assign")
+    def assign(self, request: Request, tournament_pk: str, pk: str) -> Response:
+        data = valid(TeammateInput, request.data)
+        registration = teams.assign_teammate(
+            actor=request.user, registration=self.registration(pk), username=data["username"]
+        )
+        return Response(s.RegistrationSerializer(registration).data)
+
+    @extend_schema(
+        request=TeamNameInput,
+        responses={200: s.RegistrationSerializer, **ERRORS},
+        summary="Rename a team (its members or organisers)",
+    )
+    @action(detail=True, methods=["post"], url_path="rename")
+    def rename(self, request: Request, tournament_pk: str, pk: str) -> Response:
+        data = valid(TeamNameInput, request.data)
+        registration = teams.rename_team(
+            actor=request.user, registration=self.registration(pk), team_name=data["team_name"]
+        )
+        return Response(s.RegistrationSerializer(registration).data)
+
+
+class LateEntrantInput(StrictInput):
+    username = serializers.CharField(max_length=150)
+    team_name = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    teammate = serializers.CharField(
+        max_length=150, required=False, allow_blank=True, help_text="Team events: required."
+    )
 
 
 class EntrantStatusSerializer(serializers.Serializer[Any]):
@@ -139,14 +245,18 @@ class LateEntrantView(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=s.UsernameInput,
+        request=LateEntrantInput,
         responses={201: LateEntrantSerializer, **ERRORS},
-        summary="Add a late entrant to a running tournament (organisers)",
+        summary="Add a late entrant (a player, or a team) to a running tournament (organisers)",
     )
     def post(self, request: Request, pk: str) -> Response:
-        data = valid(s.UsernameInput, request.data)
+        data = valid(LateEntrantInput, request.data)
         reg = entrants.add_late_entrant(
-            actor=request.user, tournament=tournament_for(request, pk), username=data["username"]
+            actor=request.user,
+            tournament=tournament_for(request, pk),
+            username=data["username"],
+            team_name=data.get("team_name", ""),
+            teammate=data.get("teammate", ""),
         )
         return Response(
             {"registration": reg.pk, "joined_round": reg.joined_round},

@@ -65,6 +65,20 @@ urlpatterns = [
         registration_set.as_view({"post": "check_in"}),
         name="api-registration-check-in",
     ),
+    *(
+        path(
+            f"tournaments/<int:tournament_pk>/registrations/<int:pk>/{segment}/",
+            registration_set.as_view({"post": name}),
+            name=f"api-registration-{segment}",
+        )
+        for segment, name in (
+            ("invite", "invite"),
+            ("answer", "answer"),
+            ("remove-teammate", "remove_teammate"),
+            ("assign", "assign"),
+            ("rename", "rename"),
+        )
+    ),
     path(
         "tournaments/<int:pk>/start/", tournaments.TournamentStartView.as_view(), name="api-start"
     ),

@@ -286,8 +286,12 @@ def entrant_actions(
 
     - ``register`` (``entrants.register``): registration is open and they are not in it
       (anonymous users too: the page asks them to log in first);
-    - ``withdraw`` (``entrants.unregister``): before the start;
-    - ``check_in`` (``entrants.check_in``): during the check-in window.
+    - ``withdraw`` (``entrants.unregister``): before the start (a team: who registered it);
+    - ``check_in`` (``entrants.check_in``): during the check-in window (a team: once it
+      has two players, each member for themselves);
+    - teams (``services.teams``), before the start: ``invite_teammate`` and
+      ``remove_teammate`` for who registered the team, ``leave_team`` for the teammate;
+      ``rename_team`` for either until the end.
     """
     allowed: set[str] = set()
     active = registration is not None and registration.is_active
@@ -295,10 +299,25 @@ def entrant_actions(
         allowed.add("register")
     if active and user.is_authenticated:
         assert registration is not None
-        if tournament.status == TournamentStatus.REGISTRATION:
-            allowed.add("withdraw")
-        if not registration.checked_in and tournament.check_in_is_open(now):
+        captain = registration.player.user_id == user.pk
+        in_registration = tournament.status == TournamentStatus.REGISTRATION
+        if in_registration:
+            allowed.add("withdraw" if captain else "leave_team")
+        mine_checked = (
+            registration.checked_in
+            or (captain and registration.player_checked_in_at is not None)
+            or (not captain and registration.partner_checked_in_at is not None)
+        )
+        if not mine_checked and registration.team_complete and tournament.check_in_is_open(now):
             allowed.add("check_in")
+        if registration.is_team:
+            if not tournament_is_finished(tournament):
+                allowed.add("rename_team")
+            if in_registration and captain:
+                if registration.partner_accepted_at is None:
+                    allowed.add("invite_teammate")
+                if registration.partner_id is not None:
+                    allowed.add("remove_teammate")
     return frozenset(allowed)
 
 

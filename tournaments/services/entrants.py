@@ -8,14 +8,14 @@ first (``services.locks``), so the check and the write see the same state.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core.audit import record_audit, transition
-from core.auth import Actor, AnyUser, require_user
+from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from tournaments import selectors
 from tournaments.models import (
@@ -26,46 +26,58 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import policies
+from tournaments.services import teams
+from tournaments.services._entries import audit_entry, registration_state
 from tournaments.services.locks import lock_registration, lock_tournament
 from tournaments.services.people import ensure_player
 
 User = get_user_model()
 
 
-def registration_state(reg: Registration) -> dict[str, Any]:
-    return {
-        "player": reg.player.display_name,
-        "status": reg.status,
-        "checked_in_at": reg.checked_in_at.isoformat() if reg.checked_in_at else None,
-    }
+@dataclass(frozen=True)
+class TeamEntry:
+    """A team's registration details (``team_entry``): its name and teammate, if any."""
+
+    name: str
+    partner: Player | None
 
 
-def _audit(
-    actor: Actor,
-    registration: Registration,
+def team_entry(
     tournament: Tournament,
+    player: Player,
     *,
-    action: str,
-    summary: str,
-    before: dict[str, Any] | None,
-) -> None:
-    """An entry's change in the audit log, with its state before and after."""
-    record_audit(
-        actor=actor,
-        action=action,
-        summary=summary,
-        obj=registration,
-        club=tournament.club,
-        tournament=tournament,
-        before=before,
-        after=registration_state(registration),
-    )
+    team_name: str,
+    teammate: str,
+    by_organiser: bool,
+) -> TeamEntry | None:
+    """The team to register (None in a single-player event, which refuses team input)."""
+    if not teams.is_team_event(tournament):
+        if team_name.strip() or teammate.strip():
+            field = "team_name" if team_name.strip() else "teammate"
+            raise InvalidInput(
+                f"{tournament.name} is for single players: register without a team.",
+                code="not_a_team_event",
+                field=field,
+            )
+        return None
+    partner = teams.player_by_username(teammate) if teammate.strip() else None
+    if team_name.strip() or not by_organiser:
+        name = teams.clean_team_name(team_name)
+    else:
+        name = teams.default_team_name(player, partner)
+    return TeamEntry(name=name, partner=partner)
 
 
 def _take_seat(
-    *, tournament: Tournament, player: Player, actor: AnyUser, by_organiser: bool
+    *,
+    tournament: Tournament,
+    player: Player,
+    actor: AnyUser,
+    by_organiser: bool,
+    team: TeamEntry | None = None,
 ) -> Registration:
-    """Register (or re-register) a player; the caller holds the tournament's row lock."""
+    """Register (or re-register) a player, or their team; the caller holds the
+    tournament's row lock. An organiser's teammate joins at once, a player's is invited."""
     existing = Registration.objects.filter(tournament=tournament, player=player).first()
     if existing is not None and existing.status == RegistrationStatus.REGISTERED:
         who = "You are" if not by_organiser else f"{player.display_name} is"
@@ -73,46 +85,74 @@ def _take_seat(
             f"{who} already registered for {tournament.name}.", code="already_registered"
         )
     if selectors.active_registration_count(tournament) >= tournament.capacity:
+        what = "teams" if team is not None else "players"
         raise Conflict(
-            f"{tournament.name} is full ({tournament.capacity} players).", code="tournament_full"
+            f"{tournament.name} is full ({tournament.capacity} {what}).", code="tournament_full"
         )
+    if team is not None:
+        teams.require_free(tournament, player, you=not by_organiser)
+        teams.require_unique_name(tournament, team.name)
     now = timezone.now()
     if existing is not None:
         before = registration_state(existing)
         existing.status = RegistrationStatus.REGISTERED
         existing.registered_at = now
         existing.checked_in_at = None
-        existing.save(update_fields=["status", "registered_at", "checked_in_at", "updated_at"])
+        existing.player_checked_in_at = None
+        existing.team_name = team.name if team is not None else ""
+        existing.save(
+            update_fields=[
+                "status",
+                "registered_at",
+                "checked_in_at",
+                "player_checked_in_at",
+                "team_name",
+                "updated_at",
+            ]
+        )
         registration = existing
     else:
         before = None
         try:
             with transaction.atomic():
                 registration = Registration.objects.create(
-                    tournament=tournament, player=player, registered_at=now
+                    tournament=tournament,
+                    player=player,
+                    registered_at=now,
+                    team_name=team.name if team is not None else "",
                 )
         except IntegrityError:  # only reachable without the row lock (defence in depth)
             raise Conflict("You are already registered.", code="already_registered") from None
-    _audit(
+    if team is not None and team.partner is not None:
+        teams.require_invitable(tournament, registration, team.partner)
+        teams.set_partner(registration, team.partner, accepted=by_organiser)
+    audit_entry(
         actor,
         registration,
         tournament,
         action="registration.added" if not by_organiser else "registration.added_by_organiser",
-        summary=f"{player.display_name} registered for {tournament.name}",
+        summary=f"{registration.name} registered for {tournament.name}",
         before=before,
     )
     return registration
 
 
 @transaction.atomic(durable=True)
-def register(*, actor: AnyUser, tournament: Tournament) -> Registration:
-    """A player registers themselves while registration is open and there is room."""
+def register(
+    *, actor: AnyUser, tournament: Tournament, team_name: str = "", teammate: str = ""
+) -> Registration:
+    """A player registers themselves while registration is open and there is room; in a
+    team event, their team (``team_name``), inviting ``teammate`` (a username) if given."""
     actor = require_user(actor)
     tournament = lock_tournament(tournament.pk)
     if not tournament.registration_is_open():
         raise Conflict(f"Registration for {tournament.name} is closed.", code="registration_closed")
+    player = ensure_player(actor)
+    team = team_entry(
+        tournament, player, team_name=team_name, teammate=teammate, by_organiser=False
+    )
     return _take_seat(
-        tournament=tournament, player=ensure_player(actor), actor=actor, by_organiser=False
+        tournament=tournament, player=player, actor=actor, by_organiser=False, team=team
     )
 
 
@@ -122,6 +162,12 @@ def unregister(*, actor: AnyUser, registration: Registration) -> Registration:
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
     if registration.player.user_id != actor.pk:
+        if registration.is_invited(actor.pk) or registration.has_member(actor.pk):
+            raise NotAllowed(
+                f"Only {registration.player.display_name}, who registered {registration.name}, "
+                "can withdraw it: leave the team instead.",
+                code="not_captain",
+            )
         raise NotAllowed("You can only change your own registration.", code="not_your_registration")
     if not policies.may_start(tournament):  # still in registration
         raise Conflict(
@@ -139,13 +185,18 @@ def _withdraw(
     before = registration_state(registration)
     registration.status = RegistrationStatus.WITHDRAWN
     registration.checked_in_at = None
-    registration.save(update_fields=["status", "checked_in_at", "updated_at"])
-    _audit(
+    registration.player_checked_in_at = None
+    registration.save(
+        update_fields=["status", "checked_in_at", "player_checked_in_at", "updated_at"]
+    )
+    if registration.partner_id is not None:  # a withdrawn team frees its teammate
+        teams.set_partner(registration, None, accepted=False)
+    audit_entry(
         actor,
         registration,
         tournament,
         action="registration.withdrawn",
-        summary=f"{registration.player.display_name} withdrew from {tournament.name}",
+        summary=f"{registration.name} withdrew from {tournament.name}",
         before=before,
     )
     return registration
@@ -153,16 +204,37 @@ def _withdraw(
 
 @transaction.atomic(durable=True)
 def check_in(*, actor: AnyUser, registration: Registration) -> Registration:
-    """A registered player checks in during the check-in window."""
+    """A registered player checks in during the check-in window (a team's member checks
+    themselves in: the team is checked in once both have)."""
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
-    if registration.player.user_id != actor.pk:
+    if not registration.has_member(actor.pk):
         raise NotAllowed("You can only check yourself in.", code="not_your_registration")
     if registration.status != RegistrationStatus.REGISTERED:
         raise Conflict("You are not registered for this tournament.", code="not_registered")
     if not tournament.check_in_is_open():
         raise Conflict(_check_in_closed_message(tournament), code="check_in_closed")
-    return _mark_checked_in(actor=actor, registration=registration, tournament=tournament)
+    _require_team_complete(registration, yours=True)
+    member = "partner" if registration.player.user_id != actor.pk else "player"
+    return _mark_checked_in(
+        actor=actor, registration=registration, tournament=tournament, members=(member,)
+    )
+
+
+def _require_team_complete(registration: Registration, *, yours: bool) -> None:
+    """A team of one never checks in, so it never plays."""
+    if registration.team_complete:
+        return
+    who = "Your team" if yours else registration.name
+    waiting = (
+        f" ({registration.partner.display_name} has not accepted yet)"
+        if registration.partner is not None
+        else ""
+    )
+    raise Conflict(
+        f"{who} needs a second player before it can check in{waiting}.",
+        code="team_incomplete",
+    )
 
 
 def _check_in_closed_message(tournament: Tournament) -> str:
@@ -173,27 +245,57 @@ def _check_in_closed_message(tournament: Tournament) -> str:
 
 
 def _mark_checked_in(
-    *, actor: AnyUser, registration: Registration, tournament: Tournament
+    *,
+    actor: AnyUser,
+    registration: Registration,
+    tournament: Tournament,
+    members: tuple[str, ...] = ("player", "partner"),
 ) -> Registration:
+    """Check in the entrant (a team: the ``members`` named, ``player`` or ``partner``; the
+    team is checked in once both are)."""
     if registration.checked_in_at is not None:
         return registration  # checking in twice changes nothing
     before = registration_state(registration)
-    registration.checked_in_at = timezone.now()
-    registration.save(update_fields=["checked_in_at", "updated_at"])
-    _audit(
+    now = timezone.now()
+    fields = ["checked_in_at", "updated_at"]
+    summary = f"{registration.name} checked in"
+    if registration.is_team:
+        for member in members:
+            if getattr(registration, f"{member}_checked_in_at") is None:
+                setattr(registration, f"{member}_checked_in_at", now)
+                fields.append(f"{member}_checked_in_at")
+        if registration.player_checked_in_at and registration.partner_checked_in_at:
+            registration.checked_in_at = now
+        else:
+            who = registration.player if "player" in members else registration.partner
+            summary = f"{who} checked in for {registration.name}"
+    else:
+        registration.checked_in_at = now
+    if len(fields) == 2 and registration.checked_in_at is None:
+        return registration  # this member had checked in already
+    registration.save(update_fields=fields)
+    audit_entry(
         actor,
         registration,
         tournament,
         action="registration.checked_in",
-        summary=f"{registration.player.display_name} checked in",
+        summary=summary,
         before=before,
     )
     return registration
 
 
 @transaction.atomic(durable=True)
-def add_player(*, actor: AnyUser, tournament: Tournament, username: str) -> Registration:
-    """An organiser registers a player by hand (registration window does not apply)."""
+def add_player(
+    *,
+    actor: AnyUser,
+    tournament: Tournament,
+    username: str,
+    team_name: str = "",
+    teammate: str = "",
+) -> Registration:
+    """An organiser registers a player by hand (registration window does not apply); in a
+    team event, their team, with ``teammate`` (a username) in it at once if given."""
     policies.require_manager(actor, tournament.club)
     tournament = lock_tournament(tournament.pk)
     if not policies.tournament_in_setup(tournament):
@@ -201,8 +303,10 @@ def add_player(*, actor: AnyUser, tournament: Tournament, username: str) -> Regi
     user = User.objects.filter(username__iexact=username.strip()).first()
     if user is None:
         raise NotFound(f"No user is called {username!r}.", code="unknown_user", field="username")
+    player = ensure_player(user)
+    team = team_entry(tournament, player, team_name=team_name, teammate=teammate, by_organiser=True)
     return _take_seat(
-        tournament=tournament, player=ensure_player(user), actor=actor, by_organiser=True
+        tournament=tournament, player=player, actor=actor, by_organiser=True, team=team
     )
 
 
@@ -226,17 +330,19 @@ def check_in_player(*, actor: AnyUser, registration: Registration) -> Registrati
     if not policies.tournament_in_setup(tournament):
         raise Conflict(f"{tournament.name} has started.", code="tournament_started")
     if registration.status != RegistrationStatus.REGISTERED:
-        raise Conflict(
-            f"{registration.player.display_name} is not registered.", code="not_registered"
-        )
+        raise Conflict(f"{registration.name} is not registered.", code="not_registered")
+    _require_team_complete(registration, yours=False)
     return _mark_checked_in(actor=actor, registration=registration, tournament=tournament)
 
 
 def withdraw_entry(*, actor: AnyUser, registration: Registration) -> Registration:
-    """The "withdraw" button: a player's own entry (``unregister``, in the window) or, for
-    an organiser, anyone's (``remove_player``). Each is its own transaction."""
+    """The "withdraw" button: a player's own entry (``unregister``, in the window), a
+    teammate's place in a team (``teams.remove_teammate``) or, for an organiser, anyone's
+    (``remove_player``). Each is its own transaction."""
     if registration.player.user_id == actor.pk:
         return unregister(actor=actor, registration=registration)
+    if registration.has_member(actor.pk):
+        return teams.remove_teammate(actor=actor, registration=registration)
     if policies.can_manage_club(actor, registration.tournament.club):
         return remove_player(actor=actor, registration=registration)
     raise NotAllowed("You can only change your own registration.", code="not_your_registration")
@@ -245,7 +351,7 @@ def withdraw_entry(*, actor: AnyUser, registration: Registration) -> Registratio
 def check_in_entry(*, actor: AnyUser, registration: Registration) -> Registration:
     """The "check in" button: yourself in the window (``check_in``) or, for an organiser,
     anyone before the start (``check_in_player``)."""
-    if registration.player.user_id == actor.pk:
+    if registration.has_member(actor.pk):
         return check_in(actor=actor, registration=registration)
     if policies.can_manage_club(actor, registration.tournament.club):
         return check_in_player(actor=actor, registration=registration)
@@ -263,7 +369,7 @@ def drop_player(*, actor: AnyUser, registration: Registration) -> Registration:
     drop anyone. A match already paired stays (report it, or a judge decides it)."""
     tournament = lock_tournament(registration.tournament_id)
     reg = lock_registration(registration.pk)
-    is_self = reg.player.user_id == actor.pk
+    is_self = reg.has_member(actor.pk)
     if not is_self:
         policies.require_manager(actor, tournament.club)
     if not policies.tournament_is_running(tournament):
@@ -271,14 +377,14 @@ def drop_player(*, actor: AnyUser, registration: Registration) -> Registration:
             f"{tournament.name} is not running: withdraw instead.", code="tournament_not_running"
         )
     if reg.status != RegistrationStatus.REGISTERED:
-        raise Conflict(f"{reg.player.display_name} is not playing.", code="not_playing")
+        raise Conflict(f"{reg.name} is not playing.", code="not_playing")
     after_round = latest_round_number(tournament)
     transition(
         reg,
         RegistrationStatus.DROPPED,
         actor=actor,
         action="registration.dropped",
-        summary=f"{reg.player.display_name} dropped after round {after_round}",
+        summary=f"{reg.name} dropped after round {after_round}",
         club=tournament.club,
         tournament=tournament,
         stamps={"dropped_after_round": after_round},
@@ -294,7 +400,7 @@ def readd_player(*, actor: AnyUser, registration: Registration) -> Registration:
     policies.require_manager(actor, tournament.club)
     reg = lock_registration(registration.pk)
     if reg.status != RegistrationStatus.DROPPED:
-        raise Conflict(f"{reg.player.display_name} has not dropped.", code="not_dropped")
+        raise Conflict(f"{reg.name} has not dropped.", code="not_dropped")
     if not policies.tournament_is_running(tournament):
         raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
     transition(
@@ -302,7 +408,7 @@ def readd_player(*, actor: AnyUser, registration: Registration) -> Registration:
         RegistrationStatus.REGISTERED,
         actor=actor,
         action="registration.readded",
-        summary=f"{reg.player.display_name} is back in",
+        summary=f"{reg.name} is back in",
         club=tournament.club,
         tournament=tournament,
         stamps={"dropped_after_round": None},
@@ -311,8 +417,16 @@ def readd_player(*, actor: AnyUser, registration: Registration) -> Registration:
 
 
 @transaction.atomic(durable=True)
-def add_late_entrant(*, actor: AnyUser, tournament: Tournament, username: str) -> Registration:
-    """Add a player to a running tournament: paired from the next round on."""
+def add_late_entrant(
+    *,
+    actor: AnyUser,
+    tournament: Tournament,
+    username: str,
+    team_name: str = "",
+    teammate: str = "",
+) -> Registration:
+    """Add a player (in a team event, a team of two: ``teammate`` is required) to a
+    running tournament: paired from the next round on."""
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club)
     if not policies.tournament_is_running(tournament):
@@ -324,6 +438,13 @@ def add_late_entrant(*, actor: AnyUser, tournament: Tournament, username: str) -
     if user is None:
         raise InvalidInput(f"No user called {username!r}.", code="unknown_user", field="username")
     player = ensure_player(user)
+    team = team_entry(tournament, player, team_name=team_name, teammate=teammate, by_organiser=True)
+    if team is not None and team.partner is None:
+        raise InvalidInput(
+            "A team joins with two players: name the teammate too.",
+            code="team_incomplete",
+            field="teammate",
+        )
     # The current pairings stand (re-pair an unstarted round to include them now).
     joins = latest_round_number(tournament) + 1
     reg = Registration.objects.filter(tournament=tournament, player=player).first()
@@ -334,18 +455,28 @@ def add_late_entrant(*, actor: AnyUser, tournament: Tournament, username: str) -
         raise Conflict(
             f"{player.display_name} is already in {tournament.name}.", code="already_registered"
         )
+    if team is not None:
+        teams.require_free(tournament, player, you=False)
+        teams.require_unique_name(tournament, team.name)
     now = timezone.now()
     if reg is None:
         reg = Registration(tournament=tournament, player=player)
     reg.status = RegistrationStatus.REGISTERED
     reg.registered_at = now
-    reg.checked_in_at = now
     reg.joined_round = joins
+    if team is not None and team.partner is not None:
+        teams.require_invitable(tournament, reg, team.partner)
+        reg.team_name = team.name
+        reg.partner = team.partner
+        reg.partner_accepted_at = now
+        reg.player_checked_in_at = now
+        reg.partner_checked_in_at = now
+    reg.checked_in_at = now
     reg.save()
     record_audit(
         actor=actor,
         action="registration.late_entry",
-        summary=f"{player.display_name} joined late, from round {joins}",
+        summary=f"{reg.name} joined late, from round {joins}",
         obj=reg,
         club=tournament.club,
         tournament=tournament,

@@ -38,7 +38,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.services import stages
-from tournaments.services.entrants import registration_state
+from tournaments.services._entries import registration_state
 from tournaments.services.locks import lock_tournament
 
 logger = logging.getLogger(__name__)
@@ -98,12 +98,6 @@ def _validate_tournament(t: Tournament, *, now: datetime, start_changed: bool) -
         raise InvalidInput(
             f"Unknown entrant type {t.entrant_type!r}.",
             code="unknown_entrant_type",
-            field="entrant_type",
-        )
-    if t.entrant_type == EntrantType.TEAM:
-        raise InvalidInput(
-            "Team tournaments are not available yet: choose single players.",
-            code="teams_not_available",
             field="entrant_type",
         )
     if t.best_of not in (1, 3, 5):
@@ -248,6 +242,12 @@ def update_tournament(
             code="tournament_started",
             field=sorted(locked)[0],
         )
+    if "entrant_type" in locked and tournament.registrations.exists():
+        raise Conflict(
+            "Players have registered: single players or teams can no longer change.",
+            code="entrants_registered",
+            field="entrant_type",
+        )
     before = _tournament_state(tournament)
     for key, value in changes.items():
         setattr(tournament, key, value)
@@ -342,7 +342,7 @@ def start_tournament(*, tournament: Tournament, actor: Actor, now: datetime) -> 
         record_audit(
             actor=None,
             action="registration.not_playing",
-            summary=f"{registration.player.display_name} did not check in",
+            summary=f"{registration.name} did not check in",
             obj=registration,
             club=tournament.club,
             tournament=tournament,
@@ -360,7 +360,7 @@ def start_tournament(*, tournament: Tournament, actor: Actor, now: datetime) -> 
         club=tournament.club,
         tournament=tournament,
         stamps={"start_handled_at": now},
-        after={"not_playing": [r.player.display_name for r in no_shows]},
+        after={"not_playing": [r.name for r in no_shows]},
         event=(
             "tournament.started",
             f"{tournament.name} has started",

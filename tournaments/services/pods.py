@@ -39,6 +39,7 @@ from core.queue import enqueue_on_commit
 from gameplay.rules import games as game_rules
 from gameplay.rules.errors import RuleViolation
 from tournaments.models import (
+    EntrantType,
     Match,
     MatchSeat,
     MatchStatus,
@@ -89,6 +90,13 @@ def add_stage(
             f"{tournament.get_game_display()} is not played in pods: Gesoseka and generic "
             "games are.",
             code="no_pods",
+            field="kind",
+        )
+    if tournament.entrant_type == EntrantType.TEAM:
+        raise InvalidInput(
+            "Pods seat four players each on their own: a team event is played in "
+            "matches of two teams.",
+            code="no_team_pods",
             field="kind",
         )
     checks = (
@@ -388,7 +396,7 @@ def _confirm(
             "confirmed_by",
         ]
     )
-    _audit(actor, match, "result.confirmed", rounds, f"{winner.player.display_name} won ({how})")
+    _audit(actor, match, "result.confirmed", rounds, f"{winner.name} won ({how})")
     enqueue_on_commit(ADVANCE, match.round.stage_id)
     return match
 

@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
 from tournaments import selectors
-from tournaments.models import Tournament
+from tournaments.models import EntrantType, Tournament
 from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.brackets import stage_page
@@ -63,6 +63,7 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "inactive_registrations": [r for r in registrations if not r.is_active],
             "my_registration": mine,
             "my_invitations": invitations,
+            "team_event": tournament.entrant_type == EntrantType.TEAM,
             "actions": context["actions"]
             | policies.entrant_actions(request.user, tournament, mine),
             "add_player_form": AddPlayerForm(),

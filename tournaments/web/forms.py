@@ -138,6 +138,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
         fields = [
             "name",
             "game",
+            "entrant_type",
             "best_of",
             "capacity",
             "scheduled_start",

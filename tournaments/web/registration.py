@@ -15,7 +15,7 @@ from tournaments import selectors
 from tournaments.models import (
     Registration,
 )
-from tournaments.services import entrants
+from tournaments.services import entrants, teams
 from tournaments.web.common import detail_context, tournament_for
 from tournaments.web.forms import (
     AddPlayerForm,
@@ -33,14 +33,26 @@ def _after_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     return redirect("tournament-detail", pk=pk)
 
 
+def _posted(request: HttpRequest, name: str, most: int = 150) -> str:
+    """A posted text field, bounded (longer is cut here; the services refuse what is bad)."""
+    return request.POST.get(name, "")[:most]
+
+
 @login_required
 @require_POST
 def tournament_register(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+    teammate = _posted(request, "teammate").strip()
     run_action(
         request,
-        lambda: entrants.register(actor=request.user, tournament=tournament),
-        f"You are registered for {tournament.name}.",
+        lambda: entrants.register(
+            actor=request.user,
+            tournament=tournament,
+            team_name=_posted(request, "team_name", 200),
+            teammate=teammate,
+        ),
+        f"You are registered for {tournament.name}."
+        + (f" {teammate} is invited to your team." if teammate else ""),
     )
     return _after_action(request, pk)
 
@@ -48,7 +60,7 @@ def tournament_register(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 def _registration(request: HttpRequest, pk: int, reg_pk: int) -> Registration:
     tournament = get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
     return get_object_or_404(
-        Registration.objects.select_related("player", "tournament__club"),
+        Registration.objects.select_related("player", "partner", "tournament__club"),
         tournament=tournament,
         pk=reg_pk,
     )
@@ -58,13 +70,16 @@ def _registration(request: HttpRequest, pk: int, reg_pk: int) -> Registration:
 @require_POST
 def registration_withdraw(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     registration = _registration(request, pk, reg_pk)
-    yours = registration.player.user_id == request.user.pk
+    if registration.player.user_id == request.user.pk:
+        done = "You are no longer registered."
+    elif registration.has_member(request.user.pk):
+        done = f"You left {registration.name}."
+    else:
+        done = f"{registration.name} removed."
     run_action(
         request,
         lambda: entrants.withdraw_entry(actor=request.user, registration=registration),
-        "You are no longer registered."
-        if yours
-        else f"{registration.player.display_name} removed.",
+        done,
     )
     return _after_action(request, pk)
 
@@ -73,13 +88,11 @@ def registration_withdraw(request: HtmxHttpRequest, pk: int, reg_pk: int) -> Htt
 @require_POST
 def registration_check_in(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     registration = _registration(request, pk, reg_pk)
-    yours = registration.player.user_id == request.user.pk
+    yours = registration.has_member(request.user.pk)
     run_action(
         request,
         lambda: entrants.check_in_entry(actor=request.user, registration=registration),
-        "You are checked in. Good luck!"
-        if yours
-        else f"{registration.player.display_name} checked in.",
+        "You are checked in. Good luck!" if yours else f"{registration.name} checked in.",
     )
     return _after_action(request, pk)
 
@@ -93,7 +106,11 @@ def tournament_add_player(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         run_action(
             request,
             lambda: entrants.add_player(
-                actor=request.user, tournament=tournament, username=form.cleaned_data["username"]
+                actor=request.user,
+                tournament=tournament,
+                username=form.cleaned_data["username"],
+                team_name=_posted(request, "team_name", 200),
+                teammate=_posted(request, "teammate"),
             ),
             f"{form.cleaned_data['username']} registered.",
         )
@@ -111,13 +128,13 @@ def registration_action(request: HttpRequest, pk: int, reg_pk: int, action: str)
         run_action(
             request,
             lambda: entrants.drop_player(actor=request.user, registration=reg),
-            f"{reg.player.display_name} dropped: not paired from the next round.",
+            f"{reg.name} dropped: not paired from the next round.",
         )
     elif action == "readd":
         run_action(
             request,
             lambda: entrants.readd_player(actor=request.user, registration=reg),
-            f"{reg.player.display_name} is back in.",
+            f"{reg.name} is back in.",
         )
     else:
         raise Http404
@@ -128,12 +145,97 @@ def registration_action(request: HttpRequest, pk: int, reg_pk: int, action: str)
 @require_POST
 def late_entrant(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
-    username = request.POST.get("username", "")
+    username = _posted(request, "username")
     run_action(
         request,
         lambda: entrants.add_late_entrant(
-            actor=request.user, tournament=tournament, username=username
+            actor=request.user,
+            tournament=tournament,
+            username=username,
+            team_name=_posted(request, "team_name", 200),
+            teammate=_posted(request, "teammate"),
         ),
         f"{username} joins from the next round.",
     )
     return redirect("standings", pk=pk)
+
+
+# --- teams ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def team_invite(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    registration = _registration(request, pk, reg_pk)
+    username = _posted(request, "username").strip()
+    run_action(
+        request,
+        lambda: teams.invite_teammate(
+            actor=request.user, registration=registration, username=username
+        ),
+        f"{username} is invited: they accept on this page.",
+    )
+    return _after_action(request, pk)
+
+
+@login_required
+@require_POST
+def team_answer(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    registration = _registration(request, pk, reg_pk)
+    answer = request.POST.get("answer", "")
+    if answer not in ("accept", "decline"):
+        messages.error(request, "Join the team or decline the invitation.")
+        return _after_action(request, pk)
+    accept = answer == "accept"
+    run_action(
+        request,
+        lambda: teams.answer_invitation(
+            actor=request.user, registration=registration, accept=accept
+        ),
+        f"You play for {registration.name}." if accept else "Invitation declined.",
+    )
+    return _after_action(request, pk)
+
+
+@login_required
+@require_POST
+def team_remove_teammate(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    registration = _registration(request, pk, reg_pk)
+    leaving = registration.partner is not None and registration.partner.user_id == request.user.pk
+    run_action(
+        request,
+        lambda: teams.remove_teammate(actor=request.user, registration=registration),
+        f"You left {registration.name}." if leaving else "The team has no teammate now.",
+    )
+    return _after_action(request, pk)
+
+
+@login_required
+@require_POST
+def team_assign(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    registration = _registration(request, pk, reg_pk)
+    username = _posted(request, "username").strip()
+    run_action(
+        request,
+        lambda: teams.assign_teammate(
+            actor=request.user, registration=registration, username=username
+        ),
+        f"{username} now plays for {registration.name}.",
+    )
+    return _after_action(request, pk)
+
+
+@login_required
+@require_POST
+def team_rename(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
+    registration = _registration(request, pk, reg_pk)
+    run_action(
+        request,
+        lambda: teams.rename_team(
+            actor=request.user,
+            registration=registration,
+            team_name=_posted(request, "team_name", 200),
+        ),
+        "The team's name is changed.",
+    )
+    return _after_action(request, pk)

@@ -59,6 +59,31 @@ urlpatterns = [
     path("tournaments/<int:pk>/rounds/<int:number>/slips/", rounds.round_slips, name="round-slips"),
     path("tournaments/<int:pk>/do/<slug:action>/", rounds.round_action, name="round-action"),
     path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/team/invite/",
+        registration.team_invite,
+        name="team-invite",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/team/answer/",
+        registration.team_answer,
+        name="team-answer",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/team/remove-teammate/",
+        registration.team_remove_teammate,
+        name="team-remove-teammate",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/team/assign/",
+        registration.team_assign,
+        name="team-assign",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/<int:reg_pk>/team/rename/",
+        registration.team_rename,
+        name="team-rename",
+    ),
+    path(
         "tournaments/<int:pk>/registrations/<int:reg_pk>/<slug:action>/",
         registration.registration_action,
         name="registration-action",
