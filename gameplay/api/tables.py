@@ -5,7 +5,9 @@ list of a round's tables, and the turn log export.
 A tap names the turn number it takes (``number``: the snapshot's ``turn_number``), so a
 repeated tap is answered 200 without being recorded twice, and a tap whose number was taken
 meanwhile is refused (409 ``turn_taken``, naming what took it). Nothing at a table is
-secret: anyone who may see the tournament may read a table's snapshot and log.
+secret: anyone who may see the tournament may read a table's snapshot and log. A team
+match's table seats four (``seats``, by seat; ``sides``, the teams): a tap names a seat
+0 to 3, scores stay one per side.
 """
 
 from __future__ import annotations
@@ -50,7 +52,9 @@ class TurnInput(StrictInput):
         min_value=0,
         max_value=3,
         required=False,
-        help_text="The seat on turn (0: the match's first player). Default: your own seat.",
+        help_text="The seat on turn (0: the match's first player, 1: the second; at a team "
+        "match's table of four 0 and 2 are the first team's player and partner, 1 and 3 the "
+        "second's). Default: your own seat.",
     )
     card = serializers.CharField(
         max_length=6, required=False, allow_blank=True, help_text='Score helper: "7H", "JK".'
@@ -79,7 +83,7 @@ class ScoresInput(StrictInput):
         child=serializers.IntegerField(min_value=0, max_value=services.MAX_SCORE),
         min_length=2,
         max_length=2,
-        help_text="The first player's score, then the second's.",
+        help_text="The first player's (or team's) score, then the second's.",
     )
 
 
@@ -305,6 +309,7 @@ class RoundTablesView(APIView):
                         "match": row.match.pk,
                         "table_number": row.match.table,
                         "players": selectors.seat_names(row.table),
+                        "sides": selectors.side_names(row.table),
                         "status": row.table.status,
                         "headline": row.headline,
                         "to_play": row.to_play,

@@ -4,6 +4,14 @@ a round's tables and a match's turn log (``gameplay.services.tables`` defines th
 
 Nothing at a table is secret (every tap and played card is on the table for both players
 to see), so every viewer gets the same snapshot; ``view_for`` only adds who they are.
+
+Seats: a match of single players is played at a table of two, seat 0 the match's first
+entrant (side ``a``), seat 1 the second. A match of teams (issue 13) is played at a table
+of four, in the engine's order (``turn_limit.Seating``: teams ``(0, 2)`` and ``(1, 3)``):
+seat 0 is team A's ``player`` (who registered it), 1 team B's ``player``, 2 team A's
+``partner``, 3 team B's ``partner``; so a seat's side is ``seat % 2`` and the turn order
+0, 1, 2, 3 alternates the teams. A user's seat is found by user id through the
+registrations (``seat_of``). Scores stay per side (one per team) at either table.
 """
 
 from __future__ import annotations
@@ -21,7 +29,15 @@ from core.errors import RuleViolation
 from gameplay.models import LiveTable, TableSettings, TableStatus, TurnEvent, TurnKind
 from gameplay.rules import turn_limit, vanilla_gwent
 from gameplay.rules.cards import Card
-from tournaments.models import Match, MatchStatus, ReportSide, ResultReport, Round, Tournament
+from tournaments.models import (
+    MATCH_ENTRANTS,
+    Match,
+    MatchStatus,
+    ReportSide,
+    ResultReport,
+    Round,
+    Tournament,
+)
 from tournaments.selectors import policies
 from tournaments.selectors.tournaments import visible_tournament_ids
 
@@ -30,7 +46,9 @@ STALLED_AFTER = timedelta(minutes=3)
 #: A limited player with this many turns left or fewer is "near the limit".
 NEAR_LIMIT = 2
 
-_TABLE_RELATED = ("match__round__tournament__club", "match__a__player", "match__b__player")
+#: A table's match with its round, tournament, club and everyone who plays in it (a team's
+#: teammate too): what names, seats and ``policies.side_in_match`` read, in one query.
+TABLE_RELATED = ("match__round__tournament__club", *(f"match__{r}" for r in MATCH_ENTRANTS))
 
 
 def settings_of(tournament: Tournament) -> TableSettings:
@@ -39,13 +57,38 @@ def settings_of(tournament: Tournament) -> TableSettings:
     return found if found is not None else TableSettings(tournament=tournament)
 
 
+def is_team_match(match: Match) -> bool:
+    """Whether the match is played by teams of two (at a table of four)."""
+    return match.a.is_team or (match.b is not None and match.b.is_team)
+
+
+def table_possible(match: Match) -> bool:
+    """Whether the match can be played at a live table: a 2 vs 2 match only in a game whose
+    pass is final (``turn_limit``: a Gesoseka pass is not, and the engine plays such games
+    1 vs 1 only; ``tables.open_table`` refuses it in the engine's words)."""
+    return not (is_team_match(match) and match.round.tournament.game == "gesoseka")
+
+
+def team_split(limit: int) -> int:
+    """In 2 vs 2, the share of the team's limit of the first of its players to act once it
+    runs: half (GOSU: 5 of the 10), the larger half when the limit is odd."""
+    if limit == turn_limit.DEFAULT_LIMIT:
+        return turn_limit.DEFAULT_TEAM_SPLIT
+    return (limit + 1) // 2
+
+
 def engine_setup(table: LiveTable) -> tuple[turn_limit.Seating, turn_limit.Rules]:
     """The engine's seating and rules of the game round being played. Turn limit off is
-    no limit: the engine's largest, which no game round comes near."""
+    no limit: the engine's largest, which no game round comes near (at a table of four,
+    half of it each)."""
     limit = table.turn_limit if table.turn_limit is not None else turn_limit.MAX_LIMIT
     return (
         turn_limit.Seating(players=table.players, first=table.first),
-        turn_limit.Rules(limit=limit, pass_is_final=table.pass_is_final),
+        turn_limit.Rules(
+            limit=limit,
+            pass_is_final=table.pass_is_final,
+            team_split=team_split(limit),
+        ),
     )
 
 
@@ -53,11 +96,37 @@ def engine_event(event: TurnEvent) -> turn_limit.Event:
     return turn_limit.Event(event.kind, event.player)
 
 
-def seat_names(table: LiveTable) -> list[str]:
+def _seat_players(table: LiveTable) -> list[Any]:
+    """The player at each seat (None where nobody sits: a bye, a teammate missing)."""
     match = table.match
-    names = [match.a.player.display_name]
-    names.append(match.b.player.display_name if match.b is not None else "bye")
-    return names
+    a, b = match.a, match.b
+    players: list[Any] = [a.player, b.player if b is not None else None]
+    if table.players == 4:
+        players.append(a.partner if a.team_complete else None)
+        players.append(b.partner if b is not None and b.team_complete else None)
+    return players
+
+
+def seat_names(table: LiveTable) -> list[str]:
+    """Each seat's player's name, in seat order."""
+    return [p.display_name if p is not None else "bye" for p in _seat_players(table)]
+
+
+def side_names(table: LiveTable) -> list[str]:
+    """Each side's name: the team's (at a table of four) or the player's."""
+    match = table.match
+    return [match.a.name, match.b.name if match.b is not None else "bye"]
+
+
+def seat_of(table: LiveTable, user: AnyUser) -> int | None:
+    """The user's seat at the table (by user id, through the registrations' player and a
+    team's accepted partner), or None when they do not play in the match."""
+    if not user.is_authenticated:
+        return None
+    for seat, player in enumerate(_seat_players(table)):
+        if player is not None and player.user_id == user.pk:
+            return seat
+    return None
 
 
 def in_names(table: LiveTable, text: str) -> str:
@@ -138,7 +207,9 @@ def _events(table: LiveTable) -> list[TurnEvent]:
 
 
 def _confirm_by(match: Match, reports: dict[str, ResultReport] | None) -> int | None:
-    """The seat whose confirmation the match waits for (None: nobody's)."""
+    """The side whose confirmation the match waits for (0: ``a``, 1: ``b``; None: nobody's).
+    At a table of two a side is a seat; at a table of four either player of the team may
+    confirm."""
     if match.status != MatchStatus.REPORTED or reports is None:
         return None
     a, b = reports.get(ReportSide.A), reports.get(ReportSide.B)
@@ -146,6 +217,26 @@ def _confirm_by(match: Match, reports: dict[str, ResultReport] | None) -> int | 
         return 1
     if b is not None and b.complete and not (a is not None and a.complete):
         return 0
+    return None
+
+
+def limit_line(
+    table: LiveTable, state: turn_limit.TableState | None, names: list[str]
+) -> str | None:
+    """At a table of four, once a whole team has passed: the other team's turns left, each
+    player's share ("Ada: 3 turns left, Bruno: 5"); else None."""
+    if table.players != 4 or state is None or table.turn_limit is None:
+        return None
+    for team, side in (((0, 2), 0), ((1, 3), 1)):
+        limited = [p for p in team if p not in state.passed and state.turns_left.get(p) is not None]
+        if not limited:
+            continue
+        shares = []
+        for index, p in enumerate(limited):
+            left = state.turns_left[p]
+            unit = f" {'turn' if left == 1 else 'turns'} left" if index == 0 else ""
+            shares.append(f"{names[p]}: {left}{unit}")
+        return f"Turn limit for {side_names(table)[side]}: " + ", ".join(shares)
     return None
 
 
@@ -178,6 +269,7 @@ def snapshot_of(
     if events is None:
         events = _events(table)
     names = seat_names(table)
+    sides = side_names(table)
     if state is None:
         try:
             state = turn_limit.replay(*engine_setup(table), [engine_event(e) for e in events])
@@ -190,6 +282,7 @@ def snapshot_of(
         }
     played = sum(len(g["rounds"]) for g in table.games)
     closed = table.status == TableStatus.DONE or match.status == MatchStatus.CONFIRMED
+    engine_rules = engine_setup(table)[1]
     return {
         "type": "snapshot",
         "table": table.pk,
@@ -210,10 +303,20 @@ def snapshot_of(
         "undo_seconds": table.undo_seconds,
         "turn_seconds": table.turn_seconds,
         "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
+        "players": table.players,
+        "teams": table.players == 4,
         "seats": [
-            {"name": names[0], "user_id": match.a.player.user_id},
-            {"name": names[1], "user_id": match.b.player.user_id if match.b else None},
+            {
+                "name": names[seat],
+                "user_id": player.user_id if player is not None else None,
+                "side": seat % 2,
+                "team": sides[seat % 2] if table.players == 4 else None,
+            }
+            for seat, player in enumerate(_seat_players(table))
         ],
+        "sides": [{"name": sides[0], "seats": [0, 2]}, {"name": sides[1], "seats": [1, 3]}]
+        if table.players == 4
+        else [{"name": sides[0], "seats": [0]}, {"name": sides[1], "seats": [1]}],
         "turn_number": len(events),
         "to_play": state.to_play if state is not None else None,
         "ended": state.ended if state is not None else True,
@@ -222,6 +325,9 @@ def snapshot_of(
         "turns_left": [state.turns_left.get(p) for p in range(table.players)] if state else [],
         "infinity": state.infinity if state is not None else False,
         "headline": _headline(table, state, names),
+        "limit_line": limit_line(table, state, names),
+        "engine_limit": engine_rules.limit,
+        "team_split": engine_rules.team_split if table.players == 4 else None,
         "log": [
             {
                 "number": e.number,
@@ -250,7 +356,7 @@ def snapshot_of(
 def table_for_viewer(table_id: int, user: AnyUser) -> LiveTable | None:
     """The table with its match and players, if its tournament is visible to ``user``."""
     rows = list(
-        LiveTable.objects.select_related(*_TABLE_RELATED)
+        LiveTable.objects.select_related(*TABLE_RELATED)
         .filter(pk=table_id, match__round__tournament__in=visible_tournament_ids(user))
         .order_by()[:1]
     )
@@ -259,9 +365,7 @@ def table_for_viewer(table_id: int, user: AnyUser) -> LiveTable | None:
 
 def full_snapshot(table_id: int) -> dict[str, Any] | None:
     """The table's snapshot read now (3 queries)."""
-    rows = list(
-        LiveTable.objects.select_related(*_TABLE_RELATED).filter(pk=table_id).order_by()[:1]
-    )
+    rows = list(LiveTable.objects.select_related(*TABLE_RELATED).filter(pk=table_id).order_by()[:1])
     if not rows:
         return None
     return snapshot_of(rows[0], rows[0].match)
@@ -270,16 +374,20 @@ def full_snapshot(table_id: int) -> dict[str, Any] | None:
 @dataclass(frozen=True)
 class Viewer:
     user_id: int | None
-    #: The viewer's seat (0 or 1) when they play in the match.
+    #: The viewer's seat (0 or 1; 0 to 3 at a table of four) when they play in the match.
     seat: int | None
     judge: bool
 
+    @property
+    def side(self) -> int | None:
+        """The viewer's side (0: the match's first entrant, 1: the second)."""
+        return None if self.seat is None else self.seat % 2
+
 
 def viewer(table: LiveTable, user: AnyUser) -> Viewer:
-    side = policies.side_in_match(user, table.match)
     return Viewer(
         user_id=user.pk if user.is_authenticated else None,
-        seat=None if side is None else (0 if side == ReportSide.A else 1),
+        seat=seat_of(table, user),
         judge=policies.can_judge(user, table.match.round.tournament.club),
     )
 
@@ -301,9 +409,9 @@ def view_for(full: dict[str, Any], who: Viewer) -> dict[str, Any]:
             can.append("first")
         if full["status"] == TableStatus.SCORING:
             can.append("scores")
-    if who.seat is not None and full["confirm_by"] == who.seat:
+    if who.side is not None and full["confirm_by"] == who.side:
         can.append("confirm")
-    return {**full, "you": who.seat, "judge": who.judge, "can": can}
+    return {**full, "you": who.seat, "your_side": who.side, "judge": who.judge, "can": can}
 
 
 # --- the judges' page and the match page ---------------------------------------------------
@@ -325,7 +433,7 @@ def tables_of_round(rnd: Round, *, now: datetime | None = None) -> list[TableRow
     or stalled (2 queries, whatever the number of tables)."""
     now = now or timezone.now()
     tables = list(
-        LiveTable.objects.select_related(*_TABLE_RELATED)
+        LiveTable.objects.select_related(*TABLE_RELATED)
         .filter(match__round=rnd)
         .prefetch_related(
             Prefetch(

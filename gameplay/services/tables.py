@@ -4,7 +4,9 @@ scores of each game round reported into the match's result.
 Terms (DESIGN.md, "Vocabulary"; ``gameplay.rules.turn_limit``): a *table* belongs to a
 match; a game round's *turn log* is its events (play, play with an extra turn, pass), each
 with its *number* (0 for the first). Seat 0 is the match's first entrant (``a``), seat 1
-the second.
+the second. A match of teams of two (issue 13) is played at a table of four, seated as the
+engine's 2 vs 2 (``selectors.tables``: 0 team A's player, 1 team B's, 2 team A's partner,
+3 team B's partner; side = seat % 2); its turn limit is the team's (``team_split``).
 
 How a tap is applied (``take_turn``): the table's row is locked, the game round's live
 events are read and the engine replays them with the new one (``turn_limit.check``);
@@ -28,11 +30,19 @@ full snapshot, which ``gameplay.realtime.broadcast`` pushes to the table's pages
 Decisions where the issue is silent:
 - The settings are copied from the tournament's when the table opens, so a change does
   not alter a game round in play; turn limit "off" is no limit at all.
-- Who acts first: seat 0 in the first game round, then the other seat each game round;
-  either player (or a judge) may change it before the game round's first tap.
+- Who acts first: seat 0 in the first game round, then the next seat each game round,
+  which is the other side (1 vs 1: the other player; 2 vs 2: the other team's next
+  player, so in four game rounds each of the four starts once); any player of the match
+  (or a judge) may change it before the game round's first tap.
 - With each player on their own phone, a player taps for their own seat only; at a
   shared phone or tablet a player of the match taps for whoever is on turn. Judges may
-  tap for either seat (and are audited).
+  tap for any seat (and are audited).
+- 2 vs 2: the team limit is split in halves (GOSU: 5 + 5 of the 10; an odd limit gives
+  the first to act the larger half; ``selectors.tables.team_split``). A game where a pass
+  is not final (Gesoseka) is not played 2 vs 2 here: opening its table is refused with
+  the engine's words. The score helper (the cards tapped, Vanilla Gwent's power) is off
+  at a table of four: its card checks and power rules count one deck and one board per
+  side, and a team plays two hands; the teams count their scores and enter one per team.
 - Undo: the last tap of the game round, by the player who made it within the table's
   undo window (default 30 s), or by a judge at any time (audited). Scores, once entered,
   are a result: a judge changes them on the match page.
@@ -111,19 +121,30 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
         raise Conflict("This round is complete.", code="round_complete")
     tournament = match.round.tournament
     settings = selectors.settings_of(tournament)
-    table = LiveTable.objects.create(
+    teams = selectors.is_team_match(match)
+    if teams and not (match.a.team_complete and match.b is not None and match.b.team_complete):
+        raise Conflict(
+            "A team plays with both its players: this match's teams are not complete.",
+            code="team_incomplete",
+        )
+    table = LiveTable(
         match=match,
         mode=mode,
+        players=4 if teams else 2,
         turn_limit=settings.turn_limit if settings.turn_limit_on else None,
         pass_is_final=tournament.game != "gesoseka",
-        score_helper=settings.score_helper,
+        # 2 vs 2: off (the module's docstring says why).
+        score_helper=settings.score_helper and not teams,
         turn_seconds=settings.turn_seconds,
         undo_seconds=settings.undo_seconds,
         opened_by=user_or_none(actor),
     )
-    table.match = match
-    _restart_timer(table, turn_limit.replay(*selectors.engine_setup(table), []))
-    table.save(update_fields=["turn_deadline"])
+    try:
+        state = turn_limit.replay(*selectors.engine_setup(table), [])
+    except RuleViolation as error:  # 2 vs 2 where a pass is not final, an unsplittable limit
+        raise Conflict(error.detail[:1].upper() + error.detail[1:] + ".", code=error.rule) from None
+    _restart_timer(table, state)
+    table.save(force_insert=True)
     record_audit(
         actor=actor,
         action="table.opened",
@@ -131,7 +152,7 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
         obj=table,
         club=tournament.club,
         tournament=tournament,
-        after={"mode": mode},
+        after={"mode": mode, "players": table.players},
     )
     _after_commit(table, match)
     return table
@@ -159,19 +180,15 @@ class TurnResult:
 
 def _lock_table(table_id: int) -> LiveTable:
     """The table's row, with its match, round, tournament, club and players (not locked)."""
-    table = lock_one(
-        LiveTable,
-        related=("match__round__tournament__club", "match__a__player", "match__b__player"),
-        pk=table_id,
-    )
+    table = lock_one(LiveTable, related=selectors.TABLE_RELATED, pk=table_id)
     if table is None:
         raise NotFound("No such table.")
     return table
 
 
 def _seat_of(actor: AnyUser, table: LiveTable) -> int | None:
-    side = policies.side_in_match(actor, table.match)
-    return None if side is None else (0 if side == "a" else 1)
+    """The actor's own seat (0 to 3 at a table of four), by user id."""
+    return selectors.seat_of(table, actor)
 
 
 def _acting_seat(actor: AnyUser, table: LiveTable, player: int | None) -> tuple[int, bool]:

@@ -28,6 +28,7 @@ def match_table(context: dict[str, Any], match: Any) -> dict[str, Any]:
         and not match.is_bye
         and match.status != MatchStatus.CONFIRMED
         and match.round.status != RoundStatus.COMPLETE
+        and selectors.table_possible(match)
     )
     return {
         "match": match,

@@ -5,6 +5,11 @@
 // in a queue (kept across a reload or an app switch), are shown at once, and are sent in
 // order when the connection is back. A tap the server refuses drops the taps queued after
 // it, and the page says what happened instead.
+//
+// A team match (2 vs 2) is played at a table of four: seats 0 and 2 are the first team,
+// 1 and 3 the second, the turn order 0, 1, 2, 3 alternates the teams, and once both
+// players of a team have passed the other team's players share its turn limit (the
+// snapshot's team_split, then the rest; unused turns go to the teammate who is still in).
 (function () {
   "use strict";
   var root = document.getElementById("live-table");
@@ -71,6 +76,7 @@
   function projected() {
     var p = { turn: snap.turn_number, to_play: snap.to_play, ended: snap.ended,
               left: (snap.turns_left || []).slice(), passed: (snap.passed || []).slice() };
+    if (snap.players === 4) { pending.forEach(function (t) { stepOfFour(p, t); }); return p; }
     pending.forEach(function (t) {
       p.turn += 1;
       var other = 1 - t.player;
@@ -92,6 +98,52 @@
     return p;
   }
 
+  // One tap at a table of four (the engine's 2 vs 2, where a pass is final).
+  function stepOfFour(p, t) {
+    var n = 4, player = t.player, limit = snap.engine_limit, split = snap.team_split;
+    function isIn(q) { return p.passed.indexOf(q) < 0; }
+    function canAct(q) { var l = p.left[q]; return isIn(q) && (l === null || l === undefined || l > 0); }
+    function after(q) { var out = []; for (var k = 1; k <= n; k++) out.push((q + k) % n); return out; }
+    p.turn += 1;
+    if (t.kind === "pass") {
+      var unused = p.left[player], mate = (player + 2) % n;
+      if (unused && isIn(mate)) p.left[mate] = (p.left[mate] || 0) + unused;
+      p.passed.push(player);
+      p.left[player] = 0;
+      [[0, 2], [1, 3]].forEach(function (team) {
+        if (!team.every(function (q) { return !isIn(q); })) return;
+        var still = after(player).filter(function (q) { return team.indexOf(q) < 0 && isIn(q); });
+        if (!still.length || still.some(function (q) { return p.left[q] !== null && p.left[q] !== undefined; })) return;
+        if (still.length === 1) p.left[still[0]] = limit;
+        else { p.left[still[0]] = split; p.left[still[1]] = limit - split; }
+      });
+    } else if (p.left[player] !== null && p.left[player] !== undefined && p.left[player] > 0) {
+      p.left[player] -= 1;
+    }
+    if (t.kind === "extra") { p.to_play = player; return; }
+    p.to_play = null;
+    after(player).some(function (q) { if (canAct(q)) { p.to_play = q; return true; } return false; });
+    p.ended = p.to_play === null;
+  }
+
+  // The team limit in words once a whole team has passed ("Ada: 3 turns left, Bruno: 5").
+  function limitLine(p) {
+    if (snap.players !== 4 || snap.limit === null) return "";
+    var line = "";
+    snap.sides.forEach(function (side) {
+      if (line) return;
+      var limited = side.seats.filter(function (q) {
+        return p.passed.indexOf(q) < 0 && p.left[q] !== null && p.left[q] !== undefined;
+      });
+      if (!limited.length) return;
+      line = "Turn limit for " + side.name + ": " + limited.map(function (q, i) {
+        var n = p.left[q];
+        return snap.seats[q].name + ": " + n + (i === 0 ? (n === 1 ? " turn left" : " turns left") : "");
+      }).join(", ");
+    });
+    return line;
+  }
+
   function canTap(p) {
     if (!snap || snap.closed || snap.status !== "playing" || p.ended || p.to_play === null) return false;
     if (snap.can.indexOf("tap") < 0 && pending.length === 0) return false;
@@ -110,6 +162,8 @@
     } else if (pending.length && p.ended) headline = "Game round over: enter the scores.";
     $("headline").textContent = headline;
     $("turn-counter").textContent = String(p.turn + 1);
+    var limitEl = $("limit-line"), limitText = pending.length ? limitLine(p) : (snap.limit_line || "");
+    limitEl.textContent = limitText; limitEl.hidden = !limitText;
     snap.seats.forEach(function (seat, i) {
       var box = $("seat-" + i);
       box.classList.toggle("on-turn", p.to_play === i);
@@ -145,7 +199,7 @@
     });
     var power = $("power-line");
     power.hidden = !snap.power || pending.length > 0;
-    if (snap.power) power.textContent = "Power: " + snap.seats[0].name + " " + snap.power[0] + " \u00b7 " + snap.seats[1].name + " " + snap.power[1];
+    if (snap.power) power.textContent = "Power: " + snap.sides[0].name + " " + snap.power[0] + " \u00b7 " + snap.sides[1].name + " " + snap.power[1];
     var scoring = snap.can.indexOf("scores") >= 0 && pending.length === 0;
     var form = $("scores-box");
     if (scoring && form.hidden) {
@@ -159,7 +213,7 @@
     helper.hidden = !(scoring && (snap.game_code === "gesoseka" || snap.game_code === "kontsina"));
     if (!helper.hidden && snap.game_code === "gesoseka") {
       var played = [[], []];
-      snap.log.forEach(function (e) { if (e.card) played[e.player].push(e.card); });
+      snap.log.forEach(function (e) { if (e.card && played[e.player]) played[e.player].push(e.card); });
       $("count-link").href = "/score/gesoseka/?p1-cards=" + encodeURIComponent(played[0].join(" ")) +
         "&p2-cards=" + encodeURIComponent(played[1].join(" "));
     }
@@ -168,7 +222,7 @@
     var games = $("games-list"); games.innerHTML = "";
     (snap.games || []).forEach(function (g, i) {
       var rounds = g.rounds.map(function (r) { return r[0] + "\u2013" + r[1]; }).join(", ");
-      games.appendChild(el("li", {}, "Game " + (i + 1) + ": " + rounds + " (" + snap.seats[0].name + " first)"));
+      games.appendChild(el("li", {}, "Game " + (i + 1) + ": " + rounds + " (" + snap.sides[0].name + " first)"));
     });
     var log = $("turn-log"); log.innerHTML = "";
     var entries = snap.log.map(function (e) { return { e: e, queued: false }; })

@@ -107,11 +107,11 @@ def require_free(
 
 
 def require_unique_name(tournament: Tournament, name: str, *, exclude: int | None = None) -> None:
-    clash = (
-        Registration.objects.annotate(lower_name=Lower("team_name"))
-        .filter(tournament=tournament, status__in=_TAKEN, lower_name=name.lower())
-        .exclude(pk=exclude)
+    clash = Registration.objects.annotate(lower_name=Lower("team_name")).filter(
+        tournament=tournament, status__in=_TAKEN, lower_name=name.lower()
     )
+    if exclude is not None:
+        clash = clash.exclude(pk=exclude)
     if clash.exists():
         raise Conflict(
             f"A team called {name!r} is already registered.",
