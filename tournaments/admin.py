@@ -125,20 +125,42 @@ class TournamentAdmin(NoAddAdmin[Tournament]):
 
 @admin.register(Registration)
 class RegistrationAdmin(NoAddAdmin[Registration]):
-    list_display = ["player", "tournament", "status", "registered_at", "checked_in_at"]
+    list_display = [
+        "player",
+        "team_name",
+        "partner",
+        "tournament",
+        "status",
+        "registered_at",
+        "checked_in_at",
+    ]
     list_filter = ["status", "tournament__club"]
-    search_fields = ["player__display_name", "player__user__username", "tournament__name"]
+    # A team is found by its name or either member's.
+    search_fields = [
+        "player__display_name",
+        "player__user__username",
+        "team_name",
+        "partner__display_name",
+        "partner__user__username",
+        "tournament__name",
+    ]
+    # A team's name and members change through ``services.teams`` (audited), as its state.
     readonly_fields = [
         "tournament",
         "player",
+        "team_name",
+        "partner",
+        "partner_accepted_at",
         "status",
         "registered_at",
+        "player_checked_in_at",
+        "partner_checked_in_at",
         "checked_in_at",
         "joined_round",
         "dropped_after_round",
         "updated_at",
     ]
-    list_select_related = ["player", "tournament"]
+    list_select_related = ["player", "partner", "tournament"]
 
 
 @admin.register(Stage)
@@ -240,6 +262,10 @@ class MatchAdmin(NoAddAdmin[Match]):
         "round__tournament__name",
         "a__player__display_name",
         "b__player__display_name",
+        "a__team_name",
+        "b__team_name",
+        "a__partner__display_name",
+        "b__partner__display_name",
     ]
     readonly_fields = [f.name for f in Match._meta.fields]
     inlines = [ReportInline]

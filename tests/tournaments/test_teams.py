@@ -200,7 +200,7 @@ def test_only_the_captain_invites_and_only_members_rename() -> None:
 
 
 def test_teams_stop_changing_at_the_start_but_may_be_renamed() -> None:
-    tournament, organiser, regs = running_team_tournament(4)
+    _, organiser, regs = running_team_tournament(4)
     with pytest.raises(Conflict) as refused:
         teams.remove_teammate(actor=regs[0].partner.user, registration=regs[0])
     assert refused.value.code == "tournament_started"
@@ -317,3 +317,32 @@ def test_a_tournament_can_be_created_for_teams(client) -> None:  # type: ignore[
     created = club.tournaments.get(name="Doubles night")
     assert created.entrant_type == EntrantType.TEAM
     assert created.status == TournamentStatus.REGISTRATION
+
+
+def test_the_tournament_page_and_registration_list_cost_the_same_queries_for_more_teams(
+    client, api_as
+) -> None:  # type: ignore[no-untyped-def]
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for size in (2, 8):
+        tournament, organiser = team_event(capacity=16)
+        for _ in range(size):
+            team_registration(tournament, checked_in=False)
+        # An invitation waiting and a team of one, among them.
+        waiting = entrants.register(actor=UserFactory(), tournament=tournament, team_name="W")
+        teams.invite_teammate(
+            actor=waiting.player.user, registration=waiting, username=UserFactory().username
+        )
+        entrants.register(actor=UserFactory(), tournament=tournament, team_name="Solo")
+        client.force_login(organiser)
+        api = api_as(organiser)
+        with CaptureQueriesContext(connection) as page:
+            response = client.get(reverse("tournament-detail", args=[tournament.pk]))
+        assert response.status_code == 200
+        with CaptureQueriesContext(connection) as listing:
+            rows = api.get(f"/api/v1/tournaments/{tournament.pk}/registrations/").json()
+        assert len(rows["results"]) == size + 2
+        counts.append((len(page), len(listing)))
+    assert counts[0] == counts[1], counts

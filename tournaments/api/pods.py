@@ -51,7 +51,7 @@ def _seat(seat: Any) -> dict[str, Any]:
     return {
         "position": seat.position,
         "registration": seat.registration_id,
-        "name": seat.registration.player.display_name,
+        "name": seat.registration.name,
     }
 
 
@@ -87,7 +87,7 @@ def stage_data(tournament_id: int) -> dict[str, Any]:
                 "name": view.round.name,
                 "status": view.round.status,
                 "pods": [_pod(p) for p in view.pods],
-                "byes": [{"registration": r.pk, "name": r.player.display_name} for r in view.byes],
+                "byes": [{"registration": r.pk, "name": r.name} for r in view.byes],
             }
             for view in selectors.rounds_of(stage)
         ],

@@ -99,8 +99,14 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
 
 class RegistrationSerializer(serializers.ModelSerializer[Registration]):
+    """An entrant. ``player`` and ``username``: who registered it (a team's captain);
+    ``name``: the entrant's name (the team's, or the player's); ``members``: who plays for
+    it (a team's accepted teammate included), by display name."""
+
     player = serializers.CharField(source="player.display_name")
     username = serializers.CharField(source="player.user.username")
+    name = serializers.CharField(read_only=True)
+    members = serializers.SerializerMethodField()
     checked_in = serializers.BooleanField(read_only=True)
 
     class Meta:
@@ -109,11 +115,17 @@ class RegistrationSerializer(serializers.ModelSerializer[Registration]):
             "id",
             "player",
             "username",
+            "team_name",
+            "name",
+            "members",
             "status",
             "registered_at",
             "checked_in",
             "checked_in_at",
         ]
+
+    def get_members(self, obj: Registration) -> list[str]:
+        return [p.display_name for p in obj.members]
 
 
 # --- input ---------------------------------------------------------------------------------
@@ -230,8 +242,16 @@ class MeSerializer(serializers.Serializer[Any]):
 
 
 class EntrantRef(serializers.Serializer[Registration]):
+    """A match's entrant: ``name`` (the team's, or the player's) and ``members`` (who
+    plays for it); ``display_name`` is ``name``, as clients have always read it."""
+
     registration = serializers.IntegerField(source="pk")
-    display_name = serializers.CharField(source="player.display_name")
+    display_name = serializers.CharField(source="name")
+    name = serializers.CharField()
+    members = serializers.SerializerMethodField()
+
+    def get_members(self, obj: Registration) -> list[str]:
+        return [p.display_name for p in obj.members]
 
 
 class MatchSerializer(serializers.ModelSerializer[Match]):
@@ -378,7 +398,12 @@ class SwissSettingsSerializer(StrictInput, serializers.ModelSerializer[SwissSett
 class StandingRowSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     registration = serializers.IntegerField()
+    #: The entrant's name (``name``), as clients have always read it.
     display_name = serializers.CharField()
+    name = serializers.CharField(help_text="The entrant's name: the team's, or the player's.")
+    members = serializers.ListField(
+        child=serializers.CharField(), help_text="Who plays for the entrant, by display name."
+    )
     points = serializers.IntegerField()
     record = serializers.CharField()
     dropped_after_round = serializers.IntegerField(allow_null=True)

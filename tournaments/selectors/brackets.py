@@ -65,7 +65,7 @@ class BracketView:
     #: None until the stage begins (its seeds are fixed then).
     bracket: elimination.Bracket | None
     state: elimination.BracketState | None
-    #: Registration id -> registration (with its player), for every seed.
+    #: Registration id -> registration (with its player and partner), for every seed.
     entrants: dict[int, Registration] = field(default_factory=dict)
     #: Slot key -> its match (with its round), for the slots that became matches.
     matches: dict[str, Match] = field(default_factory=dict)
@@ -79,10 +79,10 @@ class BracketView:
         if registration_id is None:
             return ""
         registration = self.entrants.get(registration_id)
-        return registration.player.display_name if registration else "?"
+        return registration.name if registration else "?"
 
     def names(self) -> dict[int, str]:
-        return {pk: r.player.display_name for pk, r in self.entrants.items()}
+        return {pk: r.name for pk, r in self.entrants.items()}
 
     def next_match_of(self, registration_id: int) -> Match | None:
         """The entrant's unplayed match, if one is ready ("my next match")."""
@@ -158,7 +158,9 @@ def bracket_view(stage: Stage) -> BracketView:
     state = elimination.resolve(bracket, results_of(list(matches.values())))
     entrants = {
         r.pk: r
-        for r in Registration.objects.select_related("player").filter(pk__in=stage.bracket.seeded)
+        for r in Registration.objects.select_related("player", "partner").filter(
+            pk__in=stage.bracket.seeded
+        )
     }
     return BracketView(
         stage=stage, bracket=bracket, state=state, entrants=entrants, matches=matches

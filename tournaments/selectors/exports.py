@@ -1,7 +1,9 @@
 """Tables of pairings and standings as plain rows, for CSV and JSON exports, the API and
 the printable sheets. One shape everywhere, so a club bot reading the CSV sees what the
-printed sheet shows. The rows hold the values as they are (display names included);
-``core.web.csv_response``, the one CSV writer, makes each cell spreadsheet-safe.
+printed sheet shows. An entrant is named by its name (a team's name, or the player's: the
+``player`` columns keep their header for the clubs' scripts). The rows hold the values as
+they are (names included); ``core.web.csv_response``, the one CSV writer, makes each cell
+spreadsheet-safe.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ def pairing_rows(rnd: Round) -> tuple[list[str], list[list[Any]]]:
         rows.append(
             [
                 m.table,
-                m.a.player.display_name,
+                m.a.name,
                 m.a_id,
-                m.b.player.display_name if m.b else "BYE",
+                m.b.name if m.b else "BYE",
                 m.b_id or "",
                 score_line(m) if m.status == MatchStatus.CONFIRMED else "",
             ]
@@ -37,7 +39,7 @@ def standings_rows(table: StandingsTable) -> tuple[list[str], list[list[Any]]]:
     rows = [
         [
             row.rank,
-            reg.player.display_name,
+            reg.name,
             reg.pk,
             row.points,
             row.record,
@@ -57,7 +59,9 @@ def standings_data(table: StandingsTable) -> dict[str, Any]:
             {
                 "rank": row.rank,
                 "registration": reg.pk,
-                "display_name": reg.player.display_name,
+                "display_name": reg.name,
+                "name": reg.name,
+                "members": [p.display_name for p in reg.members],
                 "points": row.points,
                 "record": row.record,
                 "dropped_after_round": row.dropped_after,

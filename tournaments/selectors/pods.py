@@ -24,10 +24,10 @@ from tournaments.pairing import pods
 
 
 def seats_of(match: Match) -> list[MatchSeat]:
-    """A pod's seats in order, with their entrants and players (one query)."""
+    """A pod's seats in order, with their entrants, players and partners (one query)."""
     return list(
         MatchSeat.objects.filter(match=match)
-        .select_related("registration__player")
+        .select_related("registration__player", "registration__partner")
         .order_by("position")
     )
 
@@ -95,7 +95,7 @@ def standings_of(stage: Stage) -> list[PodStandingRow]:
         r.pk: r
         for r in Registration.objects.filter(
             tournament=stage.tournament_id, status=RegistrationStatus.REGISTERED
-        ).select_related("player")
+        ).select_related("player", "partner")
     }
     rounds, _, _ = pod_rounds(stage, settings)
     seen = set(registrations)
@@ -108,7 +108,7 @@ def describe(row: PodStandingRow) -> dict[str, Any]:
     return {
         "rank": row.row.rank,
         "registration": row.registration.pk,
-        "name": row.registration.player.display_name,
+        "name": row.registration.name,
         "points": row.row.points,
         "pods_won": row.row.pods_won,
         "game_round_wins": row.row.round_wins,
@@ -151,13 +151,13 @@ def rounds_of(stage: Stage) -> list[PodRoundView]:
     rounds = list(Round.objects.filter(stage=stage).order_by("number"))
     matches = list(
         Match.objects.filter(round__stage=stage)
-        .select_related("a__player", "pod_winner__player")
+        .select_related("a__player", "a__partner", "pod_winner__player")
         .order_by("round__number", "table")
     )
     seats: dict[int, list[MatchSeat]] = defaultdict(list)
     for seat in (
         MatchSeat.objects.filter(round__stage=stage)
-        .select_related("registration__player")
+        .select_related("registration__player", "registration__partner")
         .order_by("match_id", "position")
     ):
         seats[seat.match_id].append(seat)

@@ -8,11 +8,11 @@ and what "pair again" does to a round (``pair_again_of``).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db.models import Count, Prefetch, QuerySet, prefetch_related_objects
 
@@ -26,6 +26,7 @@ from tournaments.models import (
     Match,
     MatchSeat,
     MatchStatus,
+    Registration,
     ReportSide,
     ResultReport,
     Round,
@@ -65,6 +66,40 @@ def rounds_with_matches(tournament: Tournament) -> list[tuple[Round, list[Match]
         Prefetch("matches", queryset=matches)
     )
     return [(rnd, list(rnd.matches.all())) for rnd in rounds]
+
+
+class ByName(NamedTuple):
+    """A row of the pairings by name: ``name`` is whose row it is (a player's name: each
+    member of a team has a row of their own, so a player finds their table by their own
+    name), ``entrant`` their registration, ``opponent`` its opponent (None: a bye)."""
+
+    name: str
+    entrant: Registration
+    opponent: Registration | None
+    match: Match
+
+
+def pairings_by_name(matches: list[Match]) -> list[ByName]:
+    """The pairings by name, sorted by name (no query: ``round_matches`` read the
+    entrants, with their players and partners). A single player's row is named by the
+    player's name; a team has a row per member."""
+    sides = [(m.a, m.b, m) for m in matches] + [(m.b, m.a, m) for m in matches if m.b]
+    rows = [
+        ByName(name, me, opponent, m)
+        for me, opponent, m in sides
+        if me is not None
+        for name in ([p.display_name for p in me.members] if me.is_team else [me.name])
+    ]
+    return sorted(rows, key=lambda row: row.name.lower())
+
+
+def entrant_of(user_id: int | None, registrations: Iterable[Registration | None]) -> int | None:
+    """The id of the registration ``user_id`` plays for among ``registrations`` (the
+    viewer's own row, to highlight: the player's, or either member's of a team), else
+    None. No query: the registrations were read with their players and partners."""
+    if user_id is None:
+        return None
+    return next((r.pk for r in registrations if r is not None and r.has_member(user_id)), None)
 
 
 @dataclass(frozen=True)
@@ -152,7 +187,7 @@ def matches_for_judge(
             Prefetch(
                 "seats",
                 queryset=MatchSeat.objects.filter(position__isnull=False)
-                .select_related("registration__player")
+                .select_related("registration__player", "registration__partner")
                 .order_by("position"),
                 to_attr="pod_seats",
             )
@@ -182,7 +217,8 @@ def match_counts(tournament: Tournament) -> dict[str, int]:
 
 
 def score_line(match: Match) -> str:
-    """ "Ann wins 2-1", "draw 1-1-1", "bye" for pages, logs and exports."""
+    """ "Ann wins 2-1", "draw 1-1-1", "bye" for pages, logs and exports (a team by its
+    name: "The Aces wins 2-1")."""
     if match.is_bye:
         return "bye"
     if match.winner == Winner.DRAW:
@@ -191,7 +227,7 @@ def score_line(match: Match) -> str:
     assert winner is not None
     high, low = max(match.games_a, match.games_b), min(match.games_a, match.games_b)
     drawn = f"-{match.games_drawn}" if match.games_drawn else ""
-    return f"{winner.player.display_name} wins {high}-{low}{drawn}"
+    return f"{winner.name} wins {high}-{low}{drawn}"
 
 
 # --- the state of a match's result, in words ------------------------------------------------
@@ -300,7 +336,7 @@ class ReportForJudge:
 
     pk: int
     side: str
-    player: str  # the side's player, who sent it (only a match's players report)
+    player: str  # the side's entrant's name (only a match's players report)
     at: datetime
     games: list[ReportGame]
     outcome: str  # what the rules make of it: "Ann wins 2-1", or why they refuse it
@@ -327,8 +363,8 @@ def reports_for_judge(match: Match) -> list[ReportForJudge]:
     tournament = match.round.tournament
     options = game_options(tournament)
     names: dict[str, str] = {
-        ReportSide.A: match.a.player.display_name,
-        ReportSide.B: match.b.player.display_name if match.b else "",
+        ReportSide.A: match.a.name,
+        ReportSide.B: match.b.name if match.b else "",
     }
     found = []
     for report in sorted(match.reports.all(), key=lambda r: r.side):
@@ -379,7 +415,7 @@ def outcome_line(match: Match, outcome: MatchOutcome) -> str:
         return f"draw {a}-{b}{drawn}"
     winner = match.a if outcome.winner == 0 else match.b
     assert winner is not None
-    return f"{winner.player.display_name} wins {max(a, b)}-{min(a, b)}{drawn}"
+    return f"{winner.name} wins {max(a, b)}-{min(a, b)}{drawn}"
 
 
 # --- pairing a round again ----------------------------------------------------------------

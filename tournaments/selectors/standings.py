@@ -50,8 +50,9 @@ def confirmed_results(tournament: Tournament) -> list[standings.MatchResult]:
 
 
 def standings_entrants(tournament: Tournament) -> QuerySet[Registration]:
-    """Registrations that are (or were) playing: registered and dropped."""
-    return tournament.registrations.select_related("player", "player__user").filter(
+    """Registrations that are (or were) playing: registered and dropped (with a team's
+    partner: pages name a team's members)."""
+    return tournament.registrations.select_related("player", "player__user", "partner").filter(
         status__in=[RegistrationStatus.REGISTERED, RegistrationStatus.DROPPED]
     )
 

@@ -150,8 +150,8 @@ def _match_state(match: Match) -> dict[str, Any]:
 
 
 def _describe(match: Match) -> str:
-    b = match.b.player.display_name if match.b else "bye"
-    return f"round {match.round.number}, table {match.table}: {match.a.player.display_name} v {b}"
+    b = match.b.name if match.b else "bye"
+    return f"round {match.round.number}, table {match.table}: {match.a.name} v {b}"
 
 
 def _new_report(
@@ -322,7 +322,7 @@ def take_report(*, actor: AnyUser, match: Match | int, report: int) -> tuple[Mat
         )
     player = match.a if taken.side == ReportSide.A else match.b
     assert player is not None  # a bye has no reports (refused above)
-    return _judge(actor, match, taken.games), player.player.display_name
+    return _judge(actor, match, taken.games), player.name
 
 
 def _lock_for_judge(actor: AnyUser, match: Match | int) -> Match:

@@ -412,7 +412,7 @@ def swap_players(
     missing = [r for r in (first, second) if r.pk not in seats]
     if missing:
         raise InvalidInput(
-            f"{missing[0].player.display_name} is not paired in round {rnd.number}.",
+            f"{missing[0].name} is not paired in round {rnd.number}.",
             code="not_paired",
         )
     m1, m2 = seats[first.pk].match, seats[second.pk].match
@@ -438,7 +438,7 @@ def swap_players(
             MatchSeat(match=m1, round=rnd, registration_id=second.pk),
         ]
     )
-    names = f"{first.player.display_name} and {second.player.display_name}"
+    names = f"{first.name} and {second.name}"
     record_audit(
         actor=actor,
         action="round.swapped",

@@ -32,11 +32,11 @@ def tone(obj: object) -> str:
 @register.filter
 def result(match: Match) -> str:
     """A confirmed match's result as the pairings show it: "Ann wins 2-0", "draw 1-1-1"
-    (games in table order: the first entrant's first)."""
+    (games in table order: the first entrant's first; a team by its name)."""
     games = f"{match.games_a}-{match.games_b}"
     if match.games_drawn:
         games += f"-{match.games_drawn}"
     if match.winner == Winner.DRAW:
         return f"draw {games}"
     winner = match.a if match.winner == Winner.A else match.b
-    return f"{winner.player.display_name if winner else ''} wins {games}"
+    return f"{winner.name if winner else ''} wins {games}"

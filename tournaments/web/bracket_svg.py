@@ -112,11 +112,13 @@ def bracket_svg(
 ) -> SafeString:
     """The whole bracket as one ``<svg>`` element, safe to put in a page as it is.
 
-    ``names``: entrant -> display name (an entrant missing from it shows as "Entrant 17").
+    ``names``: entrant -> its name (a team's name, or the player's; an entrant missing
+    from it shows as "Entrant 17").
     ``seeds``: entrant -> the seed shown before the name (default: its place in
     ``bracket.entrants``, from 1). ``scores``: slot key -> the two lines' score texts.
     ``links``: slot key -> the match page's URL (the box becomes a link). ``highlight``:
-    an entrant whose boxes and connectors get the class ``hl`` (the viewer's own path).
+    an entrant whose boxes and connectors get the class ``hl`` (the viewer's own path: theirs
+    or their team's).
     ``title``: the accessible name (default: the format and the field's size).
 
     Each drawn box is ``<g id="slot-KEY" class="match STATUS" data-status="STATUS">``.

@@ -22,6 +22,7 @@ from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import Alignment, GameRecord
 from tournaments.models import (
     SCHEDULED_KINDS,
+    EntrantType,
     Game,
     GrandFinal,
     Role,
@@ -164,7 +165,18 @@ class TournamentForm(forms.ModelForm[Tournament]):
     name = NameField(what="the tournament's name", max_length=120)
     description = FreeTextField(what="the description", required=False)
     game = forms.ChoiceField(choices=Game.choices)
+    entrant_type = forms.ChoiceField(
+        choices=EntrantType.choices,
+        required=False,
+        initial=EntrantType.PLAYER,
+        label="Entrants",
+        help_text="Teams of two play 2 vs 2; capacity then counts teams.",
+    )
     capacity = forms.IntegerField(min_value=2, max_value=100_000)
+
+    def clean_entrant_type(self) -> str:
+        # Left out: unchanged (a new tournament's default is single players).
+        return str(self.cleaned_data.get("entrant_type") or self.instance.entrant_type)
 
     def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -18,6 +18,7 @@ from gameplay.rules import games as game_rules
 from tournaments.models import MatchStatus, PodFill, PodScoring, TournamentStatus
 from tournaments.selectors import pods as selectors
 from tournaments.selectors import policies
+from tournaments.selectors.rounds import entrant_of
 from tournaments.services import pods
 from tournaments.web.common import tournament_context, tournament_for
 
@@ -114,6 +115,7 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
     rounds = selectors.rounds_of(stage) if stage is not None else []
     user_id = request.user.pk if request.user.is_authenticated else None
     judge = policies.can_judge(request.user, tournament.club)
+    standings = selectors.standings_of(stage) if stage is not None and rounds else []
     context.update(
         {
             "stage": stage,
@@ -125,7 +127,9 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
                 }
                 for r in reversed(rounds)
             ],
-            "standings": selectors.standings_of(stage) if stage is not None and rounds else [],
+            "standings": standings,
+            # The viewer's standings row (theirs, or their team's).
+            "my_entrant": entrant_of(user_id, [s.registration for s in standings]),
             "may_make": policies.can_manage_club(request.user, tournament.club)
             and tournament.status not in (TournamentStatus.RUNNING, TournamentStatus.FINISHED)
             and tournament.game in game_rules.POD_GAMES,
@@ -139,7 +143,8 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
 
 def _pod_context(view: selectors.PodView, user_id: int | None, judge: bool) -> dict[str, Any]:
     match = view.match
-    mine = any(s.registration.player.user_id == user_id for s in view.seats)
+    # A team's pod is either member's.
+    mine = any(s.registration.has_member(user_id) for s in view.seats)
     reported = match.status in (MatchStatus.REPORTED, MatchStatus.DISPUTED)
     rows = match.result[0]["rounds"] if match.result else []
     return {

@@ -17,6 +17,7 @@ from core.web import parse_int, run_action, safe_next
 from tournaments import selectors
 from tournaments.models import (
     POD_KINDS,
+    EntrantType,
     Registration,
     Round,
     Tournament,
@@ -63,10 +64,6 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if rnd.stage.kind in POD_KINDS:  # a pod round's pods are on the pods page
         return redirect(f"{reverse('pods', args=[tournament.pk])}#round-{rnd.number}")
     matches = list(selectors.round_matches(rnd))
-    by_name = sorted(
-        [(m.a, m.b, m) for m in matches] + [(m.b, m.a, m) for m in matches if m.b is not None],
-        key=lambda row: row[0].player.display_name.lower(),
-    )
     context = tournament_context(request, tournament)
     if context["current_round"] != rnd:
         # The controls act on the latest round: they are shown on its page only.
@@ -79,8 +76,14 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         {
             "round": rnd,
             "matches": matches,
-            "by_name": by_name,
+            # A team event lists each member by their own name (they look for it).
+            "by_name": round_selectors.pairings_by_name(matches),
+            # The viewer's entrant (theirs or their team's), its rows highlighted.
+            "my_entrant": round_selectors.entrant_of(
+                request.user.pk, [e for m in matches for e in (m.a, m.b)]
+            ),
             "view": "name" if request.GET.get("by") == "name" else "table",
+            "teams": tournament.entrant_type == EntrantType.TEAM,
             "rounds": selectors.tournament_rounds(tournament),
         }
     )

@@ -16,6 +16,7 @@ from tournaments.models import StageStatus
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import policies
 from tournaments.selectors import round_robins as round_robin_reads
+from tournaments.selectors.rounds import entrant_of
 from tournaments.selectors.tournaments import stages_with_rounds
 from tournaments.services import brackets, swiss
 from tournaments.web.bracket_svg import bracket_svg
@@ -106,11 +107,8 @@ def bracket(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     except DomainError:
         raise Http404 from None
     view = bracket_reads.bracket_view(stage)
-    mine = None
-    if request.user.is_authenticated:
-        mine = next(
-            (pk_ for pk_, r in view.entrants.items() if r.player.user_id == request.user.pk), None
-        )
+    # The viewer's entrant: theirs, or their team's (either member's).
+    mine = entrant_of(request.user.pk, view.entrants.values())
     drawing = None
     if view.bracket is not None and view.state is not None:
         drawing = bracket_svg(

@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from tournaments import selectors
+from tournaments.models import EntrantType
 from tournaments.pairing.standings import LABELS, Tiebreaker
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import rounds as round_selectors
@@ -19,13 +20,17 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(f"{reverse('pods', args=[tournament.pk])}#pod-standings")
     table = selectors.tournament_standings(tournament)
     columns = list(table.table.tiebreakers)
+    rows = table.rows()
     return render(
         request,
         "tournaments/standings.html",
         {
             **tournament_context(request, tournament),
             "table": table,
-            "rows": table.rows(),
+            "rows": rows,
+            "teams": tournament.entrant_type == EntrantType.TEAM,
+            # The viewer's row (theirs, or their team's: either member's), highlighted.
+            "my_entrant": round_selectors.entrant_of(request.user.pk, [r for _, r in rows]),
             "columns": [(t.value, LABELS[t]) for t in columns],
             "definitions": [(LABELS[Tiebreaker(k)], v) for k, v in table.table.definitions.items()],
         },
