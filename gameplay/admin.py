@@ -59,7 +59,7 @@ def _over(pod: DraftPod | None) -> bool:
 
 class SeatInline(ReadOnlyInline[DraftSeat, DraftPod]):
     model = DraftSeat
-    fields = ["position", "registration", "auto_pick", "deadline"]
+    fields = ["position", "player", "registration", "auto_pick", "deadline"]
 
 
 @admin.register(DraftPod)
@@ -76,17 +76,26 @@ class DraftPodAdmin(ReadOnlyAdmin[DraftPod]):
 
 @admin.register(DraftSeat)
 class DraftSeatAdmin(ReadOnlyAdmin[DraftSeat]):
-    list_display = ["pod", "position", "registration", "auto_pick", "deadline"]
+    list_display = ["pod", "position", "player", "registration", "auto_pick", "deadline"]
     list_filter = ["auto_pick"]
-    search_fields = ["registration__player__display_name", "pod__tournament__name"]
-    list_select_related = ["pod__tournament", "registration__player", "registration__tournament"]
+    search_fields = [
+        "player__display_name",
+        "registration__team_name",
+        "pod__tournament__name",
+    ]
+    list_select_related = [
+        "pod__tournament",
+        "player",
+        "registration__player",
+        "registration__tournament",
+    ]
 
 
 @admin.register(Pick)
 class PickAdmin(ReadOnlyAdmin[Pick]):
     list_display = ["pod", "seat", "pack", "pack_pick", "picked", "source", "created_at"]
     list_filter = ["source"]
-    search_fields = ["pod__tournament__name", "seat__registration__player__display_name"]
+    search_fields = ["pod__tournament__name", "seat__player__display_name"]
     list_select_related = ["pod__tournament", "seat__pod__tournament"]
 
     @admin.display(description="cards")
@@ -110,7 +119,14 @@ class DraftPackAdmin(ReadOnlyAdmin[DraftPack]):
 class DraftSettingsAdmin(admin.ModelAdmin[DraftSettings]):
     """How a tournament drafts (pod size, timer): settings, not state, so editable."""
 
-    list_display = ["tournament", "timing", "pod_size", "seconds_per_pick", "direction"]
+    list_display = [
+        "tournament",
+        "timing",
+        "pod_size",
+        "seconds_per_pick",
+        "direction",
+        "team_seating",
+    ]
     raw_id_fields = ["tournament"]
     list_select_related = ["tournament"]
 

@@ -100,10 +100,16 @@ class DraftPod(models.Model):
 class DraftSeat(models.Model):
     pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField(help_text="0 is the first seat.")
-    #: RESTRICT: a registration with a seat cannot be deleted on its own, but deleting
-    #: the tournament deletes both.
+    #: The entrant the seat drafts for. RESTRICT: a registration with a seat cannot be
+    #: deleted on its own, but deleting the tournament deletes both.
     registration = models.ForeignKey(
         "tournaments.Registration", on_delete=models.RESTRICT, related_name="draft_seats"
+    )
+    #: Who sits here: the registration's player, or in a team event either member of the
+    #: team (each drafts at a seat of their own). Their seat, pack and pool are theirs
+    #: alone: a teammate sees them no more than anyone else does.
+    player = models.ForeignKey(
+        "tournaments.Player", on_delete=models.RESTRICT, related_name="draft_seats"
     )
     #: Picks for this seat are made by the server (the player left or was replaced).
     auto_pick = models.BooleanField(default=False)
@@ -118,7 +124,7 @@ class DraftSeat(models.Model):
         ordering = ["pod", "position"]
         constraints = [
             models.UniqueConstraint(fields=["pod", "position"], name="one_seat_per_position"),
-            models.UniqueConstraint(fields=["pod", "registration"], name="one_seat_per_player"),
+            models.UniqueConstraint(fields=["pod", "player"], name="one_seat_per_player"),
         ]
         indexes = [
             models.Index(
@@ -128,6 +134,14 @@ class DraftSeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pod}, seat {self.position + 1}"
+
+    @property
+    def label(self) -> str:
+        """The name shown for the seat: the player's, and their team's in a team event
+        (reads ``player`` and ``registration``: load them with the seat)."""
+        name = self.player.display_name
+        team = self.registration.team_name
+        return f"{name} ({team})" if team else name
 
 
 class DraftPack(models.Model):
@@ -190,6 +204,13 @@ class DraftTiming(models.TextChoices):
     BEFORE_EACH_ROUND = "each", "Before every round"
 
 
+class TeamSeating(models.TextChoices):
+    """Where teammates sit in a team event's pod (``gameplay.rules.draft.TeamSeating``)."""
+
+    ADJACENT = "adjacent", "Next to each other"
+    OPPOSITE = "opposite", "Opposite each other (across the pod)"
+
+
 class DraftSettings(models.Model):
     """How a tournament drafts; one row per tournament that drafts."""
 
@@ -211,11 +232,24 @@ class DraftSettings(models.Model):
     direction = models.CharField(
         max_length=5, choices=PassDirection.choices, default=PassDirection.LEFT
     )
+    #: Team events only: teammates sit next to each other or across the pod.
+    team_seating = models.CharField(
+        max_length=8,
+        choices=TeamSeating.choices,
+        default=TeamSeating.ADJACENT,
+        help_text="Team events: where teammates sit in their pod.",
+    )
+
+    #: For the seating form's choices.
+    TEAM_SEATINGS = TeamSeating.choices
 
     class Meta:
         verbose_name_plural = "draft settings"
         constraints = [
             models.CheckConstraint(condition=Q(pod_size__gte=2), name="draft_pod_size_min"),
+            models.CheckConstraint(
+                condition=Q(team_seating__in=TeamSeating.values), name="draft_team_seating_known"
+            ),
         ]
 
     def __str__(self) -> str:

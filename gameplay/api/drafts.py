@@ -36,7 +36,7 @@ from core.api import ERRORS, StrictInput, path_int, valid
 from core.errors import NotAllowed, NotFound
 from core.web import csv_response
 from gameplay import selectors
-from gameplay.models import DraftPod, DraftTiming
+from gameplay.models import DraftPod, DraftTiming, TeamSeating
 from gameplay.selectors import drafts as draft_selectors
 from gameplay.services import drafts as services
 from gameplay.services import picks
@@ -53,6 +53,12 @@ class PodInput(StrictInput):
         choices=DraftTiming.choices,
         required=False,
         help_text="first: one draft before round 1; each: a draft before every round.",
+    )
+    team_seating = serializers.ChoiceField(
+        choices=TeamSeating.choices,
+        required=False,
+        help_text="Team events: teammates sit next to each other (adjacent, the default) or "
+        "across the pod (opposite). Every player of a team drafts at a seat of their own.",
     )
 
 
@@ -91,11 +97,15 @@ class PodSerializer(serializers.ModelSerializer[DraftPod]):
         return draft_selectors.public_seed(pod)
 
     def get_seats(self, pod: DraftPod) -> list[dict[str, Any]]:
+        # A seat is its player's; in a team event its registration is the team it drafts
+        # for (two seats each), and its name carries the team's.
         return [
             {
                 "position": s.position,
                 "registration": s.registration_id,
-                "name": s.registration.player.display_name,
+                "player": s.player_id,
+                "name": s.label,
+                "team": s.registration.team_name or None,
             }
             for s in pod.seats.all()
         ]
@@ -331,7 +341,7 @@ class PickLogView(APIView):
         rows = [
             [
                 p.seat.position + 1,
-                p.seat.registration.player.display_name,
+                p.seat.label,
                 p.seat_pick,
                 p.pack,
                 " ".join(p.cards),

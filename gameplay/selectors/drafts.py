@@ -8,7 +8,9 @@ view out of it with ``view_for`` (no query).
 What a viewer sees (nothing lets a player see what others hold before the draft ends):
 - before the organiser starts the draft, nobody sees a card: the snapshot has no packs;
 - a player sees their own pack and pool, and of the other seats only counts (picks made,
-  packs waiting) and timers;
+  packs waiting) and timers. A seat is its player's (``DraftSeat.player``): in a team
+  event each member of a team has a seat, and teammates see each other's cards no more
+  than anyone else's (a seat's name carries its team's);
 - the organisers who do not play in the tournament see every seat's pack and pool (they
   run the draft and settle disputes); an organiser who plays sees what a player sees, in
   every pod of the tournament, though they keep the controls;
@@ -35,6 +37,7 @@ from gameplay.selectors import state_cache
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Registration, Tournament
 from tournaments.selectors import policies
+from tournaments.selectors.tournaments import member_of_entrant
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -44,7 +47,7 @@ def full_snapshot(pod_id: int) -> dict[str, Any] | None:
     pod = DraftPod.objects.filter(pk=pod_id).first()
     if pod is None:
         return None
-    seats = list(pod.seats.select_related("registration__player").order_by("position"))
+    seats = list(pod.seats.select_related("player", "registration").order_by("position"))
     return snapshot_of(pod, seats, state_cache.load(pod))
 
 
@@ -62,9 +65,11 @@ def snapshot_of(
         rows.append(
             {
                 "position": seat.position,
-                "name": seat.registration.player.display_name,
-                "user_id": seat.registration.player.user_id,
+                "name": seat.label,
+                "user_id": seat.player.user_id,
+                "player": seat.player_id,
                 "registration": seat.registration_id,
+                "team": seat.registration.team_name or None,
                 "auto": seat.auto_pick,
                 "queued": len(state.queues[seat.position]),
                 "picks": made[seat.position],
@@ -115,7 +120,16 @@ def view_for(
         mine = user_id is not None and seat["user_id"] == user_id
         public = {
             key: seat[key]
-            for key in ("position", "name", "auto", "queued", "picks", "deadline", "waiting_on")
+            for key in (
+                "position",
+                "name",
+                "team",
+                "auto",
+                "queued",
+                "picks",
+                "deadline",
+                "waiting_on",
+            )
         }
         public["pool_size"] = len(seat["pool"])
         if finished or referee:
@@ -132,6 +146,13 @@ def view_for(
                 "highlighted": seat["highlighted"],
                 "deadline": seat["deadline"],
                 "auto": seat["auto"],
+                "team": seat["team"],
+                # Where the teammates sit (a team event), never what they hold.
+                "teammates": [
+                    other["position"]
+                    for other in full["seats"]
+                    if other["registration"] == seat["registration"] and other is not seat
+                ],
             }
     view = {key: value for key, value in full.items() if key != "seats"}
     view.update({"seats": seats, "you": you, "manager": manager})
@@ -183,13 +204,13 @@ def pod_for_viewer(pod_id: int, user: AnyUser) -> DraftPod | None:
 
 
 def pick_log(pod: DraftPod) -> list[Pick]:
-    return list(pod.picks.select_related("seat__registration__player").order_by("id"))
+    return list(pod.picks.select_related("seat__player", "seat__registration").order_by("id"))
 
 
 def _pods_with_seats() -> QuerySet[DraftPod]:
     """Pods with their seats in order and the seated players' names: 2 queries for any
     number of pods and seats."""
-    seats = DraftSeat.objects.select_related("registration__player").order_by("position")
+    seats = DraftSeat.objects.select_related("player", "registration").order_by("position")
     return DraftPod.objects.prefetch_related(Prefetch("seats", queryset=seats))
 
 
@@ -238,11 +259,9 @@ def pods_panel(tournament: Tournament, user: AnyUser) -> list[dict[str, Any]]:
         everyone = may_see_every_seat(pod, who)
         seats = []
         for seat in pod.seats.all():
-            mine = user.is_authenticated and seat.registration.player.user_id == user.pk
+            mine = user.is_authenticated and seat.player.user_id == user.pk
             pool = [str(c) for c in state.pools[seat.position]] if everyone or mine else None
-            seats.append(
-                {"name": seat.registration.player.display_name, "mine": mine, "pool": pool}
-            )
+            seats.append({"name": seat.label, "mine": mine, "pool": pool})
         seated = any(s["mine"] for s in seats)
         panel.append(
             {
@@ -264,7 +283,7 @@ def viewer_of_tournament(tournament: Tournament, user: AnyUser) -> Viewer:
     manager = policies.can_manage_club(user, tournament.club)
     plays = (
         manager
-        and Registration.objects.filter(tournament=tournament, player__user_id=user.pk).exists()
+        and Registration.objects.filter(member_of_entrant(user.pk), tournament=tournament).exists()
     )
     return Viewer(user.pk, manager=manager, plays=plays)
 

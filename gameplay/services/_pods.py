@@ -76,18 +76,21 @@ def _state(pod: DraftPod) -> engine.DraftState:
     return state_cache.load(pod)
 
 
-#: What the draft needs of a seat's registration: whose it is and the name to show.
+#: What the draft needs of a seat's player and registration: who sits there (the seat's
+#: player, a team's member in a team event: never the registration's player) and the
+#: name to show (the player's, with the team's).
 _SEAT_PLAYER_FIELDS = (
-    "registration__player__user_id",
-    "registration__player__display_name",
+    "player__user_id",
+    "player__display_name",
+    "registration__team_name",
 )
 
 
 def _lock_seats(pod: DraftPod) -> list[DraftSeat]:
     """The pod's seats, locked, in seat order, with their players' names (one query; the
-    registrations' other columns are left behind: this runs on every pick)."""
+    players' and registrations' other columns are left behind: this runs on every pick)."""
     return list(
-        for_update(pod.seats.all(), related=("registration__player",))
+        for_update(pod.seats.all(), related=("player", "registration"))
         .only(*[f.name for f in DraftSeat._meta.concrete_fields], *_SEAT_PLAYER_FIELDS)
         .order_by("position")
     )

@@ -9,7 +9,13 @@ pushes to the pod's pages (the services know nothing of websockets).
 
 Decisions where the issue is silent:
 - Seats come from the tournament's checked-in players, shuffled with a recorded seed, in
-  pods as equal as possible (sizes differ by at most one) of at most the chosen size.
+  pods as equal as possible (sizes differ by at most one) of at most the chosen size
+  (``engine.seat_pods``).
+- In a team event (issue 13) every player drafts: both members of each complete team get
+  a seat, pack and pool of their own (``DraftSeat.player``; the seat's ``registration`` is
+  the team it drafts for). A team is never split between pods, so a pod holds at most
+  ``pod_size // 2`` teams and an even number of seats; teammates sit side by side or
+  across the pod (``DraftSettings.team_seating``), and that choice is in the audit entry.
 - Each pod's own seed deals its packs: it is kept on the pod and shown only once the draft
   is over (``selectors.drafts.public_seed``), never in the audit log.
 - The shrinking timer gives 5 s per card in the pack, at least 10 s and at most the
@@ -20,7 +26,6 @@ Decisions where the issue is silent:
 
 from __future__ import annotations
 
-import random
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
@@ -39,6 +44,7 @@ from gameplay.models import (
     DraftTiming,
     PickSource,
     PodStatus,
+    TeamSeating,
 )
 from gameplay.rules import draft as engine
 from gameplay.rules.games import rules_for
@@ -55,7 +61,14 @@ from gameplay.services._pods import (
 )
 from gameplay.services._pods import pod_changed as pod_changed  # its public name
 from tournaments import selectors as tournament_selectors
-from tournaments.models import Registration, RegistrationStatus, Tournament, TournamentStatus
+from tournaments.models import (
+    EntrantType,
+    Player,
+    Registration,
+    RegistrationStatus,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.selectors import policies
 from tournaments.services.locks import lock_tournament
 
@@ -65,12 +78,6 @@ def _require_manager(actor: AnyUser, tournament: Tournament) -> None:
 
 
 # --- pods -------------------------------------------------------------------------------------
-
-
-def _pod_sizes(players: int, most: int) -> list[int]:
-    pods = -(-players // most)  # ceil
-    base, extra = divmod(players, pods)
-    return [base + 1 if i < extra else base for i in range(pods)]
 
 
 @transaction.atomic(durable=True)
@@ -84,16 +91,25 @@ def create_pods(
     direction: str | None = None,
     pack_size: int | None = None,
     timing: str | None = None,
+    team_seating: str | None = None,
 ) -> list[DraftPod]:
     """Seat the tournament's checked-in players in pods for the next round's draft.
 
     With the timing "once, before round 1" (the default) that is only possible before
-    round 1 is paired, once; with "before every round", before each round.
+    round 1 is paired, once; with "before every round", before each round. In a team event
+    both players of every complete team draft, each at a seat of their own, the team whole
+    in one pod, teammates side by side or across the pod (``team_seating``).
     """
     tournament = lock_tournament(tournament.pk)
     _require_manager(actor, tournament)
     if not policies.may_seat_drafts(tournament):
         raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
+    if team_seating is not None and team_seating not in TeamSeating.values:
+        raise InvalidInput(
+            "Teammates sit next to each other (adjacent) or opposite each other (opposite).",
+            code="invalid_team_seating",
+            field="team_seating",
+        )
     settings, _ = DraftSettings.objects.get_or_create(tournament=tournament)
     changes = {
         "pod_size": pod_size,
@@ -102,6 +118,7 @@ def create_pods(
         "direction": direction,
         "pack_size": pack_size,
         "timing": timing,
+        "team_seating": team_seating,
     }
     for name, value in changes.items():
         if value is not None:
@@ -126,25 +143,24 @@ def create_pods(
             "to draft again.",
             code="draft_once",
         )
-    players = Registration.objects.select_related("player").filter(
-        tournament=tournament, status=RegistrationStatus.REGISTERED
-    )
-    if tournament.status == TournamentStatus.REGISTRATION:
-        players = players.filter(checked_in_at__isnull=False)
-    ordered = sorted(players, key=lambda r: r.pk)
-    if len(ordered) < 2:
+    teams = tournament.entrant_type == EntrantType.TEAM
+    entrants = _entrants(tournament, teams=teams)
+    if sum(len(members) for members in entrants) < 2:
         raise Conflict("At least two checked-in players are needed for a draft.", code="too_few")
     seed = secrets.randbelow(2**31)
-    random.Random(f"seating:{seed}").shuffle(ordered)
+    seating = engine.seat_pods(
+        entrants,
+        pod_size=settings.pod_size,
+        seed=seed,
+        team_seating=settings.team_seating,
+    )
     game = rules_for(tournament.game)
     stage = tournament_selectors.current_stage(tournament)
     if stage is None:
         raise Conflict(f"{tournament.name} has no stage to draft for.", code="no_stage")
     pods: list[DraftPod] = []
-    start = 0
-    for number, size in enumerate(_pod_sizes(len(ordered), settings.pod_size), start=1):
-        members = ordered[start : start + size]
-        start += size
+    for number, members in enumerate(seating, start=1):
+        size = len(members)
         pod_seed = secrets.randbelow(2**31)
         state = engine.new_draft(
             size,
@@ -168,12 +184,22 @@ def create_pods(
             state=state.to_dict(),
         )
         DraftSeat.objects.bulk_create(
-            DraftSeat(pod=pod, position=i, registration=reg) for i, reg in enumerate(members)
+            DraftSeat(pod=pod, position=i, registration=reg, player=player)
+            for i, (reg, player) in enumerate(members)
         )
         DraftPack.objects.bulk_create(
             DraftPack(pod=pod, number=i, opened_by=i, cards=[str(c) for c in cards])
             for i, cards in enumerate(state.opening_packs)
         )
+        after: dict[str, Any] = {
+            "seats": [
+                f"{player.display_name} ({reg.team_name})" if teams else player.display_name
+                for reg, player in members
+            ],
+            "seating_seed": seed,
+        }
+        if teams:
+            after["team_seating"] = settings.team_seating
         record_audit(
             actor=actor,
             action="draft.pod_created",
@@ -183,13 +209,30 @@ def create_pods(
             tournament=tournament,
             # Not the pod's seed: it deals every pack, and the audit log is read during the
             # draft (by organisers who may play). It stays on the pod, public once it ends.
-            after={
-                "seats": [r.player.display_name for r in members],
-                "seating_seed": seed,
-            },
+            after=after,
         )
         pods.append(pod)
     return pods
+
+
+def _entrants(tournament: Tournament, *, teams: bool) -> list[list[tuple[Registration, Player]]]:
+    """Who drafts, by entrant (in registration order: the seating seed does the shuffling):
+    each entrant's (registration, player) pairs. In a team event only complete teams draft
+    (a team without its second player can neither check in nor play), each member at a
+    seat of their own."""
+    registrations = Registration.objects.select_related("player", "partner").filter(
+        tournament=tournament, status=RegistrationStatus.REGISTERED
+    )
+    if tournament.status == TournamentStatus.REGISTRATION:
+        registrations = registrations.filter(checked_in_at__isnull=False)
+    if teams:
+        registrations = registrations.filter(
+            partner__isnull=False, partner_accepted_at__isnull=False
+        )
+    return [
+        [(registration, player) for player in registration.members]
+        for registration in sorted(registrations, key=lambda r: r.pk)
+    ]
 
 
 @transaction.atomic(durable=True)
@@ -289,7 +332,7 @@ def set_auto_pick(*, actor: AnyUser, pod: DraftPod | int, position: int, auto: b
     seat.save(update_fields=["auto_pick"])
     pod.version += 1
     pod.save(update_fields=["version"])
-    name = seat.registration.player.display_name
+    name = seat.label
     _audit(
         pod,
         actor,

@@ -76,6 +76,9 @@ def draft_action(request: HttpRequest, tournament_pk: int, action: str) -> HttpR
                 shrinking_timer=request.POST.get("shrinking_timer") == "on",
                 direction=request.POST.get("direction") or None,
                 timing=request.POST.get("timing") or None,
+                # Team events only (the form shows it there); the service refuses a value
+                # it does not know, by name.
+                team_seating=request.POST.get("team_seating") or None,
             )
             messages.success(request, f"{len(pods)} draft pod(s) seated.")
         elif action == "start":

@@ -142,6 +142,11 @@
       $("pick-help").textContent = "";
     }
     $("queue-line").textContent = you.queued ? you.queued + " more pack(s) waiting for you" : "";
+    // A team event: every player drafts at a seat of their own; say where the teammate sits
+    // (never what they hold: the snapshot does not have it).
+    var team = $("team-line"), mates = you.teammates || [];
+    team.hidden = !you.team;
+    team.textContent = you.team ? "You draft for " + you.team + (mates.length ? "; your teammate sits at seat " + mates.map(function (p) { return p + 1; }).join(", ") + "." : ".") : "";
     var pool = $("pool-cards"); pool.innerHTML = "";
     you.pool.forEach(function (card) { pool.appendChild(el("span", { "class": "card-chip " + suitClass(card) }, card)); });
     $("pool-count").textContent = you.pool.length;
