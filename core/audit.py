@@ -3,6 +3,10 @@
 - :func:`record_audit`: who changed what, with the state before and after (admin and the
   tournament's audit page read it).
 - :func:`record_event`: an entry in a tournament's public feed (pages, club bots, webhooks).
+  Each entry is announced at once, inside the writing transaction, by
+  :data:`event_recorded`: a receiver may write rows of its own in that same transaction
+  (an outbox) or queue work for after the commit (a live page's refresh). Receivers live in
+  the apps above core, connected in their ``AppConfig.ready``, so the arrows stay one way.
 - :func:`transition`: the block every state machine repeats: set the status (and any
   stamps), save those fields, audit the move, and optionally announce it.
 
@@ -17,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import models
+from django.dispatch import Signal
 
 from core.auth import Actor, user_or_none
 from core.models import AuditEntry, Event
@@ -51,6 +56,13 @@ def record_audit(
     )
 
 
+#: Sent by :func:`record_event` inside the caller's transaction, with ``event`` (the new
+#: ``core.models.Event``; its ``tournament_id``, ``kind``, ``message``, ``payload``). A
+#: receiver's exception rolls the change back like any other failure in the transaction:
+#: receivers that only react after the commit use ``transaction.on_commit(..., robust=True)``.
+event_recorded = Signal()
+
+
 def record_event(
     *,
     tournament: models.Model,
@@ -58,13 +70,16 @@ def record_event(
     message: str,
     payload: Mapping[str, Any] | None = None,
 ) -> Event:
-    """Append to the tournament's public event feed (pages, bots, webhooks)."""
-    return Event.objects.create(
+    """Append to the tournament's public event feed (pages, bots, webhooks), and announce
+    it (:data:`event_recorded`)."""
+    event = Event.objects.create(
         tournament_id=tournament.pk,
         kind=kind,
         message=message[:255],
         payload=dict(payload or {}),
     )
+    event_recorded.send(sender=Event, event=event)
+    return event
 
 
 def transition(
