@@ -78,3 +78,16 @@ def test_the_demo_has_a_top_cut_and_a_double_elimination_under_way(client) -> No
     assert Match.objects.filter(round__stage=stage, status="confirmed").count() == 4
     page = client.get(f"/tournaments/{bracket.pk}/stages/1/bracket/")
     assert page.status_code == 200 and "<svg" in page.content.decode()
+
+
+def test_the_demo_has_a_team_event_registering(client) -> None:  # type: ignore[no-untyped-def]
+    call_command("seed_demo")
+    teams = Tournament.objects.get(name="Friday 2 vs 2 Vanilla Gwent")
+    registrations = list(teams.registrations.select_related("partner"))
+    assert len(registrations) == 7
+    assert sum(r.checked_in for r in registrations) == 6
+    waiting = next(r for r in registrations if not r.team_complete)
+    assert waiting.team_name == "Militia" and waiting.partner.user.username == "player14"
+    client.force_login(waiting.partner.user)
+    page = client.get(f"/tournaments/{teams.pk}/").content.decode()
+    assert "invites you to play for <strong>Militia" in page

@@ -24,6 +24,7 @@ from django.utils import timezone
 from gameplay.services import drafts, tables
 from tournaments.models import (
     Club,
+    EntrantType,
     Game,
     Match,
     Registration,
@@ -32,13 +33,34 @@ from tournaments.models import (
     StageKind,
     Tournament,
 )
-from tournaments.services import brackets, clubs, entrants, lifecycle, people, pods, results, swiss
+from tournaments.services import (
+    brackets,
+    clubs,
+    entrants,
+    lifecycle,
+    people,
+    pods,
+    results,
+    swiss,
+    teams,
+)
 
 DEMO_PASSWORD = "demo-pass-2026"
 CLUB_NAME = "Riverside Card Club"
 RUNNING_NAME = "Monday Vanilla Gwent Swiss"
 BRACKET_NAME = "Saturday Gesoseka double elimination"
 PODS_NAME = "Sunday Gesoseka pods"
+TEAMS_NAME = "Friday 2 vs 2 Vanilla Gwent"
+#: The team event's teams: a name and its two players (by index in PLAYER_NAMES, from 1).
+DEMO_TEAMS = [
+    ("Aces High", 1, 2),
+    ("Night Watch", 3, 4),
+    ("The Jokers", 5, 6),
+    ("Queen's Gambit", 7, 8),
+    ("Cavalry", 9, 10),
+    ("Weather Witches", 11, 12),
+    ("Militia", 13, 14),
+]
 #: The running tournament's pairing seed: the same pairings on every fresh seeding.
 DEMO_SEED = 2026
 #: How long ago the running tournament started (round 1 was played in the meantime).
@@ -83,6 +105,7 @@ class Command(BaseCommand):
         self._running_swiss(owner, club)
         self._double_elimination(owner, club)
         self._pods(owner, club)
+        self._teams(owner, club)
         self._print_logins()
 
     def _create(self) -> tuple[Any, Club]:
@@ -284,6 +307,38 @@ class Command(BaseCommand):
             if confirm:
                 pods.confirm(actor=users[1], match=match.pk)
 
+    def _teams(self, owner: Any, club: Club) -> None:
+        """A 2 vs 2 Swiss open for registration: seven teams of two (six checked in, one
+        waiting for its teammate to accept), so a player can register an eighth."""
+        now = timezone.now()
+        tournament = lifecycle.create_tournament(
+            actor=owner,
+            club=club,
+            name=TEAMS_NAME,
+            game=Game.VANILLA_GWENT,
+            entrant_type=EntrantType.TEAM,
+            capacity=8,
+            best_of=1,
+            scheduled_start=now + timedelta(days=3),
+            description="Teams of two, 2 vs 2: the team turn limit (5 + 5) at the table.",
+            check_in_opens_at=now,
+            check_in_closes_at=now + timedelta(days=3),
+            publish=True,
+        )
+        User = get_user_model()
+        for name, first, second in DEMO_TEAMS:
+            captain = User.objects.get(username=f"player{first}")
+            teammate = f"player{second}"
+            team = entrants.register(
+                actor=captain, tournament=tournament, team_name=name, teammate=teammate
+            )
+            if name == DEMO_TEAMS[-1][0]:
+                continue  # the invitation waits: player14 accepts it on the page
+            partner = User.objects.get(username=teammate)
+            team = teams.answer_invitation(actor=partner, registration=team, accept=True)
+            for member in (captain, partner):
+                team = entrants.check_in(actor=member, registration=team)
+
     def _date_back(self, tournament: Tournament, first: Round) -> None:
         """Move the running tournament's start and round 1 into the past (demo dates only:
         what happened and in which order stays as the services recorded it)."""
@@ -317,6 +372,10 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"{BRACKET_NAME}: a double elimination, its first round played.")
         self.stdout.write(f"{PODS_NAME}: 11 players in pods of four and three, round 1 under way.")
+        self.stdout.write(
+            f"{TEAMS_NAME}: teams of two registering (player14 has an invitation to accept; "
+            "players 15-24 may register an eighth team)."
+        )
         self._print_pairings()
 
     def _print_pairings(self) -> None:
