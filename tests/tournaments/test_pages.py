@@ -323,7 +323,7 @@ def test_demo_data_is_created_once_with_the_promised_people(capsys) -> None:  # 
         (1, "complete"),
         (2, "in_progress"),
     ]
-    assert Tournament.objects.count() == 4  # and the double elimination, and the pods
+    assert Tournament.objects.count() == 5  # and the double elimination, the pods, the teams
     pods = Tournament.objects.get(name="Sunday Gesoseka pods")
     assert pods.stages.get().kind == "pods" and pods.rounds.count() == 1
     assert "demo-pass-2026" in capsys.readouterr().out
