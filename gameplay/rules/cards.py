@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal, NamedTuple
 
 from gameplay.rules.errors import RuleViolation
 
@@ -218,3 +219,39 @@ def check_available(cards: Iterable[Card], deck_type: DeckType, copies: int = 1)
 
 def parse_cards(texts: Iterable[str]) -> list[Card]:
     return [Card.parse(t) for t in texts]
+
+
+# ---------------------------------------------------------------------- how a card looks
+
+_RANK_WORDS = {
+    2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
+    9: "Nine", 10: "Ten", JACK: "Jack", QUEEN: "Queen", KING: "King", ACE: "Ace",
+}  # fmt: skip
+#: The symbol drawn on a joker (a deck's jokers are one card: see the module docstring).
+JOKER_SYMBOL = "\N{BLACK STAR}"
+
+
+class CardFace(NamedTuple):
+    """What a card shows: the rank as printed in its corner, the suit symbol, its colour
+    and its name for screen readers. The pages draw every card from this (the server's
+    ``{% card %}`` tag and ``static/js/cards.js``, which a test keeps in step)."""
+
+    rank: str
+    symbol: str
+    colour: Literal["red", "black", "joker"]
+    name: str
+
+
+def describe(card: Card) -> CardFace:
+    """``Card.parse("QH")`` -> ``CardFace("Q", "♥", "red", "Queen of hearts")``."""
+    if card.rank is None or card.suit is None:
+        return CardFace("Joker", JOKER_SYMBOL, "joker", "Joker")
+    colour: Literal["red", "black"] = (
+        "red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "black"
+    )
+    return CardFace(
+        _RANK_NAMES.get(card.rank, str(card.rank)),
+        card.suit.symbol,
+        colour,
+        f"{_RANK_WORDS[card.rank]} of {card.suit.label}",
+    )

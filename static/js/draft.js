@@ -20,7 +20,11 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function suitClass(card) { return "suit-" + card.slice(-1); }
+  // Cards are drawn by static/js/cards.js (the same markup as the server's {% card %}).
+  // The player's pool is sorted by suit or by rank, as they last chose (on this device).
+  var SORT_KEY = "draft-pool-sort";
+  var poolSort = "suit";
+  try { poolSort = localStorage.getItem(SORT_KEY) === "rank" ? "rank" : "suit"; } catch (e) {}
 
   function apply(s) {
     if (!s || s.type !== "snapshot" || s.version < version) return;
@@ -130,7 +134,11 @@
       $("pick-help").textContent = "Keep " + you.pack.keep + (you.pack.keep > 1 ? " cards" : " card") +
         ". Tap to highlight, tap a highlighted card again to pick." + (you.deadline ? " Time left: " + countdown(you.deadline) : "");
       you.pack.cards.forEach(function (card, position) {
-        var b = el("button", { type: "button", "class": "card-button " + suitClass(card) + (selected.indexOf(position) >= 0 ? " selected" : ""), "data-card": card, "data-position": String(position) }, card);
+        var chosen = selected.indexOf(position) >= 0;
+        var b = el("button", { type: "button", "class": "card-pick" + (chosen ? " selected" : ""), "data-card": card,
+                               "data-position": String(position), "aria-label": Cards.describe(card).name,
+                               "aria-pressed": chosen ? "true" : "false" });
+        b.appendChild(Cards.element(card, { size: "large" }));
         b.addEventListener("click", function () { tap(position); });
         cards.appendChild(b);
       });
@@ -148,8 +156,11 @@
     team.hidden = !you.team;
     team.textContent = you.team ? "You draft for " + you.team + (mates.length ? "; your teammate sits at seat " + mates.map(function (p) { return p + 1; }).join(", ") + "." : ".") : "";
     var pool = $("pool-cards"); pool.innerHTML = "";
-    you.pool.forEach(function (card) { pool.appendChild(el("span", { "class": "card-chip " + suitClass(card) }, card)); });
+    Cards.sorted(you.pool, poolSort).forEach(function (card) { pool.appendChild(Cards.element(card, { size: "small" })); });
     $("pool-count").textContent = you.pool.length;
+    document.querySelectorAll(".pool-sort [data-sort]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.dataset.sort === poolSort ? "true" : "false");
+    });
   }
 
   function renderSeats() {
@@ -179,8 +190,10 @@
     card.hidden = !any; box.innerHTML = "";
     snap.seats.forEach(function (seat) {
       if (!seat.pool) return;
-      var p = el("p"); p.appendChild(el("strong", {}, seat.name + ": "));
-      seat.pool.forEach(function (c) { p.appendChild(el("span", { "class": "card-chip " + suitClass(c) }, c)); });
+      var p = el("p"), row = el("span", { "class": "card-row" });
+      p.appendChild(el("strong", {}, seat.name + ": "));
+      seat.pool.forEach(function (c) { row.appendChild(Cards.element(c, { size: "small" })); });
+      p.appendChild(row);
       box.appendChild(p);
     });
   }
@@ -191,6 +204,14 @@
     $("btn-resume").hidden = snap.status !== "paused";
     $("btn-end").hidden = snap.status === "finished" || snap.status === "ready";
   }
+
+  document.querySelectorAll(".pool-sort [data-sort]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      poolSort = button.dataset.sort;
+      try { localStorage.setItem(SORT_KEY, poolSort); } catch (e) {}
+      render();
+    });
+  });
 
   document.querySelectorAll("#controls [data-action]").forEach(function (button) {
     button.addEventListener("click", function () {

@@ -86,6 +86,7 @@ class DuplicateCardsInTheBrowser(ChannelsLiveServerTestCase):
         # Tap a highlighted card again to pick; a quick second tap sends nothing more.
         page.locator("#pack-cards button").nth(SECOND).dblclick()
         page.locator("#pool-count", has_text="2").wait_for()
-        assert page.locator("#pool-cards .card-chip").all_inner_texts() == ["7H", "7H"]
+        pool = page.locator("#pool-cards .playcard")
+        assert pool.evaluate_all("cards => cards.map(c => c.dataset.card)") == ["7H", "7H"]
         picks = Pick.objects.filter(pod=pod)
         assert picks.count() == 1 and picks.get().cards == ["7H", "7H"]

@@ -136,5 +136,7 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
         # The players' pages show their whole pool.
         for position, page in enumerate(players):
             assert page.locator("#pool-count").inner_text() == "7"
-            chips = page.locator("#pool-cards .card-chip").all_inner_texts()
+            chips = page.locator("#pool-cards .playcard").evaluate_all(
+                "cards => cards.map(c => c.dataset.card)"
+            )
             assert sorted(chips) == sorted(str(c) for c in pools[position])

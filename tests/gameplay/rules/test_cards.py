@@ -12,11 +12,13 @@ from gameplay.rules.cards import (
     ACE,
     JOKER,
     Card,
+    CardFace,
     DeckType,
     Suit,
     build_decks,
     check_available,
     decks_needed,
+    describe,
     one_deck,
     parse_cards,
     shuffled,
@@ -258,3 +260,44 @@ def test_a_stored_seed_replays_the_same_order_as_when_it_was_stored() -> None:
     # longer replay; this test is the alarm.
     order = shuffled(one_deck(DeckType.STANDARD_52), 20241115)
     assert [str(card) for card in order[:8]] == ["7D", "AC", "8H", "6H", "10S", "JC", "7H", "10C"]
+
+
+# ---------------------------------------------------------------------- how a card looks
+
+
+@pytest.mark.parametrize(
+    ("text", "face"),
+    [
+        ("QH", CardFace("Q", "♥", "red", "Queen of hearts")),
+        ("7C", CardFace("7", "♣", "black", "Seven of clubs")),
+        ("10S", CardFace("10", "♠", "black", "Ten of spades")),
+        ("AD", CardFace("A", "♦", "red", "Ace of diamonds")),
+        ("2H", CardFace("2", "♥", "red", "Two of hearts")),
+        ("JS", CardFace("J", "♠", "black", "Jack of spades")),
+        ("KD", CardFace("K", "♦", "red", "King of diamonds")),
+        ("JK", CardFace("Joker", "★", "joker", "Joker")),
+    ],
+)
+def test_describe_gives_rank_symbol_colour_and_name(text: str, face: CardFace) -> None:
+    assert describe(Card.parse(text)) == face
+    rank, symbol, colour, name = describe(Card.parse(text))  # a plain tuple too
+    assert (rank, symbol, colour, name) == tuple(face)
+
+
+def test_every_card_of_a_deck_looks_different_and_has_a_name_of_its_own() -> None:
+    faces = [describe(card) for card in dict.fromkeys(ALL_CARDS)]
+    assert len({(f.rank, f.symbol) for f in faces}) == len(faces) == 53
+    assert len({f.name for f in faces}) == 53
+
+
+def test_the_colour_follows_the_suit_and_the_symbol_tells_the_suit_alone() -> None:
+    """Printed in black and white, the symbol is all that tells the suit."""
+    for card in ALL_CARDS:
+        face = describe(card)
+        if card.suit is None:
+            assert face.colour == "joker"
+            continue
+        assert face.symbol == card.suit.symbol
+        assert face.colour == ("red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "black")
+        assert face.name.endswith(f" of {card.suit.label}")
+        assert Card.parse(face.rank + face.symbol) == card  # what is drawn reads back
