@@ -362,7 +362,8 @@ class LiveTable(models.Model):
     class Meta:
         ordering = ["match"]
         constraints = [
-            models.CheckConstraint(condition=Q(players__in=[2, 4]), name="table_seats_2_or_4"),
+            # 2: 1 vs 1; 4: 2 vs 2 or a pod of four; 3: a pod of three (a free-for-all).
+            models.CheckConstraint(condition=Q(players__in=[2, 3, 4]), name="table_seats_2_to_4"),
             models.CheckConstraint(condition=Q(first__lt=F("players")), name="table_first_seated"),
             models.CheckConstraint(
                 condition=Q(turn_limit__isnull=True) | Q(turn_limit__gte=1, turn_limit__lte=100),

@@ -7,7 +7,9 @@ repeated tap is answered 200 without being recorded twice, and a tap whose numbe
 meanwhile is refused (409 ``turn_taken``, naming what took it). Nothing at a table is
 secret: anyone who may see the tournament may read a table's snapshot and log. A team
 match's table seats four (``seats``, by seat; ``sides``, the teams): a tap names a seat
-0 to 3, scores stay one per side.
+0 to 3, scores stay one per side. A pod's table (issue 13) seats its 3 or 4 players each
+on their own (``free_for_all``), in the pod's seat order: a tap names a seat 0 to 3, and
+the scores are one per seat.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ class TurnInput(StrictInput):
         required=False,
         help_text="The seat on turn (0: the match's first player, 1: the second; at a team "
         "match's table of four 0 and 2 are the first team's player and partner, 1 and 3 the "
-        "second's). Default: your own seat.",
+        "second's; at a pod's table, the pod's seats in order). Default: your own seat.",
     )
     card = serializers.CharField(
         max_length=6, required=False, allow_blank=True, help_text='Score helper: "7H", "JK".'
@@ -82,8 +84,9 @@ class ScoresInput(StrictInput):
     scores = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=services.MAX_SCORE),
         min_length=2,
-        max_length=2,
-        help_text="The first player's (or team's) score, then the second's.",
+        max_length=4,
+        help_text="The first player's (or team's) score, then the second's; at a pod's "
+        "table, one per seat in seat order.",
     )
 
 

@@ -12,7 +12,9 @@ Terms:
 - *Seating*: the players of one game at one table, ``0 .. n-1`` in code and in the stored
   log; messages say "player 1" for index 0. ``n = 2`` is 1 vs 1; ``n = 4`` is 2 vs 2 with
   teams ``(0, 2)`` and ``(1, 3)``, so the turn order ``0, 1, 2, 3`` alternates teams. In
-  1 vs 1 each player is a team of one, and everything below reads the same.
+  1 vs 1 each player is a team of one, and everything below reads the same. A
+  *free-for-all* (``Seating(free_for_all=True)``, a pod of 3 or 4: each player on their
+  own) makes every player a team of one too; its turn order is ``0, 1, .., n-1``.
 - *Event*: one entry of a game round's turn log: ``play`` (a turn), ``extra`` (a turn whose
   card grants an extra turn: the same player goes again) or ``pass``.
 - *Turn order*: after a ``play`` or a ``pass`` the next player in seat order takes the turn,
@@ -29,7 +31,8 @@ Terms:
   turn grants another (``TableState.infinity`` says the player to act is on such a turn).
 - *Game round end*: everyone has passed ("everyone passed"); no player still in has a turn
   left ("turn limit reached"); or, where a pass is not final, two passes in a row ("two
-  passes in a row").
+  passes in a row"; in a free-for-all of ``n``, ``n`` passes in a row: "every player
+  passed in a row").
 
 Storage: the service keeps a game round's log as a list of events (``Event.to_dict``) and
 rebuilds the table with ``replay``; ``check`` is ``replay`` with the proposed event at the
@@ -49,14 +52,38 @@ Gap decisions (a careful judge's reading, not settled by the texts):
   ends when nobody still in has a turn left.
 - *A pass is not a turn*: passing does not use one of the limited turns, so a player who
   passes after 2 of 5 turns gives the teammate 3 (the GOSU example: 5 - 2 = 3, for 8).
-- *Pass not final* (``pass_is_final=False``, Gesoseka): only 1 vs 1 (4-player Gesoseka is a
-  free-for-all, not a team game; refused with ``turn_limit.pass_not_final_teams``). Turns
+- *Pass not final* (``pass_is_final=False``, Gesoseka): 1 vs 1 here, and the free-for-all
+  below; never 2 vs 2 (4-player Gesoseka is a free-for-all, not a team game; refused with
+  ``turn_limit.pass_not_final_teams``). Turns
   alternate strictly: a passed player is not skipped, they may act (cancelling their pass:
   the opponent's count stops, and restarts from that player's next pass) or pass again. A
   pass repeated without acting in between continues the same pass and does not restart the
   count, otherwise the passer could hand the opponent new turns for ever. When the
   opponent has used up the limit and the passed player passes again, the game round ends
   ("turn limit reached"): the opponent could only pass, which would end it anyway.
+- *Free-for-all* (a pod of 3 or 4, issue 13; the GOSU text says its limit "has not been
+  tested yet with a 3 player nor with the 4 player-no team game configuration", so this
+  is this project's reading, and the Gesoseka text's "4 players" section only says the
+  rules do not change):
+  - *Turn order*: around the table, ``p + 1`` next. Where a pass is final, players who
+    passed are skipped (as in 2 vs 2) and the game round ends when everyone has passed.
+  - *Turn limit*: it runs once all players but one have passed (their latest passes
+    standing): the last player still in then has ``limit`` turns, the infinity rule as
+    in 1 vs 1. A pass that leaves two or more players in starts nothing (a lone passed
+    player is simply skipped, as in 2 vs 2 before a whole team has passed). Only the
+    player still in has a count; ``team_split`` plays no part.
+  - *Pass not final* (Gesoseka, 3 or 4 players): turns go strictly around the table, a
+    passed player is not skipped: they may act again (cancelling their pass) or pass
+    again (continuing the same pass). The game round ends after ``n`` passes in a row
+    (a pass by every player, the ``n``-player reading of "two consecutive passes"). A
+    passed player acting again stops the count (every count is dropped: two players are
+    in again); when a new pass leaves exactly one player in again, that player's count
+    starts afresh at ``limit`` (a repeated pass never restarts it). A passed player who
+    acts again while everyone else has passed is that player still in, so their count
+    starts with that turn (as in 1 vs 1, where the other's pass limits them). When the
+    player still in has used up the limit and the turn comes back round to them after
+    every other player passed again, the game round ends ("turn limit reached"): they
+    could only pass, which would be the ``n``-th pass in a row.
 - *Order of checks* for an event (the first failing one is reported): unknown kind
   (``turn_limit.unknown_kind``), unknown player (``turn_limit.unknown_player``), game round
   over (``turn_limit.limit_reached`` for the player whose limit ended it, else
@@ -82,10 +109,14 @@ MAX_LIMIT: Final = 100
 DEFAULT_TEAM_SPLIT: Final = 5
 #: The seatings this engine knows: 1 vs 1 and 2 vs 2.
 SEATS: Final = (2, 4)
+#: The free-for-all seatings (a pod: each player on their own).
+FREE_FOR_ALL_SEATS: Final = (3, 4)
 
 EVERYONE_PASSED: Final = "everyone passed"
 TWO_PASSES: Final = "two passes in a row"
 LIMIT_REACHED: Final = "turn limit reached"
+#: A free-for-all where a pass is not final: ``n`` passes in a row.
+EVERY_PLAYER_PASSED: Final = "every player passed in a row"
 
 
 class Kind(StrEnum):
@@ -99,13 +130,21 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True)
 class Seating:
-    """Who sits at the table: ``players`` (2 or 4) and the ``first`` player to act."""
+    """Who sits at the table: ``players`` (2 or 4; 3 or 4 in a free-for-all) and the
+    ``first`` player to act."""
 
     players: int = 2
     first: int = 0
+    #: Each player on their own (a pod): 3 or 4 players, each a team of one.
+    free_for_all: bool = False
 
     def __post_init__(self) -> None:
-        if self.players not in SEATS:
+        if self.free_for_all and self.players not in FREE_FOR_ALL_SEATS:
+            raise RuleViolation(
+                "turn_limit.seating",
+                f"a free-for-all table seats 3 or 4 players, not {self.players}",
+            )
+        if not self.free_for_all and self.players not in SEATS:
             raise RuleViolation(
                 "turn_limit.seating",
                 f"a table seats 2 players (1 vs 1) or 4 (2 vs 2), not {self.players}",
@@ -117,18 +156,21 @@ class Seating:
             )
 
     def team(self, player: int) -> tuple[int, ...]:
-        """The players of ``player``'s team: ``(p,)`` in 1 vs 1, ``(0, 2)`` or ``(1, 3)``."""
-        if self.players == 2:
+        """The players of ``player``'s team: ``(p,)`` in 1 vs 1 and a free-for-all, ``(0, 2)``
+        or ``(1, 3)`` in 2 vs 2."""
+        if self.players == 2 or self.free_for_all:
             return (player,)
         return (player % 2, player % 2 + 2)
 
     def teammate(self, player: int) -> int | None:
-        """``player``'s teammate in 2 vs 2 (None in 1 vs 1)."""
-        return None if self.players == 2 else (player + 2) % 4
+        """``player``'s teammate in 2 vs 2 (None in 1 vs 1 and a free-for-all)."""
+        return None if self.players == 2 or self.free_for_all else (player + 2) % 4
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
-        return ((0,), (1,)) if self.players == 2 else ((0, 2), (1, 3))
+        if self.players == 2 or self.free_for_all:
+            return tuple((p,) for p in range(self.players))
+        return ((0, 2), (1, 3))
 
 
 @dataclass(frozen=True)
@@ -177,7 +219,8 @@ class TableState:
     #: The player to act next; None once the game round has ended.
     to_play: int | None
     ended: bool
-    #: Why the game round ended (``EVERYONE_PASSED``, ``TWO_PASSES``, ``LIMIT_REACHED``).
+    #: Why the game round ended (``EVERYONE_PASSED``, ``TWO_PASSES``, ``LIMIT_REACHED``,
+    #: ``EVERY_PLAYER_PASSED``).
     why: str | None
     passed: frozenset[int]
     #: Turns left per player; None: no limit runs for that player.
@@ -206,6 +249,8 @@ class _Table:
         self.infinity = False
         self.previous: Event | None = None
         self.count = 0
+        #: Passes in a row (a free-for-all where a pass is not final).
+        self.streak = 0
 
     # -- the checks -----------------------------------------------------------------------
     def refuse(self, event: Event, where: str) -> RuleViolation | None:
@@ -246,6 +291,11 @@ class _Table:
     def _used_up(self, player: int) -> str:
         """Why ``player`` may not act: their limit is used up (in the players' words)."""
         opponents = [p for p in range(self.n) if p not in self.seating.team(player)]
+        if self.seating.free_for_all:
+            return (
+                f"{_name(player)} has used the {self.rules.limit} turns allowed "
+                "since everyone else passed"
+            )
         if len(opponents) == 1:
             return (
                 f"{_name(player)} has used the {self.rules.limit} turns allowed "
@@ -261,6 +311,8 @@ class _Table:
     def apply(self, event: Event) -> None:
         if self.rules.pass_is_final:
             self._apply_final(event)
+        elif self.seating.free_for_all:
+            self._apply_ffa_not_final(event)
         else:
             self._apply_not_final(event)
         self.previous = event
@@ -305,7 +357,13 @@ class _Table:
             self.why = EVERYONE_PASSED if everyone else LIMIT_REACHED
 
     def _start_limit(self, *, after: int) -> None:
-        """Once a whole team has passed, the other team's players still in get the limit."""
+        """Once a whole team has passed, the other team's players still in get the limit (in
+        a free-for-all: once all players but one have passed, that one)."""
+        if self.seating.free_for_all:
+            still_in = [p for p in range(self.n) if p not in self.passed]
+            if len(still_in) == 1 and self.left[still_in[0]] is None:
+                self.left[still_in[0]] = self.rules.limit
+            return
         for team in self.seating.teams:
             if not all(p in self.passed for p in team):
                 continue
@@ -350,6 +408,50 @@ class _Table:
             self.to_play = other
             self.infinity = False
 
+    def _apply_ffa_not_final(self, event: Event) -> None:
+        """A free-for-all where a pass is not final (the module's gap decisions)."""
+        player = event.player
+        following = (player + 1) % self.n
+        if event.kind == Kind.PASS:
+            self.streak += 1
+            self.infinity = False
+            if self.streak == self.n:
+                self.to_play, self.why = None, EVERY_PLAYER_PASSED
+                return
+            if player not in self.passed:
+                # A new pass: a count starts if it leaves one player in (a repeated pass
+                # continues the same pass and changes nothing).
+                self.passed.add(player)
+                self._ffa_counts()
+            if self.left[following] == 0:
+                # The player still in is out of turns and every other player passed again
+                # since their last turn: they could only pass, the n-th pass in a row.
+                self.to_play, self.why = None, LIMIT_REACHED
+                return
+            self.to_play = following
+            return
+        self.streak = 0
+        if player in self.passed:
+            # Acting again cancels the pass: every count stops (restarts if one is left in).
+            self.passed.discard(player)
+            self.left = dict.fromkeys(range(self.n))
+        self._ffa_counts()
+        self._use_turn(player)
+        if event.kind == Kind.EXTRA:
+            self.to_play = player
+            self.infinity = self.left[player] == 0
+        else:
+            self.to_play = following
+            self.infinity = False
+
+    def _ffa_counts(self) -> None:
+        """Only the one player still in, when all others have passed, has a count."""
+        still_in = [p for p in range(self.n) if p not in self.passed]
+        if len(still_in) != 1:
+            self.left = dict.fromkeys(range(self.n))
+        elif self.left[still_in[0]] is None:
+            self.left[still_in[0]] = self.rules.limit
+
     def state(self) -> TableState:
         return TableState(
             to_play=self.to_play,
@@ -363,7 +465,7 @@ class _Table:
 
 
 def _check_setup(seating: Seating, rules: Rules) -> None:
-    if seating.players == 2:
+    if seating.players == 2 or seating.free_for_all:
         return
     if not rules.pass_is_final:
         raise RuleViolation(

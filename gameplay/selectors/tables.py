@@ -12,6 +12,12 @@ seat 0 is team A's ``player`` (who registered it), 1 team B's ``player``, 2 team
 ``partner``, 3 team B's ``partner``; so a seat's side is ``seat % 2`` and the turn order
 0, 1, 2, 3 alternates the teams. A user's seat is found by user id through the
 registrations (``seat_of``). Scores stay per side (one per team) at either table.
+
+A pod (a match of a pod stage, issue 13: 3 or 4 players each on their own) is played at a
+table of 3 or 4 in the engine's free-for-all (``turn_limit.Seating(free_for_all=True)``):
+seat ``i`` is the pod's ``MatchSeat.position`` ``i`` (so the scores' order is the pod's),
+each seat is its own side, and the scores are one per seat. Its seats are read once per
+match (``pod_seats``; ``tables_of_round`` reads every pod's in one query).
 """
 
 from __future__ import annotations
@@ -32,12 +38,15 @@ from gameplay.rules.cards import Card
 from tournaments.models import (
     MATCH_ENTRANTS,
     Match,
+    MatchSeat,
     MatchStatus,
     ReportSide,
     ResultReport,
     Round,
+    StageKind,
     Tournament,
 )
+from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
 from tournaments.selectors.tournaments import visible_tournament_ids
 
@@ -48,7 +57,35 @@ NEAR_LIMIT = 2
 
 #: A table's match with its round, tournament, club and everyone who plays in it (a team's
 #: teammate too): what names, seats and ``policies.side_in_match`` read, in one query.
-TABLE_RELATED = ("match__round__tournament__club", *(f"match__{r}" for r in MATCH_ENTRANTS))
+TABLE_RELATED = (
+    "match__round__tournament__club",
+    "match__round__stage",
+    *(f"match__{r}" for r in MATCH_ENTRANTS),
+)
+
+#: Where ``pod_seats`` keeps a pod's seats on its match (read once per match).
+_SEATS_CACHE = "_table_pod_seats"
+
+
+def is_pod(match: Match) -> bool:
+    """Whether the match is a pod (a match of a pod stage: 3 or 4 players each on their
+    own). Reads the round's stage: load it with the match (``TABLE_RELATED`` does)."""
+    return match.round.stage.kind == StageKind.PODS
+
+
+def is_pod_table(table: LiveTable) -> bool:
+    """Whether the table is a pod's (the engine's free-for-all)."""
+    return is_pod(table.match)
+
+
+def pod_seats(match: Match) -> list[MatchSeat]:
+    """A pod's seats in ``position`` order, with their players (one query per match, then
+    kept on it; ``tables_of_round`` fills it for every table at once)."""
+    seats = getattr(match, _SEATS_CACHE, None)
+    if seats is None:
+        seats = pod_selectors.seats_of(match)
+        setattr(match, _SEATS_CACHE, seats)
+    return seats
 
 
 def settings_of(tournament: Tournament) -> TableSettings:
@@ -65,7 +102,10 @@ def is_team_match(match: Match) -> bool:
 def table_possible(match: Match) -> bool:
     """Whether the match can be played at a live table: a 2 vs 2 match only in a game whose
     pass is final (``turn_limit``: a Gesoseka pass is not, and the engine plays such games
-    1 vs 1 only; ``tables.open_table`` refuses it in the engine's words)."""
+    1 vs 1 or free-for-all only; ``tables.open_table`` refuses it in the engine's words).
+    A pod always can (3 or 4 seats)."""
+    if is_pod(match):
+        return True
     return not (is_team_match(match) and match.round.tournament.game == "gesoseka")
 
 
@@ -83,7 +123,9 @@ def engine_setup(table: LiveTable) -> tuple[turn_limit.Seating, turn_limit.Rules
     half of it each)."""
     limit = table.turn_limit if table.turn_limit is not None else turn_limit.MAX_LIMIT
     return (
-        turn_limit.Seating(players=table.players, first=table.first),
+        turn_limit.Seating(
+            players=table.players, first=table.first, free_for_all=is_pod_table(table)
+        ),
         turn_limit.Rules(
             limit=limit,
             pass_is_final=table.pass_is_final,
@@ -99,6 +141,8 @@ def engine_event(event: TurnEvent) -> turn_limit.Event:
 def _seat_players(table: LiveTable) -> list[Any]:
     """The player at each seat (None where nobody sits: a bye, a teammate missing)."""
     match = table.match
+    if is_pod(match):
+        return [seat.registration.player for seat in pod_seats(match)]
     a, b = match.a, match.b
     players: list[Any] = [a.player, b.player if b is not None else None]
     if table.players == 4:
@@ -113,8 +157,11 @@ def seat_names(table: LiveTable) -> list[str]:
 
 
 def side_names(table: LiveTable) -> list[str]:
-    """Each side's name: the team's (at a table of four) or the player's."""
+    """Each side's name: the team's (at a table of four) or the player's (at a pod's
+    table, each seat is a side)."""
     match = table.match
+    if is_pod(match):
+        return seat_names(table)
     return [match.a.name, match.b.name if match.b is not None else "bye"]
 
 
@@ -127,6 +174,15 @@ def seat_of(table: LiveTable, user: AnyUser) -> int | None:
         if player is not None and player.user_id == user.pk:
             return seat
     return None
+
+
+def plays_in(match: Match, user: AnyUser) -> bool:
+    """Whether the user plays in the match (a pod: at any of its seats)."""
+    if not user.is_authenticated:
+        return False
+    if is_pod(match):
+        return any(s.registration.has_member(user.pk) for s in pod_seats(match))
+    return policies.side_in_match(user, match) is not None
 
 
 def in_names(table: LiveTable, text: str) -> str:
@@ -209,8 +265,8 @@ def _events(table: LiveTable) -> list[TurnEvent]:
 def _confirm_by(match: Match, reports: dict[str, ResultReport] | None) -> int | None:
     """The side whose confirmation the match waits for (0: ``a``, 1: ``b``; None: nobody's).
     At a table of two a side is a seat; at a table of four either player of the team may
-    confirm."""
-    if match.status != MatchStatus.REPORTED or reports is None:
+    confirm. A pod's (any seat but the reporters') is ``confirm_seats``."""
+    if match.status != MatchStatus.REPORTED or reports is None or is_pod(match):
         return None
     a, b = reports.get(ReportSide.A), reports.get(ReportSide.B)
     if a is not None and a.complete and not (b is not None and b.complete):
@@ -220,12 +276,27 @@ def _confirm_by(match: Match, reports: dict[str, ResultReport] | None) -> int | 
     return None
 
 
+#: A pod's report sides, by seat (``tournaments.services.pods``: a, b, c, d).
+POD_SIDES = (ReportSide.A, ReportSide.B, ReportSide.C, ReportSide.D)
+
+
+def _confirm_seats(
+    table: LiveTable, match: Match, reports: dict[str, ResultReport] | None
+) -> list[int]:
+    """At a pod's table, while its result waits for a confirmation: the seats that may
+    confirm it (every seat but the ones whose report it is)."""
+    if not is_pod(match) or match.status != MatchStatus.REPORTED or reports is None:
+        return []
+    reporters = {POD_SIDES.index(side) for side in reports if side in POD_SIDES}
+    return [seat for seat in range(table.players) if seat not in reporters]
+
+
 def limit_line(
     table: LiveTable, state: turn_limit.TableState | None, names: list[str]
 ) -> str | None:
     """At a table of four, once a whole team has passed: the other team's turns left, each
     player's share ("Ada: 3 turns left, Bruno: 5"); else None."""
-    if table.players != 4 or state is None or table.turn_limit is None:
+    if table.players != 4 or state is None or table.turn_limit is None or is_pod_table(table):
         return None
     for team, side in (((0, 2), 0), ((1, 3), 1)):
         limited = [p for p in team if p not in state.passed and state.turns_left.get(p) is not None]
@@ -283,6 +354,8 @@ def snapshot_of(
     played = sum(len(g["rounds"]) for g in table.games)
     closed = table.status == TableStatus.DONE or match.status == MatchStatus.CONFIRMED
     engine_rules = engine_setup(table)[1]
+    pod = is_pod(match)
+    teams = table.players == 4 and not pod
     return {
         "type": "snapshot",
         "table": table.pk,
@@ -304,19 +377,21 @@ def snapshot_of(
         "turn_seconds": table.turn_seconds,
         "turn_deadline": table.turn_deadline.isoformat() if table.turn_deadline else None,
         "players": table.players,
-        "teams": table.players == 4,
+        "teams": teams,
+        #: A pod's table: each player on their own, one score per seat.
+        "free_for_all": pod,
         "seats": [
             {
                 "name": names[seat],
                 "user_id": player.user_id if player is not None else None,
-                "side": seat % 2,
-                "team": sides[seat % 2] if table.players == 4 else None,
+                "side": seat if pod else seat % 2,
+                "team": sides[seat % 2] if teams else None,
             }
             for seat, player in enumerate(_seat_players(table))
         ],
         "sides": [{"name": sides[0], "seats": [0, 2]}, {"name": sides[1], "seats": [1, 3]}]
-        if table.players == 4
-        else [{"name": sides[0], "seats": [0]}, {"name": sides[1], "seats": [1]}],
+        if teams
+        else [{"name": sides[seat], "seats": [seat]} for seat in range(len(sides))],
         "turn_number": len(events),
         "to_play": state.to_play if state is not None else None,
         "ended": state.ended if state is not None else True,
@@ -327,7 +402,7 @@ def snapshot_of(
         "headline": _headline(table, state, names),
         "limit_line": limit_line(table, state, names),
         "engine_limit": engine_rules.limit,
-        "team_split": engine_rules.team_split if table.players == 4 else None,
+        "team_split": engine_rules.team_split if teams else None,
         "log": [
             {
                 "number": e.number,
@@ -346,6 +421,7 @@ def snapshot_of(
         "match_status": match.status,
         "match_status_label": MatchStatus(match.status).label,
         "confirm_by": _confirm_by(match, reports),
+        "confirm_seats": _confirm_seats(table, match, reports),
         "power": live_power(table, events),
         "game_code": match.round.tournament.game,
         "rows_for_hearts": table.score_helper and match.round.tournament.game in LIVE_POWER_GAMES,
@@ -377,11 +453,15 @@ class Viewer:
     #: The viewer's seat (0 or 1; 0 to 3 at a table of four) when they play in the match.
     seat: int | None
     judge: bool
+    #: At a pod's table each seat is its own side.
+    pod: bool = False
 
     @property
     def side(self) -> int | None:
-        """The viewer's side (0: the match's first entrant, 1: the second)."""
-        return None if self.seat is None else self.seat % 2
+        """The viewer's side (0: the match's first entrant, 1: the second; a pod: the seat)."""
+        if self.seat is None:
+            return None
+        return self.seat if self.pod else self.seat % 2
 
 
 def viewer(table: LiveTable, user: AnyUser) -> Viewer:
@@ -389,6 +469,7 @@ def viewer(table: LiveTable, user: AnyUser) -> Viewer:
         user_id=user.pk if user.is_authenticated else None,
         seat=seat_of(table, user),
         judge=policies.can_judge(user, table.match.round.tournament.club),
+        pod=is_pod_table(table),
     )
 
 
@@ -409,7 +490,8 @@ def view_for(full: dict[str, Any], who: Viewer) -> dict[str, Any]:
             can.append("first")
         if full["status"] == TableStatus.SCORING:
             can.append("scores")
-    if who.side is not None and full["confirm_by"] == who.side:
+    by_side = who.side is not None and full["confirm_by"] == who.side
+    if by_side or (who.seat is not None and who.seat in full.get("confirm_seats", ())):
         can.append("confirm")
     return {**full, "you": who.seat, "your_side": who.side, "judge": who.judge, "can": can}
 
@@ -426,6 +508,8 @@ class TableRow:
     near_limit: bool
     stalled: bool
     over_time: bool
+    #: A pod's table: its players' names in seat order (empty for a match).
+    pod_names: tuple[str, ...] = ()
 
 
 def tables_of_round(rnd: Round, *, now: datetime | None = None) -> list[TableRow]:
@@ -446,6 +530,7 @@ def tables_of_round(rnd: Round, *, now: datetime | None = None) -> list[TableRow
         )
         .order_by("match__table")
     )
+    _read_pod_seats([t.match for t in tables if is_pod(t.match)])
     rows = []
     for table in tables:
         events = [
@@ -475,9 +560,32 @@ def tables_of_round(rnd: Round, *, now: datetime | None = None) -> list[TableRow
                 near_limit=playing and left is not None and left <= NEAR_LIMIT,
                 stalled=playing and now - table.last_event_at > STALLED_AFTER,
                 over_time=playing and table.turn_deadline is not None and table.turn_deadline < now,
+                pod_names=tuple(names) if is_pod(table.match) else (),
             )
         )
     return rows
+
+
+def _read_pod_seats(matches: list[Match]) -> None:
+    """Every pod's seats in one query (kept on each match for ``pod_seats``)."""
+    if not matches:
+        return
+    found: dict[int, list[MatchSeat]] = {m.pk: [] for m in matches}
+    for seat in (
+        MatchSeat.objects.filter(match__in=[m.pk for m in matches])
+        .select_related("registration__player", "registration__partner")
+        .order_by("match_id", "position")
+    ):
+        found[seat.match_id].append(seat)
+    for match in matches:
+        setattr(match, _SEATS_CACHE, found[match.pk])
+
+
+def tables_of_stage(stage_id: int) -> dict[int, LiveTable]:
+    """The live tables of a stage's matches, by match (one query: the pods page)."""
+    return {
+        t.match_id: t for t in LiveTable.objects.filter(match__round__stage_id=stage_id).order_by()
+    }
 
 
 def table_of_match(match_id: int) -> LiveTable | None:
@@ -522,6 +630,16 @@ def turn_log(table: LiveTable) -> QuerySet[TurnEvent]:
         .select_related("by", "undone_by")
         .order_by("game", "game_round", "number", "id")
     )
+
+
+def match_and_pod_of_table(table_id: int) -> tuple[int, bool] | None:
+    """The table's match and whether it is a pod (one query), or None: no such table."""
+    found = (
+        LiveTable.objects.filter(pk=table_id)
+        .values_list("match_id", "match__round__stage__kind")
+        .first()
+    )
+    return None if found is None else (found[0], found[1] == StageKind.PODS)
 
 
 def match_of_table(table_id: int) -> int | None:

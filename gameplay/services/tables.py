@@ -46,6 +46,21 @@ Decisions where the issue is silent:
 - Undo: the last tap of the game round, by the player who made it within the table's
   undo window (default 30 s), or by a judge at any time (audited). Scores, once entered,
   are a result: a judge changes them on the match page.
+- A pod (issue 13, "a 4-player live table"): 3 or 4 players each on their own, seated by
+  ``MatchSeat.position`` and played in the engine's free-for-all (``turn_limit``'s gap
+  decisions: the limit runs once all players but one have passed; where a pass is not
+  final, a game round ends after a pass by every player in a row). Each seated player
+  taps for their own seat on their own phone, any seated player at a shared tablet,
+  judges for anyone. The score helper is off (as at a table of four). Who starts moves
+  one seat on each game round. The scores are one per seat. The pods service has no
+  progress report (``pods.report`` takes a decided result only): the game rounds so far
+  stay on the table (``LiveTable.games``) and are reported (``pods.report``; a judge's:
+  ``pods.judge``) once ``games.pod_outcome`` says the pod is decided; the other players
+  then confirm (``pods.confirm``) at the table or on the pods page. The Gesoseka redeal
+  after a deal with no winner is just the next game round at the table. Because the pods
+  service opens its own durable transaction, the decided game round is first saved on
+  the table (closing it, so a second entry is refused) and then reported; if the report
+  is refused, the table is put back to waiting for that game round's scores.
 - The per-turn timer is a deadline on the table; when it passes, the phones show that the
   player is over time and the judges' page lists the table as stalled; no tap is made for
   anyone (the GOSU rules leave time penalties to judges).
@@ -78,9 +93,10 @@ from gameplay.rules import games as game_rules
 from gameplay.rules import turn_limit, vanilla_gwent
 from gameplay.selectors import tables as selectors
 from tournaments.models import Match, MatchStatus, RoundStatus, Tournament
+from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
 from tournaments.selectors.tournaments import round_game_options
-from tournaments.services import results
+from tournaments.services import pods, results
 from tournaments.services.locks import lock_match, lock_tournament
 
 #: Sent after commit with ``table_id`` and the table's full ``snapshot``.
@@ -121,7 +137,13 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
         raise Conflict("This round is complete.", code="round_complete")
     tournament = match.round.tournament
     settings = selectors.settings_of(tournament)
-    teams = selectors.is_team_match(match)
+    pod = selectors.is_pod(match)
+    teams = not pod and selectors.is_team_match(match)
+    seated = len(selectors.pod_seats(match)) if pod else (4 if teams else 2)
+    if pod and seated not in turn_limit.FREE_FOR_ALL_SEATS:
+        raise Conflict(
+            f"A pod's table seats 3 or 4 players, not {seated}.", code="turn_limit.seating"
+        )
     if teams and not (match.a.team_complete and match.b is not None and match.b.team_complete):
         raise Conflict(
             "A team plays with both its players: this match's teams are not complete.",
@@ -130,11 +152,11 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
     table = LiveTable(
         match=match,
         mode=mode,
-        players=4 if teams else 2,
+        players=seated,
         turn_limit=settings.turn_limit if settings.turn_limit_on else None,
         pass_is_final=tournament.game != "gesoseka",
-        # 2 vs 2: off (the module's docstring says why).
-        score_helper=settings.score_helper and not teams,
+        # 2 vs 2 and pods: off (the module's docstring says why).
+        score_helper=settings.score_helper and not teams and not pod,
         turn_seconds=settings.turn_seconds,
         undo_seconds=settings.undo_seconds,
         opened_by=user_or_none(actor),
@@ -159,7 +181,7 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
 
 
 def _require_at_table(actor: AnyUser, match: Match) -> None:
-    if policies.side_in_match(actor, match) is None and not policies.can_judge(
+    if not selectors.plays_in(match, actor) and not policies.can_judge(
         actor, match.round.tournament.club
     ):
         raise NotAllowed(
@@ -484,14 +506,16 @@ def choose_first(*, actor: AnyUser, table: LiveTable | int, player: object) -> L
 # --- scores -> the match's result -----------------------------------------------------------
 
 
-def _parse_scores(scores: object) -> list[int]:
+def _parse_scores(scores: object, count: int = 2) -> list[int]:
     if (
         not isinstance(scores, list)
-        or len(scores) != 2
+        or len(scores) != count
         or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
     ):
         raise InvalidInput(
-            "The scores are two whole numbers, the first player's then the second's.",
+            "The scores are two whole numbers, the first player's then the second's."
+            if count == 2
+            else f"The scores are {count} whole numbers, one per player in seat order.",
             code="invalid_scores",
             field="scores",
         )
@@ -500,18 +524,32 @@ def _parse_scores(scores: object) -> list[int]:
     return list(scores)
 
 
-@transaction.atomic(durable=True)
 def enter_scores(
     *, actor: AnyUser, table: LiveTable | int, game_round: object, scores: object
 ) -> LiveTable:
     """The scores of the game round that just ended (``game_round``: its number in the
     match, 1 for the first, so a repeated or late entry cannot add it twice). They become
-    that game round of the match's result, reported in this transaction."""
-    values = _parse_scores(scores)
+    that game round of the match's result, reported in this transaction (a pod's: once
+    the pod is decided, the module's docstring says how)."""
     table_id = table if isinstance(table, int) else table.pk
-    match_id = LiveTable.objects.filter(pk=table_id).values_list("match_id", flat=True).first()
-    if match_id is None:
+    found = selectors.match_and_pod_of_table(table_id)
+    if found is None:
         raise NotFound("No such table.")
+    match_id, pod = found
+    if pod:
+        return _enter_pod_scores(
+            actor=actor, table_id=table_id, match_id=match_id, game_round=game_round, scores=scores
+        )
+    return _enter_match_scores(
+        actor=actor, table_id=table_id, match_id=match_id, game_round=game_round, scores=scores
+    )
+
+
+@transaction.atomic(durable=True)
+def _enter_match_scores(
+    *, actor: AnyUser, table_id: int, match_id: int, game_round: object, scores: object
+) -> LiveTable:
+    values = _parse_scores(scores)
     match = lock_match(match_id)
     locked = _lock_table(table_id)
     locked.match = match
@@ -588,6 +626,120 @@ def enter_scores(
     )
     _after_commit(locked, match, [])
     return locked
+
+
+def _enter_pod_scores(
+    *, actor: AnyUser, table_id: int, match_id: int, game_round: object, scores: object
+) -> LiveTable:
+    """A pod's game round: saved on the table; once the pod is decided, reported through
+    the pods service (its own transaction), the table put back if that is refused."""
+    locked, rounds, before = _save_pod_game_round(
+        actor=actor, table_id=table_id, match_id=match_id, game_round=game_round, scores=scores
+    )
+    if rounds is None:
+        return locked
+    try:
+        if selectors.seat_of(locked, actor) is not None:
+            pods.report(actor=actor, match=match_id, rounds=rounds)
+        else:
+            pods.judge(actor=actor, match=match_id, rounds=rounds)
+    except Exception:
+        _reopen_pod_scores(table_id=table_id, games=before)
+        raise
+    announce(table_id)
+    return locked
+
+
+@transaction.atomic(durable=True)
+def _save_pod_game_round(
+    *, actor: AnyUser, table_id: int, match_id: int, game_round: object, scores: object
+) -> tuple[LiveTable, list[list[int]] | None, list[Any]]:
+    """The game round's scores on the pod's table. Returns the table, the pod's game
+    rounds when they decide it (to report), and the table's games before."""
+    match = lock_match(match_id)
+    locked = _lock_table(table_id)
+    locked.match = match
+    seat = _seat_of(actor, locked)
+    judge = policies.can_judge(actor, match.round.tournament.club)
+    if seat is None and not judge:
+        raise NotAllowed(
+            "Only the players of this pod and the judges can use its table.", code="not_at_table"
+        )
+    values = _parse_scores(scores, locked.players)
+    before: list[Any] = list(locked.games)
+    so_far: list[list[int]] = [list(r) for r in before[0]["rounds"]] if before else []
+    if game_round != len(so_far) + 1 or not isinstance(game_round, int):
+        raise Conflict(
+            f"The scores of game round {len(so_far)} are already in: the table has moved on.",
+            code="scores_already_in",
+            field="game_round",
+        )
+    _require_open(locked)
+    if locked.status != TableStatus.SCORING:
+        raise Conflict(
+            "This game round is still being played: its scores come when it ends.",
+            code="game_round_not_over",
+        )
+    rounds = [*so_far, values]
+    settings = pod_selectors.settings_of(match.round.stage)
+    try:
+        outcome = game_rules.pod_outcome(
+            match.round.tournament.game,
+            rounds,
+            players=locked.players,
+            rounds_to_win=settings.rounds_to_win,
+        )
+    except RuleViolation as error:
+        raise InvalidInput(
+            selectors.in_names(locked, error.detail), code=error.rule, field="scores"
+        ) from None
+    locked.games = [{"rounds": rounds}]
+    if outcome.decided:
+        locked.status = TableStatus.DONE
+        locked.turn_deadline = None
+    else:
+        locked.status = TableStatus.PLAYING
+        locked.game_round += 1
+        locked.first = (locked.first + 1) % locked.players
+        _restart_timer(locked, turn_limit.replay(*selectors.engine_setup(locked), []))
+    locked.version += 1
+    locked.last_event_at = timezone.now()
+    locked.save(
+        update_fields=[
+            "games",
+            "status",
+            "game_round",
+            "first",
+            "version",
+            "last_event_at",
+            "turn_deadline",
+        ]
+    )
+    names = selectors.seat_names(locked)
+    said = ", ".join(f"{names[i]} {v}" for i, v in enumerate(values))
+    redeal = " (a new deal follows)" if outcome.redeal and not outcome.decided else ""
+    _audit(
+        actor,
+        locked,
+        "table.scores",
+        f"game round {game_round}: {said}"
+        + (" (the pod is decided)" if outcome.decided else redeal),
+    )
+    if not outcome.decided:
+        _after_commit(locked, match, [])
+    return locked, (rounds if outcome.decided else None), before
+
+
+@transaction.atomic(durable=True)
+def _reopen_pod_scores(*, table_id: int, games: list[Any]) -> None:
+    """The pods service refused the decided result: the table waits for that game round's
+    scores again (as it was before they were entered)."""
+    locked = _lock_table(table_id)
+    locked.games = games
+    locked.status = TableStatus.SCORING
+    locked.version += 1
+    locked.save(update_fields=["games", "status", "version"])
+    _after_commit(locked, locked.match)
 
 
 # --- settings -------------------------------------------------------------------------------
@@ -686,9 +838,13 @@ def confirm_result(*, actor: AnyUser, table: LiveTable | int) -> Match:
     """The opponent confirms, at the table, the result the table reported (the results
     service's confirmation, then the table's pages are told)."""
     table_id = table if isinstance(table, int) else table.pk
-    match_id = selectors.match_of_table(table_id)
-    if match_id is None:
+    found = selectors.match_and_pod_of_table(table_id)
+    if found is None:
         raise NotFound("No such table.")
-    match = results.confirm_result(actor=actor, match=match_id)
+    match_id, pod = found
+    if pod:
+        match = pods.confirm(actor=actor, match=match_id)
+    else:
+        match = results.confirm_result(actor=actor, match=match_id)
     announce(table_id)
     return match

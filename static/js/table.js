@@ -22,7 +22,6 @@
   var pending = [];  // taps not yet acknowledged: {id, number, kind, player, card}
   var rank = null, suit = null, row = null;
   var csrf = (document.querySelector("[name=csrfmiddlewaretoken]") || {}).value;
-  var SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 
   try { pending = JSON.parse(sessionStorage.getItem(storeKey) || "[]"); } catch (e) { pending = []; }
   function save() { try { sessionStorage.setItem(storeKey, JSON.stringify(pending)); } catch (e) {} }
@@ -34,14 +33,9 @@
     if (text !== undefined) e.textContent = text;
     return e;
   }
-  function cardChip(code, small) {
-    if (code === "JK") return el("span", { "class": "playing-card" + (small ? " small" : "") }, "Joker");
-    var s = code.slice(-1), r = code.slice(0, -1);
-    var red = s === "H" || s === "D";
-    return el("span", { "class": "playing-card" + (red ? " red" : "") + (small ? " small" : ""),
-                        "aria-label": r + " of " + { C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[s] },
-              r + SUITS[s]);
-  }
+  // A card drawn as a card (static/js/cards.js: the same markup as the server's {% card %}).
+  // In the turn log, inline: the height of the log's text.
+  function cardChip(code, inline) { return Cards.element(code, inline ? { size: "inline" } : {}); }
   function showError(text) { var box = $("table-error"); box.textContent = text || ""; box.hidden = !text; }
   function setConnection(text, live) {
     var c = $("connection"); c.textContent = text; c.className = "connection " + (live ? "live" : "down");
@@ -76,7 +70,8 @@
   function projected() {
     var p = { turn: snap.turn_number, to_play: snap.to_play, ended: snap.ended,
               left: (snap.turns_left || []).slice(), passed: (snap.passed || []).slice() };
-    if (snap.players === 4) { pending.forEach(function (t) { stepOfFour(p, t); }); return p; }
+    if (snap.free_for_all) { pending.forEach(function (t) { stepFreeForAll(p, t); }); return p; }
+    if (snap.teams) { pending.forEach(function (t) { stepOfFour(p, t); }); return p; }
     pending.forEach(function (t) {
       p.turn += 1;
       var other = 1 - t.player;
@@ -126,9 +121,43 @@
     p.ended = p.to_play === null;
   }
 
+  // One tap at a pod's table (the engine's free-for-all of 3 or 4): the order goes around
+  // the table; once all players but one have passed, that one has the limit. Where a pass
+  // is final passed players are skipped; where it is not (Gesoseka) they may act again
+  // (which stops the count) and a pass by every player in a row ends the game round.
+  function stepFreeForAll(p, t) {
+    var n = snap.players, player = t.player, limit = snap.engine_limit;
+    function isIn(q) { return p.passed.indexOf(q) < 0; }
+    function counts() {
+      var still = []; for (var q = 0; q < n; q++) if (isIn(q)) still.push(q);
+      if (still.length !== 1) { for (var r = 0; r < n; r++) p.left[r] = null; }
+      else if (p.left[still[0]] === null || p.left[still[0]] === undefined) p.left[still[0]] = limit;
+    }
+    p.turn += 1;
+    p.streak = p.streak || 0;
+    if (t.kind === "pass") {
+      p.streak += 1;
+      if (!snap.pass_is_final && p.streak >= n) { p.ended = true; p.to_play = null; return; }
+      if (isIn(player)) { p.passed.push(player); counts(); }
+    } else {
+      p.streak = 0;
+      if (!isIn(player)) { p.passed.splice(p.passed.indexOf(player), 1); for (var q = 0; q < n; q++) p.left[q] = null; }
+      counts();
+      if (p.left[player] !== null && p.left[player] !== undefined && p.left[player] > 0) p.left[player] -= 1;
+      if (t.kind === "extra") { p.to_play = player; return; }
+    }
+    p.to_play = null;
+    for (var k = 1; k <= n; k++) {
+      var next = (player + k) % n, left = p.left[next];
+      if (!snap.pass_is_final) { p.to_play = left === 0 && t.kind === "pass" ? null : next; break; }
+      if (isIn(next) && (left === null || left === undefined || left > 0)) { p.to_play = next; break; }
+    }
+    p.ended = p.to_play === null;
+  }
+
   // The team limit in words once a whole team has passed ("Ada: 3 turns left, Bruno: 5").
   function limitLine(p) {
-    if (snap.players !== 4 || snap.limit === null) return "";
+    if (!snap.teams || snap.limit === null) return "";
     var line = "";
     snap.sides.forEach(function (side) {
       if (line) return;
@@ -210,7 +239,7 @@
     // Gesoseka and Kontsina: the score helper counts a field or piles; with the cards
     // tapped, each player's cards of this game round are filled in to be grouped there.
     var helper = $("count-with-helper");
-    helper.hidden = !(scoring && (snap.game_code === "gesoseka" || snap.game_code === "kontsina"));
+    helper.hidden = !(scoring && !snap.free_for_all && (snap.game_code === "gesoseka" || snap.game_code === "kontsina"));
     if (!helper.hidden && snap.game_code === "gesoseka") {
       var played = [[], []];
       snap.log.forEach(function (e) { if (e.card && played[e.player]) played[e.player].push(e.card); });
@@ -221,8 +250,8 @@
     $("match-status").textContent = snap.match_status_label + (snap.closed ? " · the table is closed" : "");
     var games = $("games-list"); games.innerHTML = "";
     (snap.games || []).forEach(function (g, i) {
-      var rounds = g.rounds.map(function (r) { return r[0] + "\u2013" + r[1]; }).join(", ");
-      games.appendChild(el("li", {}, "Game " + (i + 1) + ": " + rounds + " (" + snap.sides[0].name + " first)"));
+      var rounds = g.rounds.map(function (r) { return r.join("\u2013"); }).join(", ");
+      games.appendChild(el("li", {}, "Game " + (i + 1) + ": " + rounds + (snap.free_for_all ? " (in seat order)" : " (" + snap.sides[0].name + " first)")));
     });
     var log = $("turn-log"); log.innerHTML = "";
     var entries = snap.log.map(function (e) { return { e: e, queued: false }; })
@@ -397,7 +426,7 @@
   });
   $("scores-box").addEventListener("submit", function (event) {
     event.preventDefault();
-    var scores = [Number($("score-0").value), Number($("score-1").value)];
+    var scores = snap.sides.map(function (side, i) { return Number($("score-" + i).value); });
     if (scores.some(function (s) { return !isFinite(s) || s < 0 || Math.floor(s) !== s; })) { showError("Scores are whole numbers of 0 or more."); return; }
     send({ type: "scores", game_round: snap.game_round_in_match, scores: scores }, "scores/",
          { game_round: snap.game_round_in_match, scores: scores });
@@ -414,7 +443,7 @@
     var rows = $("row-picker");
     if (rows) rows.hidden = suit !== "H" || rank === "JK";
     var code = rank === "JK" ? "JK" : (rank && suit ? rank + suit : null);
-    shown.replaceWith(code ? Object.assign(cardChip(code), { id: "picked-card" }) : el("span", { id: "picked-card", "class": "playing-card empty" }, rank ? rank + " of…" : "none"));
+    shown.replaceWith(code ? Object.assign(cardChip(code), { id: "picked-card" }) : el("span", { id: "picked-card", "class": "playcard empty" }, rank ? rank + " of…" : "none"));
   }
   document.querySelectorAll(".pick-rank").forEach(function (b) {
     b.addEventListener("click", function () { rank = b.dataset.rank; if (rank === "JK") suit = null; renderPicker(); });
