@@ -135,6 +135,7 @@ INSTALLED_APPS = [
     "core",
     "tournaments",
     "gameplay",
+    "notifications",
 ]
 
 MIDDLEWARE = [
@@ -293,9 +294,20 @@ STORAGES = {
 }
 
 EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+# Notifications (the notifications app): how often beat delivers retries that came due;
+# loopback webhook and push addresses (tests, local development: never in production);
+# the web push key pair (base64url; made once and kept in the database when not given)
+# and the contact the push services see.
+NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 10, minimum=1)
+NOTIFICATIONS_ALLOW_LOOPBACK = env_bool("NOTIFICATIONS_ALLOW_LOOPBACK", DEBUG)
+VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", "")
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+# For Django's file backend (``EMAIL_BACKEND=django.core.mail.backends.filebased...``).
+EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", "")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "tournaments@localhost")
+VAPID_SUBJECT = env("VAPID_SUBJECT", f"mailto:{DEFAULT_FROM_EMAIL}")
 
 if not DEBUG:
     # A deployment sits behind a proxy that ends TLS and says so in this header; cookies go
@@ -408,8 +420,17 @@ DRAFT_SWEEP_SECONDS = env_float("DRAFT_SWEEP_SECONDS", 2, minimum=0.1)
 # The embedded default (no worker, no beat) runs these sweepers in the web process
 # (``core.clock``); EMBEDDED_CLOCK=0 turns that off.
 EMBEDDED_CLOCK = env_bool("EMBEDDED_CLOCK", default=True)
-EMBEDDED_SWEEPERS = ["tournaments.tasks.sweep_deadlines", "gameplay.tasks.sweep_draft_deadlines"]
+EMBEDDED_SWEEPERS = [
+    "tournaments.tasks.sweep_deadlines",
+    "gameplay.tasks.sweep_draft_deadlines",
+    "notifications.tasks.sweep_notifications",
+]
 CELERY_BEAT_SCHEDULE = {
+    # Notifications whose retry came due, and claims of workers that died (the outbox).
+    "sweep-notifications": {
+        "task": "notifications.tasks.sweep_notifications",
+        "schedule": timedelta(seconds=NOTIFY_SWEEP_SECONDS),
+    },
     # The safety net for every deadline (DESIGN.md, "Clocks and background work").
     "sweep-deadlines": {
         "task": "tournaments.tasks.sweep_deadlines",

@@ -12,12 +12,14 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("gameplay.api.urls")),
+    path("api/v1/", include("notifications.api.urls")),
     # Our login (throttled) and logout pages (``next`` through core.web.safe_next) take
     # the place of Django's, names and all.
     path("accounts/login/", sign_in, name="login"),
     path("accounts/logout/", sign_out, name="logout"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("gameplay.web.urls")),
+    path("", include("notifications.web.urls")),
     path("", include("tournaments.web.urls")),
 ]
 

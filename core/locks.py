@@ -17,6 +17,8 @@ so two transactions can never wait on each other; ``LOCK_ORDER`` below lists the
 7. draft pod, then draft seats    (picks and pick timers; seats in position order)
 8. live table                     (a tap locks only its table; entering a game round's
                                    scores locks the match, its round shared, then the table)
+9. outbox notification            (delivery claims due rows with SKIP LOCKED, in a
+                                   transaction of its own that locks nothing else)
 
 Every result write locks its match's round first, *shared* (:func:`lock_shared`), then the
 match: the results of one round are written side by side, and whoever changes the round
@@ -63,6 +65,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "gameplay.DraftPod",
     "gameplay.DraftSeat",
     "gameplay.LiveTable",
+    "notifications.Notification",
 )
 
 
@@ -80,16 +83,22 @@ def _unsorted(qs: models.QuerySet[M]) -> models.QuerySet[M]:
 
 
 def for_update(
-    source: type[M] | models.QuerySet[M], *, related: Iterable[str] = (), nowait: bool = False
+    source: type[M] | models.QuerySet[M],
+    *,
+    related: Iterable[str] = (),
+    nowait: bool = False,
+    skip_locked: bool = False,
 ) -> models.QuerySet[M]:
-    """``source`` locked for update, its own rows only (joined rows stay unlocked)."""
+    """``source`` locked for update, its own rows only (joined rows stay unlocked).
+    ``skip_locked``: rows another transaction holds are left out (claiming work: two
+    workers never take the same row, and neither waits for the other)."""
     related = tuple(related)
     qs = _queryset(source)
     if related:
-        return qs.select_for_update(of=("self",), no_key=True, nowait=nowait).select_related(
-            *related
-        )
-    return qs.select_for_update(no_key=True, nowait=nowait)
+        return qs.select_for_update(
+            of=("self",), no_key=True, nowait=nowait, skip_locked=skip_locked
+        ).select_related(*related)
+    return qs.select_for_update(no_key=True, nowait=nowait, skip_locked=skip_locked)
 
 
 def lock_one(

@@ -43,6 +43,14 @@ def _embedded_clock(request: pytest.FixtureRequest, settings):  # type: ignore[n
 
 
 @pytest.fixture(autouse=True)
+def _notifications_by_hand(request: pytest.FixtureRequest, settings):  # type: ignore[no-untyped-def]
+    """Without a worker, the outbox is delivered in a thread of the web process; tests
+    deliver it by hand (``outbox.deliver_due``), but for the browser tests (a live server,
+    as the demo runs)."""
+    settings.NOTIFICATIONS_IN_THREAD = request.node.get_closest_marker("e2e") is not None
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):  # type: ignore[no-untyped-def]
     """PBKDF2 is slow on purpose; tests need not be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

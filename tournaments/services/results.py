@@ -430,7 +430,7 @@ def _confirm(
         before=before,
         after=_match_state(match),
     )
-    _event(tournament, "result.confirmed", summary, match)
+    _event(tournament, "result.confirmed", summary, match, was=str(before.get("status", "")))
     if match.slot:
         # The bracket moves on after commit, under the tournament's lock (a task).
         enqueue_on_commit(ADVANCE_BRACKET, match.round.stage_id)
@@ -476,16 +476,18 @@ def complete_round(*, round_id: int) -> bool:
     return stages.complete_if_done(lock_round(round_id))
 
 
-def _event(tournament: Tournament, kind: str, message: str, match: Match) -> None:
-    record_event(
-        tournament=tournament,
-        kind=kind,
-        message=message,
-        payload={
-            "match": match.pk,
-            "round": match.round.number,
-            "table": match.table,
-            "status": match.status,
-            "winner": match.winner,
-        },
-    )
+def _event(
+    tournament: Tournament, kind: str, message: str, match: Match, *, was: str = ""
+) -> None:
+    """The result's event in the feed (``was``: the match's status before a confirmation,
+    so a dispute a judge resolved reads as such to bots and notifications)."""
+    payload = {
+        "match": match.pk,
+        "round": match.round.number,
+        "table": match.table,
+        "status": match.status,
+        "winner": match.winner,
+    }
+    if was:
+        payload["was"] = was
+    record_event(tournament=tournament, kind=kind, message=message, payload=payload)

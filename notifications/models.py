@@ -1,0 +1,226 @@
+"""The outbox and what it sends to: club webhooks, players' push subscriptions and their
+choices of what they receive.
+
+Terms:
+- a *topic* is what a notification is about (a round paired, 10 minutes left, a result
+  to confirm ...): players choose topics per channel; webhooks may take some or all;
+- a *channel* is how it goes: e-mail, web push, webhook;
+- a *notification* is one outbox row: one event for one recipient on one channel. Its
+  ``key`` (event, channel, recipient) is unique: the same event is never queued twice for
+  the same recipient and channel, whoever fans it out and however often.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Topic(models.TextChoices):
+    ROUND_PAIRED = "round_paired", "A round is paired (your table and opponent)"
+    ROUND_STARTED = "round_started", "A round starts"
+    TIME_WARNING = "time_warning", "10 minutes left in the round"
+    TIME_CALLED = "time_called", "Time is called"
+    RESULT_TO_CONFIRM = "result_to_confirm", "Your opponent reported a result to confirm"
+    DISPUTE_RESOLVED = "dispute_resolved", "A judge decided your disputed match"
+    TOURNAMENT_FINISHED = "tournament_finished", "A tournament you played is over"
+    #: Webhooks only: every other event of the feed (results confirmed, brackets ...).
+    OTHER = "other", "Everything else in the tournament's feed"
+
+
+#: What a player receives unless they choose otherwise, by channel.
+DEFAULT_EMAIL_TOPICS = [
+    Topic.ROUND_PAIRED,
+    Topic.RESULT_TO_CONFIRM,
+    Topic.DISPUTE_RESOLVED,
+    Topic.TOURNAMENT_FINISHED,
+]
+DEFAULT_PUSH_TOPICS = [
+    Topic.ROUND_PAIRED,
+    Topic.ROUND_STARTED,
+    Topic.TIME_WARNING,
+    Topic.TIME_CALLED,
+    Topic.RESULT_TO_CONFIRM,
+    Topic.DISPUTE_RESOLVED,
+    Topic.TOURNAMENT_FINISHED,
+]
+PLAYER_TOPICS = [t for t in Topic if t != Topic.OTHER]
+
+
+class Channel(models.TextChoices):
+    EMAIL = "email", "E-mail"
+    PUSH = "push", "Web push"
+    WEBHOOK = "webhook", "Webhook"
+
+
+class Preference(models.Model):
+    """A user's choice of topics per channel (no row: the defaults above)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+    )
+    email_topics = models.JSONField(default=list, blank=True)
+    push_topics = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"notifications of {self.user}"
+
+
+class PushSubscription(models.Model):
+    """A browser's push subscription (the Push API's endpoint and keys), its user's own."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    user_agent = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push to {self.user}"
+
+
+class WebhookFormat(models.TextChoices):
+    JSON = "json", "JSON (signed)"
+    DISCORD = "discord", "Discord"
+    SLACK = "slack", "Slack"
+
+
+class Webhook(models.Model):
+    """A club's webhook: every event of its tournaments (or the chosen topics), signed."""
+
+    club = models.ForeignKey("tournaments.Club", on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    format = models.CharField(max_length=8, choices=WebhookFormat.choices)
+    #: HMAC-SHA256 key of the ``X-Cardclub-Signature`` header (shown to the club's
+    #: organisers; a new one can be made at any time).
+    secret = models.CharField(max_length=64)
+    #: The topics sent (empty: every event).
+    topics = models.JSONField(default=list, blank=True)
+    active = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "created_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(format__in=WebhookFormat.values), name="webhook_format_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} → {self.url}"
+
+    @property
+    def is_signed(self) -> bool:
+        """JSON deliveries carry a signature (Discord and Slack take their own shapes)."""
+        return self.format == WebhookFormat.JSON
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Waiting to be sent"
+    SENDING = "sending", "Being sent"
+    SENT = "sent", "Sent"
+    #: Given up after the last try, or the address refused it for good.
+    FAILED = "failed", "Failed"
+
+
+class Notification(models.Model):
+    """One outbox row: an event, for one recipient, on one channel."""
+
+    #: ``<event id>:<channel>:<recipient>`` (``u<user id>``, ``s<subscription id>`` or
+    #: ``w<webhook id>``): unique, so nothing is queued twice.
+    key = models.CharField(max_length=80, unique=True)
+    event = models.ForeignKey("core.Event", on_delete=models.CASCADE, related_name="+")
+    tournament_id = models.BigIntegerField(null=True, blank=True)
+    topic = models.CharField(max_length=24, choices=Topic.choices)
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notifications",
+    )
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.CASCADE, null=True, blank=True, related_name="deliveries"
+    )
+    subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    #: What is sent: ``subject``, ``body``, ``url`` (and the event's own for webhooks).
+    message = models.JSONField(default=dict)
+    status = models.CharField(
+        max_length=8, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    #: When it is due (the next try, after a failure's backoff).
+    due_at = models.DateTimeField()
+    #: While ``sending``: when a claim that never finished (a worker killed) may be taken
+    #: over by another.
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=300, blank=True)
+    #: The endpoint's HTTP status, for webhooks and push.
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # The delivery query: what is due.
+            models.Index(
+                fields=["due_at"],
+                name="notification_due",
+                condition=Q(status__in=["pending", "sending"]),
+            ),
+            models.Index(fields=["webhook", "-created_at"], name="notification_webhook_log"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(channel__in=Channel.values), name="notification_channel_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=DeliveryStatus.values), name="notification_status_known"
+            ),
+            models.CheckConstraint(
+                condition=(Q(channel="webhook") & Q(webhook__isnull=False))
+                | (Q(channel="push") & Q(subscription__isnull=False) & Q(user__isnull=False))
+                | (Q(channel="email") & Q(user__isnull=False)),
+                name="notification_has_its_recipient",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_channel_display()} {self.topic} ({self.status})"
+
+    @property
+    def tone(self) -> str:
+        """The badge's tone on the delivery log."""
+        tones: dict[str, str] = {DeliveryStatus.SENT: "ok", DeliveryStatus.FAILED: "warn"}
+        return tones.get(self.status, "")
+
+    @property
+    def retrying(self) -> bool:
+        """Failed at least once, tried again at ``due_at``."""
+        return self.status == DeliveryStatus.PENDING and self.attempts > 0
+
+
+class VapidKey(models.Model):
+    """The server's web push key pair (VAPID), made on first use unless the settings give
+    one (``VAPID_PRIVATE_KEY``); one row. Browsers subscribe with its public key, so it
+    must not change once players have subscribed."""
+
+    private_key = models.TextField()
+    public_key = models.CharField(max_length=100)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return "VAPID key"

@@ -1,0 +1,437 @@
+"""The outbox: events become rows in their own transaction; rows are delivered after it.
+
+Fan-out (:func:`on_event_recorded`, inside the transaction that recorded the event):
+which topic the event is (:func:`topic_of`), who it concerns (the players of a round, the
+opponent of a report, every player of a finished tournament), what each of them chose to
+receive (``Preference``; no row: the defaults), and the club's webhooks. One row per
+recipient and channel, bulk-inserted with ``ignore_conflicts`` on the unique ``key``, so
+fanning an event out twice queues nothing twice. A fixed number of queries per event,
+whatever the number of players.
+
+Delivery (:func:`deliver_due`): claims due rows (``FOR UPDATE SKIP LOCKED``: two workers
+never take one row) by marking them ``sending`` until ``claimed_until``, commits, sends
+each outside any transaction (a slow endpoint holds no lock and no other row), then
+records the outcome. A failure is retried with exponential backoff (30 s, 1, 2, 4 ...
+minutes, at most an hour apart) up to :data:`MAX_ATTEMPTS`; a permanent refusal (an
+address gone, a subscription expired) fails at once. A claim whose worker died is taken
+over when ``claimed_until`` passes: at least once, then; webhooks carry the row's key
+(``X-Cardclub-Delivery``) so a receiver can drop a repeat.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from celery import current_app
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from core.locks import for_update
+from core.models import Event
+from core.queue import enqueue_on_commit
+from notifications.models import (
+    DEFAULT_EMAIL_TOPICS,
+    DEFAULT_PUSH_TOPICS,
+    Channel,
+    DeliveryStatus,
+    Notification,
+    Preference,
+    PushSubscription,
+    Topic,
+    Webhook,
+)
+from notifications.services import senders
+from tournaments.models import (
+    MATCH_ENTRANTS,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Registration,
+    RegistrationStatus,
+    ReportSide,
+    ResultReport,
+    Tournament,
+)
+
+logger = logging.getLogger(__name__)
+
+DELIVER_TASK = "notifications.tasks.deliver_due"
+#: Tries before a row is given up.
+MAX_ATTEMPTS = 8
+#: How long a claim holds a row before another worker may take it over.
+CLAIM_SECONDS = 120
+#: Rows claimed at a time by one worker.
+BATCH = 100
+
+_TOPICS = {
+    "round.paired": Topic.ROUND_PAIRED,
+    "round.started": Topic.ROUND_STARTED,
+    "round.time_warning": Topic.TIME_WARNING,
+    "round.time": Topic.TIME_CALLED,
+    "result.reported": Topic.RESULT_TO_CONFIRM,
+    "tournament.finished": Topic.TOURNAMENT_FINISHED,
+}
+
+
+def topic_of(event: Event) -> Topic:
+    if event.kind == "result.confirmed" and event.payload.get("was") == MatchStatus.DISPUTED:
+        return Topic.DISPUTE_RESOLVED
+    return _TOPICS.get(event.kind, Topic.OTHER)
+
+
+# --- fan-out ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Personal:
+    """What one player is told: a subject, a line of their own, a link."""
+
+    user_id: int
+    email: str
+    subject: str
+    body: str
+    url: str
+
+
+def on_event_recorded(sender: Any, *, event: Event, **_: Any) -> None:
+    """``core.audit.event_recorded``: queue the event's notifications in its transaction."""
+    if fan_out(event):
+        transaction.on_commit(kick, robust=True)
+
+
+def fan_out(event: Event) -> int:
+    """Queue the event's rows (each recipient and channel once); returns how many."""
+    tournament = Tournament.objects.select_related("club").filter(pk=event.tournament_id).first()
+    if tournament is None:
+        return 0
+    topic = topic_of(event)
+    now = timezone.now()
+    rows: list[Notification] = []
+    webhooks = [
+        w
+        for w in Webhook.objects.filter(club_id=tournament.club_id, active=True)
+        if not w.topics or topic in w.topics
+    ]
+    for webhook in webhooks:
+        rows.append(
+            Notification(
+                key=f"{event.pk}:webhook:w{webhook.pk}",
+                event=event,
+                tournament_id=tournament.pk,
+                topic=topic,
+                channel=Channel.WEBHOOK,
+                webhook=webhook,
+                message=_webhook_message(event, tournament),
+                due_at=now,
+            )
+        )
+    if topic != Topic.OTHER:
+        people = _recipients(event, topic, tournament)
+        rows += _personal_rows(event, topic, tournament, people, now)
+    if rows:
+        Notification.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def _link(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _webhook_message(event: Event, tournament: Tournament) -> dict[str, Any]:
+    return {
+        "subject": f"{tournament.name}: {event.message}",
+        "body": event.message,
+        "url": _link(f"/tournaments/{tournament.pk}/"),
+        "tournament": {"id": tournament.pk, "name": tournament.name},
+    }
+
+
+def _members(reg: Registration | None) -> list[Any]:
+    """The users who play for an entrant (guests have none)."""
+    if reg is None:
+        return []
+    return [p.user for p in reg.members if getattr(p, "user_id", None)]
+
+
+def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Personal]:
+    """Who the event concerns, each with their own line (a fixed number of queries)."""
+    name = tournament.name
+    base = f"/tournaments/{tournament.pk}"
+    number = event.payload.get("round")
+    people: list[Personal] = []
+
+    def add(users: Iterable[Any], subject: str, body: str, url: str) -> None:
+        for user in users:
+            people.append(Personal(user.pk, user.email or "", subject, body, _link(url)))
+
+    if topic in (Topic.ROUND_PAIRED, Topic.ROUND_STARTED, Topic.TIME_WARNING, Topic.TIME_CALLED):
+        matches = list(
+            Match.objects.filter(round__tournament=tournament, round__number=number)
+            .select_related(*MATCH_ENTRANTS)
+            .prefetch_related(_pod_seats())
+        )
+        for match in matches:
+            if topic in (Topic.TIME_WARNING, Topic.TIME_CALLED) and (
+                match.status == MatchStatus.CONFIRMED and not match.overdue
+            ):
+                continue  # finished: the clock is no longer their business
+            for reg, line in _lines(match, number, topic):
+                add(_members(reg), f"{name}: round {number}", line, f"{base}/matches/{match.pk}/")
+    elif topic in (Topic.RESULT_TO_CONFIRM, Topic.DISPUTE_RESOLVED):
+        match = (
+            Match.objects.select_related("round", *MATCH_ENTRANTS)
+            .filter(pk=event.payload.get("match"))
+            .first()
+        )
+        if match is None or match.b is None:
+            return []
+        url = f"{base}/matches/{match.pk}/"
+        if topic == Topic.RESULT_TO_CONFIRM:
+            reported = set(
+                ResultReport.objects.filter(match=match, current=True, complete=True).values_list(
+                    "side", flat=True
+                )
+            )
+            other = match.b if reported == {ReportSide.A} else match.a
+            if reported not in ({ReportSide.A}, {ReportSide.B}):
+                return []
+            reporter = match.a if other is match.b else match.b
+            add(
+                _members(other),
+                f"{name}: confirm your result",
+                f"{reporter.name} reported your round {match.round.number} match: confirm it, "
+                "or enter what you played.",
+                url,
+            )
+        else:
+            for reg in (match.a, match.b):
+                add(
+                    _members(reg),
+                    f"{name}: your match was decided",
+                    f"A judge decided your round {match.round.number} match: {event.message}",
+                    url,
+                )
+    elif topic == Topic.TOURNAMENT_FINISHED:
+        regs = Registration.objects.select_related("player__user", "partner__user").filter(
+            tournament=tournament,
+            status__in=[RegistrationStatus.REGISTERED, RegistrationStatus.DROPPED],
+        )
+        for reg in regs:
+            add(
+                _members(reg),
+                f"{name} is over",
+                f"{name} is over: see the final standings.",
+                f"{base}/standings/",
+            )
+    return people
+
+
+def _pod_seats() -> Any:
+    from django.db.models import Prefetch
+
+    return Prefetch(
+        "seats",
+        queryset=MatchSeat.objects.filter(position__isnull=False)
+        .select_related("registration__player__user", "registration__partner__user")
+        .order_by("position"),
+        to_attr="pod_seats",
+    )
+
+
+def _lines(match: Match, number: Any, topic: Topic) -> list[tuple[Registration, str]]:
+    """Each entrant of the match with the line they are told."""
+    seats = getattr(match, "pod_seats", [])
+    if topic == Topic.ROUND_STARTED:
+        what = f"Round {number} has started: go to table {match.table}."
+    elif topic == Topic.TIME_WARNING:
+        what = f"10 minutes left in round {number}."
+    elif topic == Topic.TIME_CALLED:
+        what = f"Time is called in round {number}: finish the game round you are playing."
+    else:
+        what = ""
+    if seats:  # a pod: every seat
+        regs = [s.registration for s in seats]
+        out = []
+        for reg in regs:
+            others = ", ".join(r.name for r in regs if r.pk != reg.pk)
+            out.append((reg, what or f"Round {number}: table {match.table}, with {others}."))
+        return out
+    if match.b is None:
+        return [(match.a, what or f"Round {number}: you have the bye.")]
+    return [
+        (match.a, what or f"Round {number}: table {match.table} vs {match.b.name}."),
+        (match.b, what or f"Round {number}: table {match.table} vs {match.a.name}."),
+    ]
+
+
+def _personal_rows(
+    event: Event, topic: Topic, tournament: Tournament, people: list[Personal], now: Any
+) -> list[Notification]:
+    if not people:
+        return []
+    ids = {p.user_id for p in people}
+    choices = {p.user_id: p for p in Preference.objects.filter(user_id__in=ids)}
+    subscriptions: dict[int, list[PushSubscription]] = {}
+    for sub in PushSubscription.objects.filter(user_id__in=ids):
+        subscriptions.setdefault(sub.user_id, []).append(sub)
+    rows = []
+    for person in people:
+        pref = choices.get(person.user_id)
+        email_topics = pref.email_topics if pref else DEFAULT_EMAIL_TOPICS
+        push_topics = pref.push_topics if pref else DEFAULT_PUSH_TOPICS
+        message = {"subject": person.subject, "body": person.body, "url": person.url}
+        common = {
+            "event": event,
+            "tournament_id": tournament.pk,
+            "topic": topic,
+            "user_id": person.user_id,
+            "message": message,
+            "due_at": now,
+        }
+        if topic in email_topics and person.email:
+            rows.append(
+                Notification(
+                    key=f"{event.pk}:email:u{person.user_id}",
+                    channel=Channel.EMAIL,
+                    **common,
+                )
+            )
+        if topic in push_topics:
+            for sub in subscriptions.get(person.user_id, []):
+                rows.append(
+                    Notification(
+                        key=f"{event.pk}:push:s{sub.pk}",
+                        channel=Channel.PUSH,
+                        subscription=sub,
+                        **common,
+                    )
+                )
+    return rows
+
+
+# --- delivery ---------------------------------------------------------------------------------
+
+
+def kick() -> None:
+    """After a commit that queued rows: deliver them now, off the request's path: a task
+    with a worker; without one (the embedded default), a thread of this process."""
+    if current_app.conf.task_always_eager:
+        if getattr(settings, "NOTIFICATIONS_IN_THREAD", True):
+            deliver_in_background()
+        return
+    try:
+        from core.queue import task_named
+
+        task_named(DELIVER_TASK).delay()
+    except Exception:
+        logger.warning("could not queue the delivery of notifications; the sweeper will")
+
+
+_background = threading.Lock()
+
+
+def deliver_in_background() -> None:
+    """One delivery thread at a time in this process (the next kick finds it busy and
+    leaves the rows to it or to the sweeper)."""
+    if not _background.acquire(blocking=False):
+        return
+
+    def run() -> None:
+        try:
+            close_old_connections()
+            while deliver_due() == BATCH:
+                pass
+        except Exception:
+            logger.exception("delivering notifications failed")
+        finally:
+            from django.db import connections
+
+            connections.close_all()
+            _background.release()
+
+    threading.Thread(target=run, name="notifications", daemon=True).start()
+
+
+def queue_delivery_on_commit() -> None:
+    enqueue_on_commit(DELIVER_TASK)
+
+
+def _claim(limit: int) -> list[Notification]:
+    now = timezone.now()
+    with transaction.atomic():
+        due = for_update(
+            Notification.objects.filter(
+                Q(status=DeliveryStatus.PENDING)
+                # A row being sent is due again only once its claim ran out (a worker died).
+                | Q(status=DeliveryStatus.SENDING, claimed_until__lte=now),
+                due_at__lte=now,
+            ).order_by("due_at"),
+            related=("webhook", "subscription", "user"),
+            skip_locked=True,
+        )
+        rows = list(due[:limit])
+        if rows:
+            Notification.objects.filter(pk__in=[n.pk for n in rows]).update(
+                status=DeliveryStatus.SENDING,
+                claimed_until=now + timedelta(seconds=CLAIM_SECONDS),
+            )
+    return rows
+
+
+def deliver_due(limit: int = BATCH) -> int:
+    """Deliver up to ``limit`` due rows; returns how many were claimed. Each row's outcome
+    is its own: one that fails (or raises) never stops the others."""
+    rows = _claim(limit)
+    emails = [n for n in rows if n.channel == Channel.EMAIL]
+    others = [n for n in rows if n.channel != Channel.EMAIL]
+    if emails:
+        try:
+            outcomes = senders.send_emails(emails)
+        except Exception as error:  # the mail server is down: every one of them retries
+            outcomes = {n.pk: senders.Outcome(ok=False, error=str(error)[:300]) for n in emails}
+        for row in emails:
+            _record(row, outcomes[row.pk])
+    for row in others:
+        try:
+            outcome = senders.send(row)
+        except Exception as error:  # a bug or an unexpected answer: logged, retried
+            logger.exception("notification %s failed", row.pk)
+            outcome = senders.Outcome(ok=False, error=f"{type(error).__name__}: {error}"[:300])
+        _record(row, outcome)
+    return len(rows)
+
+
+def backoff(attempts: int) -> timedelta:
+    """30 s after the first failure, then doubling, at most an hour (with 10 % jitter)."""
+    seconds = min(30 * 2 ** (attempts - 1), 3600)
+    return timedelta(seconds=seconds * random.uniform(0.9, 1.1))
+
+
+def _record(row: Notification, outcome: senders.Outcome) -> None:
+    now = timezone.now()
+    attempts = row.attempts + 1
+    fields: dict[str, Any] = {
+        "attempts": attempts,
+        "claimed_until": None,
+        "response_status": outcome.status,
+        "last_error": outcome.error[:300],
+    }
+    if outcome.ok:
+        fields.update(status=DeliveryStatus.SENT, sent_at=now, last_error="")
+    elif outcome.permanent or attempts >= MAX_ATTEMPTS:
+        fields.update(status=DeliveryStatus.FAILED)
+        if outcome.gone and row.subscription_id is not None:
+            PushSubscription.objects.filter(pk=row.subscription_id).delete()
+            return  # its rows went with it
+    else:
+        fields.update(status=DeliveryStatus.PENDING, due_at=now + backoff(attempts))
+    # Only the claim's own row: a claim taken over meanwhile is the other worker's now.
+    Notification.objects.filter(pk=row.pk, status=DeliveryStatus.SENDING).update(**fields)

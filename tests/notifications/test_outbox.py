@@ -1,0 +1,252 @@
+"""The outbox: events become rows in their own transaction, once per recipient and
+channel; rows are delivered by e-mail, to signed webhooks and to push services (stand-ins
+on loopback), retried with backoff, never stopped by one bad row."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+from datetime import timedelta
+
+import http_ece
+import pytest
+from django.core import mail
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from core.models import Event
+from notifications.models import (
+    Channel,
+    DeliveryStatus,
+    Notification,
+    Preference,
+    PushSubscription,
+    Topic,
+    Webhook,
+)
+from notifications.services import outbox, push, senders, webhooks
+from tests.factories import A_WINS, member, running_team_tournament, running_tournament
+from tests.notifications.receivers import Browser, Receiver
+from tournaments.models import Match, Role
+from tournaments.services import results, swiss
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def loopback(settings):  # type: ignore[no-untyped-def]
+    settings.NOTIFICATIONS_ALLOW_LOOPBACK = True
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+def _paired(players: int = 8, **kwargs):  # type: ignore[no-untyped-def]
+    tournament, organiser, regs = running_tournament(players, **kwargs)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    assert rnd is not None
+    return tournament, organiser, regs, rnd
+
+
+def test_a_paired_round_queues_an_email_for_each_player_with_their_table_and_opponent(
+    loopback,
+) -> None:  # type: ignore[no-untyped-def]
+    tournament, _, _regs, rnd = _paired(8)
+    rows = Notification.objects.filter(topic=Topic.ROUND_PAIRED, channel=Channel.EMAIL)
+    assert rows.count() == 8
+    match = rnd.matches.select_related("a__player__user", "b__player").first()
+    assert match is not None and match.b is not None
+    mine = rows.get(user=match.a.player.user)
+    assert mine.message["body"] == (
+        f"Round 1: table {match.table} vs {match.b.player.display_name}."
+    )
+    assert mine.message["url"].endswith(f"/tournaments/{tournament.pk}/matches/{match.pk}/")
+    # Fanning the same event out again queues nothing twice.
+    event = Event.objects.get(tournament_id=tournament.pk, kind="round.paired")
+    outbox.fan_out(event)
+    assert rows.count() == 8
+
+    assert outbox.deliver_due() == 8
+    assert len(mail.outbox) == 8
+    sent = next(m for m in mail.outbox if m.to == [match.a.player.user.email])
+    assert sent.subject == f"{tournament.name}: round 1"
+    assert f"vs {match.b.player.display_name}" in sent.body
+    assert rows.filter(status=DeliveryStatus.SENT).count() == 8
+    assert outbox.deliver_due() == 0  # nothing twice
+
+
+def test_a_team_event_tells_both_members_and_names_the_other_team(loopback) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, _regs = running_team_tournament(4)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+    rows = Notification.objects.filter(topic=Topic.ROUND_PAIRED, channel=Channel.EMAIL)
+    assert rows.count() == 8  # four teams of two
+    match = Match.objects.select_related("a__partner__user", "b").filter(
+        round__tournament=tournament
+    )[0]
+    assert rows.get(user=match.a.partner.user).message["body"].endswith(f"vs {match.b.name}.")
+
+
+def test_players_choose_their_topics_and_push_goes_to_each_of_their_devices(loopback) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, regs = running_tournament(4)
+    quiet, pushed = regs[0].player.user, regs[1].player.user
+    Preference.objects.create(user=quiet, email_topics=[], push_topics=[])
+    for _ in range(2):
+        push.subscribe(
+            actor=pushed,
+            endpoint=f"https://8.8.8.8/push/{_}",
+            **Browser().keys(),
+        )
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+    assert not Notification.objects.filter(user=quiet).exists()
+    assert Notification.objects.filter(user=pushed, channel=Channel.PUSH).count() == 2
+    assert Notification.objects.filter(channel=Channel.EMAIL).count() == 3
+
+
+def test_the_fan_out_costs_the_same_queries_for_8_or_32_players(loopback) -> None:  # type: ignore[no-untyped-def]
+    counts = []
+    for players in (8, 32):
+        tournament, organiser, regs = running_tournament(players)
+        for reg in regs[:3]:
+            push.subscribe(
+                actor=reg.player.user,
+                endpoint=f"https://8.8.8.8/push/{reg.pk}",
+                **Browser().keys(),
+            )
+        webhooks.add_webhook(actor=organiser, club=tournament.club, url="https://1.1.1.1/hook")
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        event = Event.objects.get(tournament_id=tournament.pk, kind="round.paired")
+        Notification.objects.filter(event=event).delete()
+        with CaptureQueriesContext(connection) as queries:
+            made = outbox.fan_out(event)
+        assert made == players + 3 + 1
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
+
+
+def test_a_signed_webhook_gets_each_event_once_and_a_failing_one_is_retried_later(
+    loopback,
+) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, _ = running_tournament(4)
+    with Receiver() as good, Receiver(status=500) as bad:
+        hook = webhooks.add_webhook(actor=organiser, club=tournament.club, url=good.url + "/in")
+        webhooks.add_webhook(actor=organiser, club=tournament.club, url=bad.url, format="discord")
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        outbox.deliver_due()
+        outbox.deliver_due()
+    assert len(good.received) == 1
+    got = good.received[0]
+    body = json.loads(got.body)
+    assert body["event"] == "round.paired" and body["topic"] == Topic.ROUND_PAIRED
+    assert body["tournament"]["id"] == tournament.pk
+    expected = hmac.new(
+        hook.secret.encode(),
+        got.headers["x-cardclub-timestamp"].encode() + b"." + got.body,
+        hashlib.sha256,
+    ).hexdigest()
+    assert got.headers["x-cardclub-signature"] == f"sha256={expected}"
+    assert got.headers["x-cardclub-delivery"] == body["id"]
+    assert len(bad.received) == 1  # tried once: the retry waits for its backoff
+    assert "content" in json.loads(bad.received[0].body)  # Discord's shape
+    failed = Notification.objects.get(webhook__url=bad.url)
+    assert failed.status == DeliveryStatus.PENDING and failed.attempts == 1
+    assert failed.response_status == 500 and "HTTP 500" in failed.last_error
+    assert failed.due_at > timezone.now() + timedelta(seconds=20)
+
+
+def test_a_webhook_refusing_for_good_fails_at_once_and_the_last_try_gives_up(loopback) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, _ = running_tournament(4)
+    with Receiver(status=410) as gone, Receiver(status=503) as down:
+        webhooks.add_webhook(actor=organiser, club=tournament.club, url=gone.url)
+        webhooks.add_webhook(actor=organiser, club=tournament.club, url=down.url)
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        Notification.objects.filter(channel=Channel.WEBHOOK).update(
+            attempts=outbox.MAX_ATTEMPTS - 1
+        )
+        outbox.deliver_due()
+    statuses = dict(
+        Notification.objects.filter(channel=Channel.WEBHOOK).values_list("webhook__url", "status")
+    )
+    assert statuses == {gone.url: DeliveryStatus.FAILED, down.url: DeliveryStatus.FAILED}
+
+
+def test_one_row_that_raises_never_stops_the_others(loopback, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, _ = running_tournament(4)
+    with Receiver() as good:
+        broken = webhooks.add_webhook(actor=organiser, club=tournament.club, url=good.url + "/a")
+        webhooks.add_webhook(actor=organiser, club=tournament.club, url=good.url + "/b")
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        real = senders.send_webhook
+
+        def explode(row):  # type: ignore[no-untyped-def]
+            if row.webhook_id == broken.pk:
+                raise RuntimeError("a bug")
+            return real(row)
+
+        monkeypatch.setattr(senders, "send_webhook", explode)
+        outbox.deliver_due()
+    assert [r.path for r in good.received] == ["/b"]
+    row = Notification.objects.get(webhook=broken)
+    assert row.status == DeliveryStatus.PENDING and "RuntimeError: a bug" in row.last_error
+    assert len(mail.outbox) == 4
+
+
+def test_a_push_reaches_the_push_service_encrypted_for_that_browser_only(loopback) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, regs = running_tournament(4)
+    browser = Browser()
+    with Receiver(status=201) as service:
+        push.subscribe(
+            actor=regs[0].player.user, endpoint=service.url + "/push/abc", **browser.keys()
+        )
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        outbox.deliver_due()
+    assert len(service.received) == 1
+    got = service.received[0]
+    assert got.path == "/push/abc"
+    assert got.headers["content-encoding"] == "aes128gcm"
+    assert got.headers["authorization"].startswith("vapid t=")
+    message = json.loads(browser.decrypt(got.body))
+    assert message["title"] == f"{tournament.name}: round 1"
+    assert message["body"].startswith("Round 1: table ")
+    with pytest.raises(http_ece.ECEException):  # another browser's keys cannot read it
+        Browser().decrypt(got.body)
+
+
+def test_an_expired_push_subscription_is_forgotten(loopback) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, regs = running_tournament(4)
+    with Receiver(status=410) as service:
+        push.subscribe(actor=regs[0].player.user, endpoint=service.url + "/x", **Browser().keys())
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        outbox.deliver_due()
+    assert not PushSubscription.objects.exists()
+    assert not Notification.objects.filter(channel=Channel.PUSH).exists()
+
+
+def test_the_opponent_is_asked_to_confirm_and_a_resolved_dispute_reaches_both(loopback) -> None:  # type: ignore[no-untyped-def]
+    tournament, _organiser, _regs, rnd = _paired(4)
+    judge = member(tournament.club, Role.JUDGE)
+    match = Match.objects.select_related("a__player__user", "b__player__user").filter(round=rnd)[0]
+    assert match.b is not None
+    results.report_result(actor=match.a.player.user, match=match, games=A_WINS)
+    ask = Notification.objects.get(topic=Topic.RESULT_TO_CONFIRM)
+    assert ask.user == match.b.player.user
+    assert ask.message["body"].startswith(f"{match.a.player.display_name} reported your round 1")
+    results.report_result(
+        actor=match.b.player.user, match=match.pk, games=[{"rounds": [[5, 10], [5, 10]]}]
+    )
+    results.judge_result(actor=judge, match=match.pk, games=A_WINS)
+    told = set(
+        Notification.objects.filter(topic=Topic.DISPUTE_RESOLVED).values_list("user", flat=True)
+    )
+    assert told == {match.a.player.user.pk, match.b.player.user.pk}
+
+
+def test_other_events_go_to_webhooks_only(loopback) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, _regs, rnd = _paired(4)
+    webhooks.add_webhook(actor=organiser, club=tournament.club, url="https://1.1.1.1/hook")
+    match = Match.objects.filter(round=rnd).select_related("a__player__user").first()
+    assert match is not None
+    judge = member(tournament.club, Role.JUDGE)
+    results.judge_result(actor=judge, match=match, games=A_WINS)
+    confirmed = Notification.objects.filter(event__kind="result.confirmed")
+    assert list(confirmed.values_list("channel", "topic")) == [(Channel.WEBHOOK, Topic.OTHER)]
+    assert Webhook.objects.count() == 1
