@@ -27,12 +27,12 @@ def _refused_address(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str |
         return None if settings.NOTIFICATIONS_ALLOW_LOOPBACK else "a loopback address"
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         return _refused_address(ip.ipv4_mapped)
-    for test, words in (
-        (ip.is_private, "a private address"),
+    for test, words in (  # the most telling name first (a link-local one is private too)
+        (ip.is_unspecified, "an unspecified address"),
         (ip.is_link_local, "a link-local address"),
         (ip.is_multicast, "a multicast address"),
         (ip.is_reserved, "a reserved address"),
-        (ip.is_unspecified, "an unspecified address"),
+        (ip.is_private, "a private address"),
     ):
         if test:
             return words
