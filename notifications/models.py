@@ -124,6 +124,27 @@ class Webhook(models.Model):
         return self.format == WebhookFormat.JSON
 
 
+class Dispatch(models.Model):
+    """An event waiting to be fanned out into notifications: the outbox's entry, written
+    in the event's own transaction (one row, whatever the number of recipients: the write
+    that made the event pays one insert; the worker finds who it concerns)."""
+
+    event = models.OneToOneField("core.Event", on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: When its notifications were queued (null: not yet).
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["created_at"], name="dispatch_waiting", condition=Q(done_at__isnull=True)
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"dispatch of event {self.event_id}"
+
+
 class DeliveryStatus(models.TextChoices):
     PENDING = "pending", "Waiting to be sent"
     SENDING = "sending", "Being sent"

@@ -253,6 +253,7 @@ def _url(route: str, w: World) -> str:
         "matches": w.match.pk,
         "drafts": w.pod.pk,
         "tables": w.table.pk,
+        "webhooks": 1,  # refused before it is looked up
     }
     values = {
         "slug": w.club.slug,
@@ -292,8 +293,8 @@ def test_every_api_write_refuses_anonymous_users(api: APIClient, world: World) -
 
 # --- the pages ---------------------------------------------------------------------------
 
-#: Page routes that answer a POST (everything under tournaments.web and gameplay.web).
-PAGE_MODULES = ("tournaments.web.", "gameplay.web.")
+#: Page routes that answer a POST (everything under the apps' ``web`` packages).
+PAGE_MODULES = ("tournaments.web.", "gameplay.web.", "notifications.web.")
 
 
 def _page_routes() -> list[str]:

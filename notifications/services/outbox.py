@@ -1,12 +1,17 @@
-"""The outbox: events become rows in their own transaction; rows are delivered after it.
+"""The outbox: an event becomes an outbox entry in its own transaction; its notifications
+are found and delivered after it.
 
-Fan-out (:func:`on_event_recorded`, inside the transaction that recorded the event):
-which topic the event is (:func:`topic_of`), who it concerns (the players of a round, the
-opponent of a report, every player of a finished tournament), what each of them chose to
-receive (``Preference``; no row: the defaults), and the club's webhooks. One row per
-recipient and channel, bulk-inserted with ``ignore_conflicts`` on the unique ``key``, so
-fanning an event out twice queues nothing twice. A fixed number of queries per event,
-whatever the number of players.
+In the event's transaction (:func:`on_event_recorded`): one ``Dispatch`` row, whatever the
+event, so a result or a pairing pays a single insert and nothing is lost with a worker or
+Redis (the row is there, with the event, or neither is).
+
+Fan-out (:func:`dispatch_pending`, after the commit, claiming dispatches with ``SKIP
+LOCKED``; :func:`fan_out` for one event): which topic the event is (:func:`topic_of`), who
+it concerns (the players of a round, the opponent of a report, every player of a finished
+tournament), what each of them chose to receive (``Preference``; no row: the defaults),
+and the club's webhooks. One row per recipient and channel, bulk-inserted with
+``ignore_conflicts`` on the unique ``key``, so fanning an event out twice queues nothing
+twice. A fixed number of queries per event, whatever the number of players.
 
 Delivery (:func:`deliver_due`): claims due rows (``FOR UPDATE SKIP LOCKED``: two workers
 never take one row) by marking them ``sending`` until ``claimed_until``, commits, sends
@@ -42,6 +47,7 @@ from notifications.models import (
     DEFAULT_PUSH_TOPICS,
     Channel,
     DeliveryStatus,
+    Dispatch,
     Notification,
     Preference,
     PushSubscription,
@@ -102,9 +108,30 @@ class Personal:
 
 
 def on_event_recorded(sender: Any, *, event: Event, **_: Any) -> None:
-    """``core.audit.event_recorded``: queue the event's notifications in its transaction."""
-    if fan_out(event):
-        transaction.on_commit(kick, robust=True)
+    """``core.audit.event_recorded``: the event's outbox entry, in its transaction."""
+    Dispatch.objects.create(event=event)
+    transaction.on_commit(kick, robust=True)
+
+
+def dispatch_pending(limit: int = BATCH) -> int:
+    """Fan out waiting events (each in a transaction with its rows); returns how many."""
+    done = 0
+    for _ in range(limit):
+        with transaction.atomic():
+            claimed = list(
+                for_update(
+                    Dispatch.objects.filter(done_at__isnull=True).order_by("created_at"),
+                    related=("event",),
+                    skip_locked=True,
+                )[:1]
+            )
+            if not claimed:
+                return done
+            dispatch = claimed[0]
+            fan_out(dispatch.event)
+            Dispatch.objects.filter(pk=dispatch.pk).update(done_at=timezone.now())
+        done += 1
+    return done
 
 
 def fan_out(event: Event) -> int:
@@ -387,8 +414,10 @@ def _claim(limit: int) -> list[Notification]:
 
 
 def deliver_due(limit: int = BATCH) -> int:
-    """Deliver up to ``limit`` due rows; returns how many were claimed. Each row's outcome
-    is its own: one that fails (or raises) never stops the others."""
+    """Fan out the waiting events, then deliver up to ``limit`` due rows; returns how many
+    rows were claimed. Each row's outcome is its own: one that fails (or raises) never
+    stops the others."""
+    dispatch_pending()
     rows = _claim(limit)
     emails = [n for n in rows if n.channel == Channel.EMAIL]
     others = [n for n in rows if n.channel != Channel.EMAIL]

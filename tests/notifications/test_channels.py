@@ -137,6 +137,7 @@ def test_the_settings_page_and_the_webhooks_page(client) -> None:  # type: ignor
     assert "a private address" in response.content.decode()
     client.post(f"/clubs/{tournament.club.slug}/webhooks/", {"url": "https://1.1.1.1/hook"})
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    outbox.dispatch_pending()
     assert rnd is not None
 
     def look() -> tuple[int, str]:
@@ -147,6 +148,7 @@ def test_the_settings_page_and_the_webhooks_page(client) -> None:  # type: ignor
     few, page = look()
     assert "https://1.1.1.1/hook" in page and "Waiting to be sent" in page
     swiss.start_round(actor=organiser, round=rnd)  # another event: another delivery
+    outbox.dispatch_pending()
     many, page = look()
     assert few == many and page.count("Waiting to be sent") == 2
 
@@ -178,6 +180,7 @@ def test_two_workers_delivering_at_once_send_every_row_once(settings) -> None:  
         for n in range(6):
             webhooks.add_webhook(actor=organiser, club=tournament.club, url=f"{receiver.url}/{n}")
         swiss.pair_next_round(actor=organiser, tournament=tournament)
+        outbox.dispatch_pending()
         total = Notification.objects.count()
         claimed = run_together(*[lambda: outbox.deliver_due(limit=5)] * 4)
         while outbox.deliver_due():

@@ -44,6 +44,7 @@ def loopback(settings):  # type: ignore[no-untyped-def]
 def _paired(players: int = 8, **kwargs):  # type: ignore[no-untyped-def]
     tournament, organiser, regs = running_tournament(players, **kwargs)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    outbox.dispatch_pending()
     assert rnd is not None
     return tournament, organiser, regs, rnd
 
@@ -78,6 +79,7 @@ def test_a_paired_round_queues_an_email_for_each_player_with_their_table_and_opp
 def test_a_team_event_tells_both_members_and_names_the_other_team(loopback) -> None:  # type: ignore[no-untyped-def]
     tournament, organiser, _regs = running_team_tournament(4)
     swiss.pair_next_round(actor=organiser, tournament=tournament)
+    outbox.dispatch_pending()
     rows = Notification.objects.filter(topic=Topic.ROUND_PAIRED, channel=Channel.EMAIL)
     assert rows.count() == 8  # four teams of two
     match = Match.objects.select_related("a__partner__user", "b").filter(
@@ -97,6 +99,7 @@ def test_players_choose_their_topics_and_push_goes_to_each_of_their_devices(loop
             **Browser().keys(),
         )
     swiss.pair_next_round(actor=organiser, tournament=tournament)
+    outbox.dispatch_pending()
     assert not Notification.objects.filter(user=quiet).exists()
     assert Notification.objects.filter(user=pushed, channel=Channel.PUSH).count() == 2
     assert Notification.objects.filter(channel=Channel.EMAIL).count() == 3
@@ -159,6 +162,7 @@ def test_a_webhook_refusing_for_good_fails_at_once_and_the_last_try_gives_up(loo
         webhooks.add_webhook(actor=organiser, club=tournament.club, url=gone.url)
         webhooks.add_webhook(actor=organiser, club=tournament.club, url=down.url)
         swiss.pair_next_round(actor=organiser, tournament=tournament)
+        outbox.dispatch_pending()
         Notification.objects.filter(channel=Channel.WEBHOOK).update(
             attempts=outbox.MAX_ATTEMPTS - 1
         )
@@ -227,6 +231,7 @@ def test_the_opponent_is_asked_to_confirm_and_a_resolved_dispute_reaches_both(lo
     match = Match.objects.select_related("a__player__user", "b__player__user").filter(round=rnd)[0]
     assert match.b is not None
     results.report_result(actor=match.a.player.user, match=match, games=A_WINS)
+    outbox.dispatch_pending()
     ask = Notification.objects.get(topic=Topic.RESULT_TO_CONFIRM)
     assert ask.user == match.b.player.user
     assert ask.message["body"].startswith(f"{match.a.player.display_name} reported your round 1")
@@ -234,6 +239,7 @@ def test_the_opponent_is_asked_to_confirm_and_a_resolved_dispute_reaches_both(lo
         actor=match.b.player.user, match=match.pk, games=[{"rounds": [[5, 10], [5, 10]]}]
     )
     results.judge_result(actor=judge, match=match.pk, games=A_WINS)
+    outbox.dispatch_pending()
     told = set(
         Notification.objects.filter(topic=Topic.DISPUTE_RESOLVED).values_list("user", flat=True)
     )
@@ -247,6 +253,7 @@ def test_other_events_go_to_webhooks_only(loopback) -> None:  # type: ignore[no-
     assert match is not None
     judge = member(tournament.club, Role.JUDGE)
     results.judge_result(actor=judge, match=match, games=A_WINS)
+    outbox.dispatch_pending()
     confirmed = Notification.objects.filter(event__kind="result.confirmed")
     assert list(confirmed.values_list("channel", "topic")) == [(Channel.WEBHOOK, Topic.OTHER)]
     assert Webhook.objects.count() == 1
