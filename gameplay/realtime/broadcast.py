@@ -24,7 +24,9 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import transaction
 
+from core.models import Event
 from gameplay import selectors
 
 logger = logging.getLogger(__name__)
@@ -171,3 +173,41 @@ def on_table_changed(sender: Any, *, table_id: int, snapshot: dict[str, Any], **
         async_to_sync(_group_send)(layer, table_group(table_id), snapshot, "table.snapshot")
     except Exception:  # no way to the layer from here (or it is down): pages poll
         logger.warning("table %s: could not tell its live pages", table_id, exc_info=True)
+
+
+# --- projector screens ------------------------------------------------------------------------
+
+
+def tournament_group(tournament_id: int) -> str:
+    return f"tournament_{tournament_id}"
+
+
+def tell_projectors(tournament_id: int) -> None:
+    """Tell the tournament's projector pages that what they show is stale; each fetches its
+    content again. Nothing of the tournament travels here, so a lost message costs only the
+    wait for the page's next fetch (after a reconnect, or its poll while disconnected)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            tournament_group(tournament_id), {"type": "tournament.changed"}
+        )
+    except Exception:  # the layer is down: pages catch up by polling
+        logger.warning("tournament %s: could not tell its projectors", tournament_id, exc_info=True)
+
+
+def on_event_recorded(sender: object, *, event: Event, **kwargs: object) -> None:
+    """Receiver of ``core.audit.event_recorded`` (inside the writing transaction): every
+    entry of a tournament's feed (a round paired, started, extended, its time; a result
+    confirmed; a bracket match ready; the tournament started or finished) changes what its
+    projector shows. Told after the commit only, so a page never fetches what a rollback
+    undoes; ``robust``: a failure here never fails the writer's other callbacks."""
+    tournament_id = event.tournament_id
+    transaction.on_commit(lambda: tell_projectors(tournament_id), robust=True)
+
+
+def on_projector_changed(sender: object, *, tournament_id: int, **kwargs: object) -> None:
+    """Receiver of ``tournaments.services.projector.projector_changed`` (after commit: an
+    announcement set or cleared, which records no event)."""
+    tell_projectors(tournament_id)

@@ -44,6 +44,7 @@ from gameplay.selectors import tables as table_selectors
 from gameplay.services import drafts as services
 from gameplay.services import picks, tables
 from tournaments import selectors as tournament_selectors
+from tournaments.selectors.projector import tournament_visible_to
 
 
 def _in_pool(func: Any) -> Any:
@@ -257,6 +258,43 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong"})
 
     async def stage_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "changed"})
+
+
+class ProjectorConsumer(AsyncJsonWebsocketConsumer):
+    """A tournament's projector screen (``/ws/tournaments/<tournament>/projector/``), as the
+    stage pages' socket: ``{"type": "hello"}`` on connect, then ``{"type": "changed"}``
+    after every change it shows (an entry of the tournament's event feed, the
+    announcement), on which the page fetches its content again (and on every hello: after
+    a reconnect it may have missed one). A tournament the user may not see closes the
+    socket (4404). Anything the page sends is ignored but ``{"type": "ping"}``, answered
+    ``{"type": "pong"}``."""
+
+    async def connect(self) -> None:
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        user = _user_of(self.scope.get("user"))
+        if not await _in_pool(tournament_visible_to)(user, self.tournament_id):
+            await self.close(code=4404)
+            return
+        await self.channel_layer.group_add(
+            live.tournament_group(self.tournament_id), self.channel_name
+        )
+        await self.accept()
+        await self.send_json({"type": "hello"})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "tournament_id"):
+            await self.channel_layer.group_discard(
+                live.tournament_group(self.tournament_id), self.channel_name
+            )
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        if text_data and '"ping"' in text_data[:40]:
+            await self.send_json({"type": "pong"})
+
+    async def tournament_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "changed"})
 
 

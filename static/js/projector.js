@@ -1,0 +1,195 @@
+// The projector screen (templates/tournaments/projector.html).
+//
+// Live: the tournament's websocket (/ws/tournaments/<id>/projector/) says "hello" on every
+// (re)connect and "changed" after every change; the page then fetches its content again
+// (htmx: the container's hx-get, triggered by "projector:refresh"). A hello always
+// refreshes, since the page may have missed a change while it was away. While the socket is
+// down it reconnects with jittered backoff and polls the content every 30 s.
+//
+// The clock counts down from the server's time: each fetched content says what time the
+// server had (data-now-ms), and the page keeps the difference to its own clock. The tables
+// scroll slowly when they do not fit, pausing at the top and at the bottom.
+(function () {
+  "use strict";
+  var root = document.getElementById("projector-content");
+  if (!root) return;
+
+  var POLL_MS = 30000;
+  var PING_MS = 25000;
+  var PAUSE_MS = 6000; // at the top and at the bottom of the tables
+  var status = document.getElementById("pj-connection");
+  var offline = document.getElementById("pj-offline");
+  var offset = 0; // the server's clock minus ours, in ms
+  var ws = null, attempts = 0, connected = false, lastPong = 0;
+
+  // --- fetching the content ------------------------------------------------------------
+
+  var refreshTimer = null;
+  function refresh() {
+    // A burst of changes (a round paired, eight results in) becomes one or two fetches; a
+    // little jitter keeps several screens of one room from asking at the same instant.
+    if (refreshTimer) return;
+    refreshTimer = setTimeout(function () {
+      refreshTimer = null;
+      if (window.htmx) window.htmx.trigger(root, "projector:refresh");
+    }, 150 + Math.random() * 350);
+  }
+
+  // --- the clock ----------------------------------------------------------------------------
+
+  function syncClock() {
+    var clock = document.getElementById("pj-clock");
+    if (!clock) return;
+    var now = Number(clock.getAttribute("data-now-ms"));
+    if (now) offset = now - Date.now();
+  }
+
+  function format(seconds) {
+    var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+    var mm = h ? (m < 10 ? "0" : "") + m : String(m);
+    return (h ? h + ":" : "") + mm + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  function tick() {
+    var clock = document.getElementById("pj-clock");
+    if (!clock) return;
+    var ends = Number(clock.getAttribute("data-ends-ms"));
+    var shown = clock.querySelector(".pj-countdown");
+    if (!ends || !shown) return;
+    var left = Math.ceil((ends - (Date.now() + offset)) / 1000);
+    var label = clock.querySelector(".pj-clock-label");
+    if (left <= 0) {
+      shown.textContent = "TIME";
+      if (label) label.textContent = "time is called";
+      clock.classList.add("over");
+    } else {
+      shown.textContent = format(left);
+      clock.classList.toggle("low", left <= 600);
+    }
+  }
+
+  // --- scrolling the tables when they do not fit -----------------------------------------------
+
+  var scroll = { position: 0, phase: "top", since: 0, last: 0 };
+
+  function step(time) {
+    var box = document.getElementById("pj-scroll");
+    var dt = scroll.last ? Math.min(time - scroll.last, 100) : 0;
+    scroll.last = time;
+    if (box) {
+      var room = box.scrollHeight - box.clientHeight;
+      if (room <= 2) {
+        scroll.position = 0; scroll.phase = "top"; scroll.since = time;
+      } else if (scroll.phase === "top" || scroll.phase === "bottom") {
+        if (time - scroll.since > PAUSE_MS) {
+          if (scroll.phase === "bottom") { scroll.position = 0; scroll.phase = "top"; }
+          else scroll.phase = "down";
+          scroll.since = time;
+        }
+      } else {
+        // About one row in two seconds: slow enough to read a name on the way.
+        var row = box.querySelector("tbody tr");
+        var speed = (row ? row.offsetHeight : 40) / 2000;
+        scroll.position = Math.min(room, scroll.position + speed * dt);
+        if (scroll.position >= room) { scroll.phase = "bottom"; scroll.since = time; }
+      }
+      box.scrollTop = Math.round(scroll.position);
+      box.classList.toggle("more", room > 2 && scroll.position < room - 2);
+    }
+    window.requestAnimationFrame(step);
+  }
+
+  // --- the websocket ----------------------------------------------------------------------------
+
+  function show(state, words) {
+    if (status) { status.setAttribute("data-state", state); status.textContent = words; }
+    if (offline) offline.hidden = state !== "offline";
+  }
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    try {
+      ws = new WebSocket(scheme + location.host + root.getAttribute("data-socket"));
+    } catch (e) { retry(); return; }
+    ws.onmessage = function (event) {
+      var message = {};
+      try { message = JSON.parse(event.data); } catch (e) { return; }
+      lastPong = Date.now();
+      if (message.type === "hello") {
+        connected = true; attempts = 0; show("live", "live");
+        refresh(); // a snapshot on every (re)connect: a change may have been missed
+      } else if (message.type === "changed") {
+        refresh();
+      }
+    };
+    ws.onclose = function (event) {
+      ws = null;
+      connected = false;
+      if (event.code === 4404) { show("offline", "not found"); return; }
+      show("offline", "reconnecting");
+      retry();
+    };
+  }
+
+  function retry() {
+    attempts += 1;
+    // Jittered exponential backoff: a restarted server must not get every screen at once.
+    var wait = Math.min(30000, 1000 * Math.pow(2, attempts)) * (0.5 + Math.random());
+    setTimeout(connect, wait);
+  }
+
+  // A socket a proxy silently dropped still looks open: ping, and close it when no answer.
+  setInterval(function () {
+    if (!ws || !connected) return;
+    if (Date.now() - lastPong > PING_MS * 2) { ws.close(); return; }
+    try { ws.send(JSON.stringify({ type: "ping" })); } catch (e) { /* closing */ }
+  }, PING_MS);
+
+  // The fallback: while the socket is down, fetch the content every 30 s.
+  setInterval(function () { if (!connected) refresh(); }, POLL_MS);
+
+  // --- the frame: full screen, the screen kept awake, the controls hidden while idle ----------
+
+  var fullscreen = document.getElementById("pj-fullscreen");
+  if (fullscreen) {
+    if (!document.documentElement.requestFullscreen) fullscreen.hidden = true;
+    fullscreen.addEventListener("click", function () {
+      if (document.fullscreenElement) document.exitFullscreen();
+      else document.documentElement.requestFullscreen().catch(function () {});
+    });
+  }
+
+  var lock = null;
+  function keepAwake() {
+    if (!navigator.wakeLock || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (l) {
+      lock = l;
+      l.addEventListener("release", function () { lock = null; });
+    }, function () {});
+  }
+
+  var idleTimer = null;
+  function active() {
+    document.body.classList.remove("idle");
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(function () { document.body.classList.add("idle"); }, 4000);
+  }
+  ["mousemove", "keydown", "touchstart"].forEach(function (name) {
+    document.addEventListener(name, active, { passive: true });
+  });
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { refresh(); if (!lock) keepAwake(); }
+  });
+
+  // A failed fetch (a server restarting) swaps nothing (htmx leaves 4xx and 5xx alone):
+  // the screen keeps what it shows until the next one.
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target !== root) return;
+    syncClock(); tick();
+  });
+
+  syncClock(); tick(); setInterval(tick, 250);
+  window.requestAnimationFrame(step);
+  active(); keepAwake(); connect();
+})();

@@ -1,0 +1,227 @@
+"""What the projector screen shows of a tournament: the current round's clock, its tables
+(two entrants, a pod's every seat, or a bye) with each confirmed result, and for an
+elimination stage the bracket to draw.
+
+Terms: the *current round* is the tournament's latest round (``rounds.current_round``). In
+an elimination stage the tables are that round's matches plus every unplayed match of the
+stage from an earlier round (a double elimination plays its winners' and losers' rounds
+side by side). A *table* lists its *seats* in order; a result shows once confirmed.
+
+Query count: 3 whatever the number of matches (the round with its stage and the stage's
+bracket settings; then its matches with their entrants and a pod's seats, or, for an
+elimination stage, ``brackets.bracket_view``'s matches and entrants); asserted in
+tests/tournaments/test_projector.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from django.db.models import Prefetch
+
+from tournaments.models import (
+    BRACKET_KINDS,
+    MATCH_ENTRANTS,
+    POD_KINDS,
+    EntrantType,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Registration,
+    Round,
+    Tournament,
+    Winner,
+)
+from tournaments.selectors.brackets import BracketView, bracket_view
+from tournaments.selectors.rounds import RoundClock, round_clock
+from tournaments.selectors.tournaments import visible_tournament_ids
+
+if TYPE_CHECKING:
+    from core.auth import AnyUser
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One entrant at a table."""
+
+    name: str  # the team's name, or the player's
+    members: str  # a team's players ("Ada & Bruno"); empty for a single player
+    won: bool  # the confirmed winner (a pod's, or a match's)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of the current round, as the projector lists it."""
+
+    number: int
+    seats: tuple[Seat, ...]  # two entrants, a pod's seats in order, or one (the bye)
+    bye: bool
+    pod: bool
+    done: bool  # the result is confirmed
+    #: Once confirmed: "2-1", "draw 1-1", "bye", a pod's "Ada wins"; empty before.
+    result: str
+    #: An elimination match's round ("Quarterfinals"), when the tables mix rounds.
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class ProjectorView:
+    tournament: Tournament
+    round: Round | None
+    clock: RoundClock | None
+    tables: list[Table] = field(default_factory=list)
+    #: The elimination stage's bracket, resolved from its results (None: not a bracket).
+    bracket: BracketView | None = None
+
+    @property
+    def teams(self) -> bool:
+        return self.tournament.entrant_type == EntrantType.TEAM
+
+    @property
+    def pods(self) -> bool:
+        return self.round is not None and self.round.stage.kind in POD_KINDS
+
+    @property
+    def results_in(self) -> int:
+        return sum(1 for t in self.tables if t.done and not t.bye)
+
+    @property
+    def matches_played(self) -> int:
+        """Tables that play (byes left out): what "5 of 8 results in" counts."""
+        return sum(1 for t in self.tables if not t.bye)
+
+
+def _seat(registration: Registration, *, won: bool, teams: bool) -> Seat:
+    return Seat(
+        name=registration.name,
+        members=registration.member_names if teams and registration.is_team else "",
+        won=won,
+    )
+
+
+def _two_player_table(match: Match, *, teams: bool, label: str = "") -> Table:
+    done = match.status == MatchStatus.CONFIRMED
+    if match.b is None:
+        return Table(
+            number=match.table,
+            seats=(_seat(match.a, won=done, teams=teams),),
+            bye=True,
+            pod=False,
+            done=done,
+            result="bye",
+            label=label,
+        )
+    result = ""
+    if done:
+        drawn = f"-{match.games_drawn}" if match.games_drawn else ""
+        score = f"{match.games_a}-{match.games_b}{drawn}"
+        result = f"draw {score}" if match.winner == Winner.DRAW else score
+    return Table(
+        number=match.table,
+        seats=(
+            _seat(match.a, won=done and match.winner == Winner.A, teams=teams),
+            _seat(match.b, won=done and match.winner == Winner.B, teams=teams),
+        ),
+        bye=False,
+        pod=False,
+        done=done,
+        result=result,
+        label=label,
+    )
+
+
+def _pod_table(match: Match, *, teams: bool) -> Table:
+    if match.b is None:  # a pod stage's bye is a two-player bye
+        return _two_player_table(match, teams=teams)
+    done = match.status == MatchStatus.CONFIRMED
+    seats = [s.registration for s in match.pod_seats]  # type: ignore[attr-defined]
+    winner = next((r for r in seats if done and r.pk == match.pod_winner_id), None)
+    result = ""
+    if done:
+        result = f"{winner.name} wins" if winner is not None else "no winner"
+    return Table(
+        number=match.table,
+        seats=tuple(_seat(r, won=r is winner, teams=teams) for r in seats),
+        bye=False,
+        pod=True,
+        done=done,
+        result=result,
+    )
+
+
+def _round_tables(rnd: Round, *, teams: bool) -> list[Table]:
+    """The round's tables in order: 2 queries (the matches with their entrants, and the
+    seats of its pods)."""
+    matches = (
+        rnd.matches.select_related(*MATCH_ENTRANTS)
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=MatchSeat.objects.filter(position__isnull=False)
+                .select_related("registration__player", "registration__partner")
+                .order_by("position"),
+                to_attr="pod_seats",
+            )
+        )
+        .order_by("table")
+    )
+    if rnd.stage.kind in POD_KINDS:
+        return [_pod_table(m, teams=teams) for m in matches]
+    return [_two_player_table(m, teams=teams) for m in matches]
+
+
+def _bracket_tables(view: BracketView, rnd: Round, *, teams: bool) -> list[Table]:
+    """An elimination stage's tables: the current round's matches and the unplayed ones
+    of earlier rounds (no query: ``bracket_view`` read them with their entrants)."""
+
+    def entrant(pk: int | None) -> Registration | None:
+        return None if pk is None else view.entrants.get(pk)
+
+    tables = []
+    for match in sorted(view.matches.values(), key=lambda m: (m.round.number, m.table)):
+        if match.round_id != rnd.pk and match.status == MatchStatus.CONFIRMED:
+            continue
+        a, b = entrant(match.a_id), entrant(match.b_id)
+        if a is None:  # not one of the stage's seeds: nothing sensible to show
+            continue
+        # The match's entrants from the view's (no query for the foreign keys).
+        match.a = a
+        match.b = b
+        tables.append(
+            _two_player_table(match, teams=teams, label=match.round.name or f"Round {rnd.number}")
+        )
+    return tables
+
+
+def projector_view(tournament: Tournament) -> ProjectorView:
+    """The projector's content for ``tournament`` (see the module docstring)."""
+    teams = tournament.entrant_type == EntrantType.TEAM
+    rnd = (
+        Round.objects.filter(tournament=tournament)
+        .select_related("stage", "stage__bracket")
+        .order_by("-number")
+        .first()
+    )
+    if rnd is None:
+        return ProjectorView(tournament=tournament, round=None, clock=None)
+    clock = round_clock(rnd)
+    if rnd.stage.kind in BRACKET_KINDS:
+        view = bracket_view(rnd.stage)
+        if view.bracket is not None:
+            return ProjectorView(
+                tournament=tournament,
+                round=rnd,
+                clock=clock,
+                tables=_bracket_tables(view, rnd, teams=teams),
+                bracket=view,
+            )
+    return ProjectorView(
+        tournament=tournament, round=rnd, clock=clock, tables=_round_tables(rnd, teams=teams)
+    )
+
+
+def tournament_visible_to(user: AnyUser, tournament_id: int) -> bool:
+    """Whether the tournament exists and ``user`` may see it (one query): the projector's
+    websocket asks before it joins the tournament's group."""
+    return visible_tournament_ids(user).filter(pk=tournament_id).exists()
