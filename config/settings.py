@@ -375,6 +375,8 @@ SPECTACULAR_SETTINGS = {
         "RegistrationStatusEnum": "tournaments.models.RegistrationStatus",
         "RoundStatusEnum": "tournaments.models.RoundStatus",
         "MatchStatusEnum": "tournaments.models.MatchStatus",
+        # A player's topics, by e-mail and by push: one set of choices.
+        "PlayerTopicEnum": "notifications.models.PLAYER_TOPIC_CHOICES",
     },
 }
 

@@ -25,6 +25,7 @@ class Topic(models.TextChoices):
     RESULT_TO_CONFIRM = "result_to_confirm", "Your opponent reported a result to confirm"
     DISPUTE_RESOLVED = "dispute_resolved", "A judge decided your disputed match"
     TOURNAMENT_FINISHED = "tournament_finished", "A tournament you played is over"
+    DRAFT_STARTED = "draft_started", "Your draft starts: your first pack is waiting"
     #: Webhooks only: every other event of the feed (results confirmed, brackets ...).
     OTHER = "other", "Everything else in the tournament's feed"
 
@@ -37,6 +38,7 @@ DEFAULT_EMAIL_TOPICS = [
     Topic.TOURNAMENT_FINISHED,
 ]
 DEFAULT_PUSH_TOPICS = [
+    Topic.DRAFT_STARTED,
     Topic.ROUND_PAIRED,
     Topic.ROUND_STARTED,
     Topic.TIME_WARNING,
@@ -46,6 +48,7 @@ DEFAULT_PUSH_TOPICS = [
     Topic.TOURNAMENT_FINISHED,
 ]
 PLAYER_TOPICS = [t for t in Topic if t != Topic.OTHER]
+PLAYER_TOPIC_CHOICES = [(t.value, t.label) for t in PLAYER_TOPICS]
 
 
 class Channel(models.TextChoices):

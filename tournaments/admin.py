@@ -40,9 +40,32 @@ class NoAddAdmin(admin.ModelAdmin[M]):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
-    list_display = ["display_name", "user", "created_at"]
-    search_fields = ["display_name", "user__username", "user__email"]
-    raw_id_fields = ["user"]
+    """Players and guests (no account). A guest's claim code and who claimed it change only
+    through ``services.guests`` (the sign-up and profile pages), which audit the claim."""
+
+    list_display = ["display_name", "user", "guest", "club", "claimed_at", "created_at"]
+    list_filter = [("user", admin.EmptyFieldListFilter), "club"]
+    search_fields = ["display_name", "user__username", "user__email", "claim_code"]
+    raw_id_fields = ["user", "club"]
+    readonly_fields = ["claim_code", "claimed_at"]
+    list_select_related = ["user", "club"]
+
+    @admin.display(boolean=True, description="guest")
+    def guest(self, obj: Player) -> bool:
+        return obj.is_guest
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        # Who a player is (their account, their club) is fixed once they exist.
+        fixed = ["user", "club"] if obj is not None else []
+        return [*self.readonly_fields, *fixed]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any):  # type: ignore[no-untyped-def]
+        form = super().get_form(request, obj, change=change, **kwargs)
+        if obj is None and "user" in form.base_fields:
+            # A player added here has an account: guests come from organisers' pages
+            # (``services.guests``), which give them a claim code.
+            form.base_fields["user"].required = True
+        return form
 
 
 class MembershipInline(admin.TabularInline[Membership, Club]):

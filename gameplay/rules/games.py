@@ -220,6 +220,75 @@ def match_progress(
     )
 
 
+# --- the judges' one-tap results ----------------------------------------------------------
+
+#: One game round won by player 0 (the other orientation is swapped): a token score, as
+#: the one-tap result records who won, not by how much. Kontsina scores round points, and
+#: 3-2 is a split a game round can award (``kontsina.REACHABLE_ROUND_POINTS``).
+_TOKEN_WIN: dict[str, tuple[int, int]] = {"kontsina": (3, 2)}
+#: A game round nobody wins (Vanilla Gwent: a tie, won by both without alignments).
+_TOKEN_TIE: dict[str, tuple[int, int]] = {"kontsina": (2, 2)}
+
+
+def _won(game: str, player: int) -> list[int]:
+    a, b = _TOKEN_WIN.get(game, (1, 0))
+    return [a, b] if player == 0 else [b, a]
+
+
+def _tied(game: str) -> list[int]:
+    return list(_TOKEN_TIE.get(game, (0, 0)))
+
+
+def standard_game(game: str, *, winner: int | None, options: GameOptions) -> list[list[int]]:
+    """The game rounds of one game ``winner`` (0, 1; None: a drawn game) takes the plain
+    way under the game's rules: Gesoseka and Vanilla Gwent 2-0 in game-round wins (a draw:
+    1-1, Vanilla Gwent then a tie won by both), a generic game K-0 (a draw: K-1 each and a
+    tied game round, the 2K-1 limit), Kontsina every game round 3-2 in round points (a
+    draw: 2-2 each)."""
+    rules_for(game)
+    if game == "kontsina":
+        count = options.kontsina_rounds
+        return [_tied(game) if winner is None else _won(game, winner) for _ in range(count)]
+    wins = options.rounds_to_win if game == "generic" else 2
+    if winner is not None:
+        return [_won(game, winner) for _ in range(wins)]
+    level = [_won(game, 0), _won(game, 1)] * (wins - 1)
+    if game == "gesoseka":  # level after the second game round: the draw stands
+        return level
+    return [*level, _tied(game)]  # generic: 2K-1 rounds; Vanilla Gwent: the tie goes to both
+
+
+def standard_result(
+    game: str, *, winner: int | None, best_of: int, options: GameOptions
+) -> list[dict[str, object]]:
+    """A whole match result (the reported shape) as a judge's one tap enters it: the
+    ``winner`` (0 or 1) takes every game needed, 2-0 in a best of 3 (1-0 in a best of 1);
+    ``winner`` None is a drawn match, each entrant winning the same number of games and,
+    when the number of games is odd, a drawn game last (1-1-1 in a best of 3). Checked by
+    the game's own rules (:func:`match_result`) before it is returned."""
+    if winner is not None and winner not in (0, 1):
+        raise RuleViolation("result.winner", "the winner is entrant 0 or 1 (None: a draw)")
+    if winner is not None:
+        winners: list[int | None] = [winner] * (best_of // 2 + 1)
+    else:
+        winners = [0, 1] * (best_of // 2) + ([None] if best_of % 2 else [])
+    data: list[dict[str, object]] = [
+        {"rounds": standard_game(game, winner=w, options=options)} for w in winners
+    ]
+    outcome = match_result(game, parse_games(data, game=game), options=options, best_of=best_of)
+    if outcome.winner != winner:  # a rule here changed: say so rather than enter a wrong result
+        raise RuleViolation("result.standard", "the standard result does not read as meant")
+    return data
+
+
+def standard_score(*, winner: int | None, best_of: int) -> str:
+    """The one-tap result as a judge's button says it: "2-0" (best of 3), "1-0", a draw
+    "1-1-1" (best of 3), "0-0-1" (best of 1)."""
+    if winner is not None:
+        return f"{best_of // 2 + 1}-0"
+    return f"{best_of // 2}-{best_of // 2}-{best_of % 2}"
+
+
 # --- the score helpers (what players use at the table) --------------------------------------
 
 

@@ -33,7 +33,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from core.audit import record_audit
+from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput
 from gameplay.models import (
@@ -247,6 +247,13 @@ def start_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     _refresh_deadlines(pod, seats, None, _state(pod), now)
     _run_auto_seats(pod, seats, now)
     _audit(pod, actor, "draft.started", "draft started")
+    # In the feed: club bots, and each drafter's "your first pack is waiting" (notifications).
+    record_event(
+        tournament=pod.tournament,
+        kind="draft.started",
+        message=f"{pod.tournament.name}: draft pod {pod.number} has started",
+        payload={"pod": pod.pk, "number": pod.number, "players": [s.player_id for s in seats]},
+    )
     _after_commit_broadcast(pod, seats)
     return pod
 

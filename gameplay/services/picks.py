@@ -69,7 +69,7 @@ class PickResult:
 def _seat_of(seats: Sequence[DraftSeat], user: AnyUser) -> DraftSeat:
     # The seat's own player: in a team event each member has a seat, and a teammate's
     # is not theirs to pick for.
-    seat = next((s for s in seats if s.player.user_id == user.pk), None)
+    seat = next((s for s in seats if user.pk and s.player.user_id == user.pk), None)
     if seat is None:
         raise NotAllowed("You are not seated in this pod.", code="not_seated")
     return seat

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from core.api import ERRORS, StrictInput, path_int, valid
 from core.errors import NotAllowed
 from notifications import selectors
-from notifications.models import PLAYER_TOPICS, Notification, Topic, Webhook, WebhookFormat
+from notifications.models import PLAYER_TOPIC_CHOICES, Notification, Topic, Webhook, WebhookFormat
 from notifications.services import preferences, push, webhooks
 from tournaments.models import Club
 from tournaments.selectors import policies
@@ -23,10 +23,10 @@ from tournaments.selectors import policies
 
 class PreferencesSerializer(StrictInput):
     email_topics = serializers.ListField(
-        child=serializers.ChoiceField(choices=PLAYER_TOPICS), max_length=20
+        child=serializers.ChoiceField(choices=PLAYER_TOPIC_CHOICES), max_length=20
     )
     push_topics = serializers.ListField(
-        child=serializers.ChoiceField(choices=PLAYER_TOPICS), max_length=20
+        child=serializers.ChoiceField(choices=PLAYER_TOPIC_CHOICES), max_length=20
     )
 
 

@@ -60,6 +60,7 @@ from tournaments.models import (
     Match,
     MatchSeat,
     MatchStatus,
+    Player,
     Registration,
     RegistrationStatus,
     ReportSide,
@@ -84,6 +85,7 @@ _TOPICS = {
     "round.time": Topic.TIME_CALLED,
     "result.reported": Topic.RESULT_TO_CONFIRM,
     "tournament.finished": Topic.TOURNAMENT_FINISHED,
+    "draft.started": Topic.DRAFT_STARTED,
 }
 
 
@@ -246,6 +248,15 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
                     f"A judge decided your round {match.round.number} match: {event.message}",
                     url,
                 )
+    elif topic == Topic.DRAFT_STARTED:
+        ids = [i for i in event.payload.get("players", []) if isinstance(i, int)][:64]
+        drafters = Player.objects.filter(pk__in=ids, user__isnull=False).select_related("user")
+        add(
+            [p.user for p in drafters],
+            f"{name}: your draft starts",
+            f"Draft pod {event.payload.get('number')} has started: your first pack is waiting.",
+            f"/drafts/{event.payload.get('pod')}/",
+        )
     elif topic == Topic.TOURNAMENT_FINISHED:
         regs = Registration.objects.select_related("player__user", "partner__user").filter(
             tournament=tournament,

@@ -257,3 +257,42 @@ def test_other_events_go_to_webhooks_only(loopback) -> None:  # type: ignore[no-
     confirmed = Notification.objects.filter(event__kind="result.confirmed")
     assert list(confirmed.values_list("channel", "topic")) == [(Channel.WEBHOOK, Topic.OTHER)]
     assert Webhook.objects.count() == 1
+
+
+def test_a_started_draft_tells_each_drafter_their_first_pack_is_waiting(loopback) -> None:  # type: ignore[no-untyped-def]
+    from gameplay.services import drafts
+    from tests.factories import draft_pods
+
+    pods, organiser, regs = draft_pods(4, pod_size=4)
+    phone = regs[0].player.user
+    push.subscribe(actor=phone, endpoint="https://8.8.8.8/push/d", **Browser().keys())
+    drafts.start_pod(actor=organiser, pod=pods[0])
+    outbox.dispatch_pending()
+    rows = Notification.objects.filter(topic=Topic.DRAFT_STARTED)
+    assert list(rows.values_list("channel", "user")) == [(Channel.PUSH, phone.pk)]
+    assert rows.get().message["url"].endswith(f"/drafts/{pods[0].pk}/")
+    assert "your first pack is waiting" in rows.get().message["body"]
+
+
+def test_a_row_whose_worker_died_while_sending_is_sent_by_another_once_its_claim_ran_out(
+    loopback,
+) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, _ = running_tournament(2)
+    with Receiver() as receiver:
+        webhooks.add_webhook(actor=organiser, club=tournament.club, url=receiver.url)
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        outbox.dispatch_pending()
+        row = Notification.objects.get(channel=Channel.WEBHOOK)
+        # A worker claimed it and died before it recorded anything.
+        Notification.objects.filter(pk=row.pk).update(
+            status=DeliveryStatus.SENDING, claimed_until=timezone.now() + timedelta(minutes=1)
+        )
+        outbox.deliver_due()
+        assert receiver.received == []  # its claim still holds: nobody takes it over yet
+        Notification.objects.filter(pk=row.pk).update(
+            claimed_until=timezone.now() - timedelta(seconds=1)
+        )
+        outbox.deliver_due()
+    assert len(receiver.received) == 1
+    row.refresh_from_db()
+    assert row.status == DeliveryStatus.SENT and row.attempts == 1

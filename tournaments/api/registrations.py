@@ -1,4 +1,5 @@
-"""API: registrations (register, withdraw, check in), drops, re-adds, late entrants."""
+"""API: registrations (register, withdraw, check in; search; add many by name, check many
+in), drops, re-adds, late entrants."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
+    OpenApiParameter,
     extend_schema,
 )
 from rest_framework import permissions, serializers, status, viewsets
@@ -16,11 +18,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS, StrictInput, path_int, valid
+from core.errors import InvalidInput
 from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
 from tournaments.models import Registration, RegistrationStatus, Tournament
-from tournaments.services import entrants, teams
+from tournaments.selectors.tournaments import SEARCH_MAX, search_registrations
+from tournaments.services import entrants, guests, teams
 
 
 class RegistrationCreateInput(StrictInput):
@@ -76,9 +80,25 @@ class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
     def get_queryset(self) -> QuerySet[Registration]:
         if getattr(self, "swagger_fake_view", False):  # schema generation has no URL kwargs
             return Registration.objects.none()
-        return selectors.tournament_registrations(self.tournament())
+        registrations = selectors.tournament_registrations(self.tournament())
+        search = self.request.query_params.get("search", "")
+        if len(search) > SEARCH_MAX:
+            raise InvalidInput(
+                f"A search has at most {SEARCH_MAX} characters.",
+                code="search_too_long",
+                field="search",
+            )
+        return search_registrations(registrations, search)
 
     @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "search",
+                str,
+                description=f"Only entrants whose player, teammate, team or user name "
+                f"contains this (at most {SEARCH_MAX} characters).",
+            )
+        ],
         responses={200: s.RegistrationSerializer(many=True), **ERRORS},
         summary="List a tournament's registrations",
     )
@@ -261,4 +281,122 @@ class LateEntrantView(APIView):
         return Response(
             {"registration": reg.pk, "joined_round": reg.joined_round},
             status=status.HTTP_201_CREATED,
+        )
+
+
+# --- many at once -----------------------------------------------------------------------------
+
+#: The most lines a bulk request takes before the service counts its names (a guard on the
+#: work done for one request; the service refuses more than ``guests.MAX_NAMES`` names
+#: with how many were sent).
+BULK_LINES_MAX = 10_000
+
+
+class BulkAddInput(StrictInput):
+    names = serializers.ListField(
+        child=serializers.CharField(max_length=200, allow_blank=True, trim_whitespace=False),
+        max_length=BULK_LINES_MAX,
+        help_text=f"Entrants to add, all or none (at most {guests.MAX_NAMES} names): "
+        '"@username" for an account, any other name for a guest (no account; a guest the '
+        "club knows by that name is the same guest again); names separated by commas in one "
+        "item count as several. Team events: one team an item, "
+        '"Team name: Ada, @bruno" or "Ada, @bruno".',
+    )
+
+
+class BulkAddedSerializer(serializers.Serializer[Any]):
+    added = serializers.IntegerField(help_text="How many entrants were added.")
+    new_guests = serializers.IntegerField()
+    known_guests = serializers.IntegerField(help_text="Guests the club knew by name, reused.")
+    registrations = s.RegistrationSerializer(many=True)
+
+
+class CheckInManyInput(StrictInput):
+    registrations = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1),
+        required=False,
+        max_length=entrants.CHECK_IN_MAX,
+        help_text="The registrations to check in, by id.",
+    )
+    all = serializers.BooleanField(
+        required=False, default=False, help_text="true: every registered entrant."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("all") and attrs.get("registrations"):
+            raise serializers.ValidationError(
+                {"all": "Send either registrations or all, not both."}
+            )
+        if not attrs.get("all") and not attrs.get("registrations"):
+            raise serializers.ValidationError(
+                {"registrations": "Name the registrations to check in, or send all: true."}
+            )
+        return attrs
+
+
+class CheckedInSerializer(serializers.Serializer[Any]):
+    checked_in = serializers.ListField(child=serializers.IntegerField())
+    already = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Checked in before this request."
+    )
+    skipped = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Teams of one: they need a second player."
+    )
+    detail = serializers.CharField()
+
+
+class BulkAddView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=BulkAddInput,
+        responses={201: BulkAddedSerializer, **ERRORS},
+        operation_id="tournaments_registrations_bulk_create",
+        summary="Add many entrants by name, accounts or guests, all or none (organisers)",
+    )
+    def post(self, request: Request, tournament_pk: str) -> Response:
+        data = valid(BulkAddInput, request.data)
+        added = guests.add_players_by_name(
+            actor=request.user,
+            tournament=tournament_for(request, tournament_pk),
+            names=data["names"],
+        )
+        body = {
+            "added": added.count,
+            "new_guests": added.new_guests,
+            "known_guests": added.known_guests,
+            "registrations": s.RegistrationSerializer(added.registrations, many=True).data,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class CheckInManyView(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=CheckInManyInput,
+        responses={200: CheckedInSerializer, **ERRORS},
+        operation_id="tournaments_registrations_check_in_many",
+        summary="Check in the registrations named, or everyone registered (organisers)",
+    )
+    def post(self, request: Request, tournament_pk: str) -> Response:
+        data = valid(CheckInManyInput, request.data)
+        result = entrants.check_in_many(
+            actor=request.user,
+            tournament=tournament_for(request, tournament_pk),
+            registration_ids=data.get("registrations") or [],
+            everyone=data["all"],
+        )
+        detail = f"{len(result.checked_in)} checked in."
+        if result.skipped:
+            detail += " Skipped, a team needs its second player first: " + ", ".join(
+                r.name for r in result.skipped
+            )
+        return Response(
+            {
+                "checked_in": [r.pk for r in result.checked_in],
+                "already": [r.pk for r in result.already],
+                "skipped": [r.pk for r in result.skipped],
+                "detail": detail,
+            }
         )

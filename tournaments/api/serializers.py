@@ -41,7 +41,18 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
 
     class Meta:
         model = Club
-        fields = ["slug", "name", "description", "created_at", "member_count", "tournament_count"]
+        fields = [
+            "slug",
+            "name",
+            "description",
+            "time_zone",
+            "created_at",
+            "member_count",
+            "tournament_count",
+        ]
+        # Set by an owner on the club page (``clubs.set_time_zone``); times in the API are
+        # ISO 8601 with their offset, and this says which zone the club's pages show.
+        read_only_fields = ["time_zone"]
 
 
 class MembershipSerializer(serializers.ModelSerializer[Membership]):
@@ -99,12 +110,13 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
 
 class RegistrationSerializer(serializers.ModelSerializer[Registration]):
-    """An entrant. ``player`` and ``username``: who registered it (a team's captain);
+    """An entrant. ``player`` and ``username``: who registered it (a team's captain;
+    ``username`` is null for a guest, a player added by name without an account);
     ``name``: the entrant's name (the team's, or the player's); ``members``: who plays for
     it (a team's accepted teammate included), by display name."""
 
     player = serializers.CharField(source="player.display_name")
-    username = serializers.CharField(source="player.user.username")
+    username = serializers.CharField(source="player.user.username", allow_null=True)
     name = serializers.CharField(read_only=True)
     members = serializers.SerializerMethodField()
     checked_in = serializers.BooleanField(read_only=True)
@@ -122,7 +134,9 @@ class RegistrationSerializer(serializers.ModelSerializer[Registration]):
             "registered_at",
             "checked_in",
             "checked_in_at",
+            "fixed_table",
         ]
+        read_only_fields = ["fixed_table"]  # organisers set it on the tournament page
 
     def get_members(self, obj: Registration) -> list[str]:
         return [p.display_name for p in obj.members]

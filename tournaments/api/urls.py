@@ -5,6 +5,7 @@ from tournaments.api import (
     matches,
     people,
     pods,
+    projector,
     registrations,
     rounds,
     stages,
@@ -54,6 +55,16 @@ urlpatterns = [
         "tournaments/<int:tournament_pk>/registrations/",
         registration_set.as_view({"get": "list", "post": "create"}),
         name="api-registrations",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/registrations/bulk/",
+        registrations.BulkAddView.as_view(),
+        name="api-registrations-bulk",
+    ),
+    path(
+        "tournaments/<int:tournament_pk>/registrations/check-in/",
+        registrations.CheckInManyView.as_view(),
+        name="api-registrations-check-in",
     ),
     path(
         "tournaments/<int:tournament_pk>/registrations/<int:pk>/",
@@ -134,6 +145,11 @@ urlpatterns = [
         "tournaments/<int:pk>/standings/", standings.StandingsView.as_view(), name="api-standings"
     ),
     path("tournaments/<int:pk>/events/", standings.EventFeedView.as_view(), name="api-events"),
+    path(
+        "tournaments/<int:pk>/announcement/",
+        projector.AnnouncementView.as_view(),
+        name="api-announcement",
+    ),
     re_path(
         r"^tournaments/(?P<pk>[0-9]+)/export/(?P<what>pairings|standings)\.(?P<fmt>csv|json)$",
         standings.ExportView.as_view(),

@@ -1,36 +1,107 @@
 """Clubs and people: a user's player profile, clubs, members' roles, and invitations.
 
 A *member* of a club has a role (owner, organiser, judge, member); a *player* is a user's
-profile (display name). Who may do what with a role is ``selectors/policies.py``.
+profile (display name), or a *guest*: a player an organiser added by name, with no account
+(``user`` empty), belonging to the ``club`` that added them. A guest never acts themselves
+(organisers register and check them in, judges enter their results); their ``claim_code``
+lets the person behind them attach the guest's history to an account later
+(``services.guests``), once (``claimed_at``). Who may do what with a role is
+``selectors/policies.py``.
 """
 
 from __future__ import annotations
 
+import zoneinfo
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
+
+#: A claim code's characters: no 0/O, 1/I/L (read aloud, typed from paper). 31 symbols,
+#: 10 of them: about 50 bits, drawn with ``secrets`` (``services.guests``).
+CLAIM_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CLAIM_CODE_LENGTH = 10
 
 
 class Player(models.Model):
-    """A person's public face in the tournaments: one per user account."""
+    """A person's public face in the tournaments: one per user account, or a guest (no
+    account: ``user`` empty, a ``claim_code``, the ``club`` that added them)."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="player",
+        null=True,
+        blank=True,
     )
     display_name = models.CharField(max_length=80)
+    #: The club that added the guest (empty for players who signed up themselves).
+    club = models.ForeignKey(
+        "Club", on_delete=models.SET_NULL, null=True, blank=True, related_name="guests"
+    )
+    #: A guest's code to claim their history with an account (kept once claimed, used up).
+    claim_code = models.CharField(max_length=CLAIM_CODE_LENGTH, null=True, blank=True, unique=True)
+    #: When an account claimed this guest (``user`` is then that account).
+    claimed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["display_name"]
+        constraints = [
+            # A guest can always be claimed: no account, then a code.
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | Q(claim_code__isnull=False),
+                name="guest_has_claim_code",
+            ),
+            models.CheckConstraint(
+                condition=Q(claimed_at__isnull=True) | Q(user__isnull=False),
+                name="claimed_guest_has_user",
+            ),
+            # One unclaimed guest per name in a club: the same name pasted again is the
+            # same guest (``services.guests``), even from two organisers at once.
+            models.UniqueConstraint(
+                Lower("display_name"),
+                "club",
+                condition=Q(user__isnull=True),
+                name="one_guest_name_per_club",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def is_guest(self) -> bool:
+        """A player with no account (never claimed)."""
+        return self.user_id is None
+
+
+def default_time_zone() -> str:
+    """A new club's time zone: the site's (``settings.TIME_ZONE``)."""
+    return str(settings.TIME_ZONE)
+
+
+def validate_time_zone(value: str) -> None:
+    """An IANA time zone name that ``zoneinfo`` knows ("Europe/Paris")."""
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+        raise ValidationError(
+            f"{value!r} is not a time zone: use a name like Europe/Paris.", code="time_zone"
+        ) from None
 
 
 class Club(models.Model):
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=60, unique=True)
     description = models.TextField(blank=True)
+    #: Where the club plays: its tournaments' pages show times in this zone (an IANA
+    #: name). Set through ``services.clubs.set_time_zone`` (audited).
+    time_zone = models.CharField(
+        max_length=64, default=default_time_zone, validators=[validate_time_zone]
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -67,6 +67,9 @@ class Tournament(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
+    #: A short note the organisers show on the projector ("Lunch at 13:00"); empty: none.
+    #: Set through ``services.projector.set_announcement`` (audited).
+    announcement = models.TextField(max_length=280, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -175,6 +178,10 @@ class Registration(models.Model):
     joined_round = models.PositiveSmallIntegerField(default=1)
     #: The last round this entrant played before dropping (status ``dropped``).
     dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: A table this entrant always plays at (accessibility: a wheelchair-friendly table,
+    #: one near the door); empty: any table. Swiss pairing honours it where it can
+    #: (``pairing.tables.assign_tables``); set through ``services.seating.set_fixed_table``.
+    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -195,6 +202,10 @@ class Registration(models.Model):
                 condition=Q(dropped_after_round__isnull=True)
                 | Q(status=RegistrationStatus.DROPPED),
                 name="dropped_round_only_when_dropped",
+            ),
+            models.CheckConstraint(
+                condition=Q(fixed_table__isnull=True) | Q(fixed_table__gte=1),
+                name="fixed_table_positive",
             ),
             # A team of one: a player cannot be their own teammate.
             models.CheckConstraint(

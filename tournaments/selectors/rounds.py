@@ -22,6 +22,7 @@ from gameplay.rules.outcome import GameOptions, MatchOutcome
 from tournaments.models import (
     BRACKET_KINDS,
     MATCH_ENTRANTS,
+    POD_KINDS,
     FirstRoundPairing,
     Match,
     MatchSeat,
@@ -37,7 +38,11 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import later_matches
-from tournaments.selectors.tournaments import game_options, member_of_entrant
+from tournaments.selectors.tournaments import (
+    game_options,
+    member_of_entrant,
+    round_game_options,
+)
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -178,10 +183,17 @@ def current_match_of(
 
 
 def matches_for_judge(
-    tournament: Tournament, *, round_number: int | None = None, status: str | None = None
+    tournament: Tournament,
+    *,
+    round_number: int | None = None,
+    status: str | None = None,
+    pk: int | None = None,
 ) -> QuerySet[Match]:
+    """The judges' grid: the tournament's matches (byes left out), latest round first, by
+    table, with their entrants, round and stage (``quick_results`` reads them) and a
+    pod's seats; two queries. ``pk``: that one match only (a row the grid replaces)."""
     qs = (
-        Match.objects.select_related("round", *MATCH_ENTRANTS)
+        Match.objects.select_related("round__stage", *MATCH_ENTRANTS)
         .prefetch_related(
             # A pod's seats in order (two-player matches have none with a position).
             Prefetch(
@@ -194,6 +206,8 @@ def matches_for_judge(
         )
         .filter(round__tournament=tournament, b__isnull=False)
     )
+    if pk is not None:
+        qs = qs.filter(pk=pk)
     if round_number is not None:
         qs = qs.filter(round__number=round_number)
     if status == "overdue":
@@ -201,6 +215,81 @@ def matches_for_judge(
     elif status:
         qs = qs.filter(status=status)
     return qs.order_by("-round__number", "table")
+
+
+#: The one-tap results of the judges' grid: what each button posts, and which entrant it
+#: makes the winner (0: the match's ``a``, 1: its ``b``; None: a draw).
+QUICK_WINNERS: dict[str, int | None] = {"a": 0, "b": 1, "draw": None}
+
+
+@dataclass(frozen=True)
+class QuickResult:
+    """A one-tap result button: ``value`` posted (a key of ``QUICK_WINNERS``), ``label``
+    shown ("Ann 2-0", "Draw 1-1-1") and ``words`` for a screen reader."""
+
+    value: str
+    label: str
+    words: str
+
+
+def draw_allowed(match: Match) -> bool:
+    """Whether a drawn result can stand for the match: not in a bracket, whose matches
+    need a winner (``results.judge_result`` refuses ``draw_in_bracket``). No query: the
+    match was read with its round's stage."""
+    return not (match.slot and match.round.stage.kind in BRACKET_KINDS)
+
+
+def quick_results(match: Match, tournament: Tournament) -> list[QuickResult]:
+    """The one-tap results the judges' grid offers for a match (no query): for a
+    two-entrant match whose result is not confirmed, each entrant winning the match the
+    plain way (``game_rules.standard_result``: 2-0 in a best of 3) and, where a draw can
+    stand (:func:`draw_allowed`), a draw. None for a bye, a pod or a confirmed match (a
+    judge changes those on the match page)."""
+    if (
+        match.is_bye
+        or match.status == MatchStatus.CONFIRMED
+        or match.round.stage.kind in POD_KINDS
+        or match.a is None
+        or match.b is None
+    ):
+        return []
+    best_of = tournament.best_of
+    win = game_rules.standard_score(winner=0, best_of=best_of)
+    choices = [
+        QuickResult("a", f"{match.a.name} {win}", f"{match.a.name} wins {win}"),
+        QuickResult("b", f"{match.b.name} {win}", f"{match.b.name} wins {win}"),
+    ]
+    if draw_allowed(match):
+        draw = game_rules.standard_score(winner=None, best_of=best_of)
+        choices.append(QuickResult("draw", "Draw", f"Draw {draw}"))
+    return choices
+
+
+class JudgeRow(NamedTuple):
+    """A row of the judges' grid: the match and its one-tap results."""
+
+    match: Match
+    quick: list[QuickResult]
+
+
+def judge_rows(matches: Iterable[Match], tournament: Tournament) -> list[JudgeRow]:
+    """The grid's rows for ``matches`` (read by :func:`matches_for_judge`): no query."""
+    return [JudgeRow(m, quick_results(m, tournament)) for m in matches]
+
+
+def quick_result_games(match: Match, tournament: Tournament, value: str) -> list[dict[str, object]]:
+    """The games a one-tap result ``value`` enters for a match of ``tournament`` (read by
+    ``matches_for_judge``; a Swiss stage's settings, the game options, cost one query):
+    the game's standard result (``game_rules.standard_result``). Refuses an unknown
+    value."""
+    if value not in QUICK_WINNERS:
+        raise RuleViolation("result.quick", "choose one of the result buttons")
+    return game_rules.standard_result(
+        tournament.game,
+        winner=QUICK_WINNERS[value],
+        best_of=tournament.best_of,
+        options=round_game_options(match.round),
+    )
 
 
 def match_counts(tournament: Tournament) -> dict[str, int]:
@@ -521,3 +610,144 @@ def correction_impact(match: Match) -> CorrectionImpact:
             "started: this result can no longer change."
         )
     return CorrectionImpact(repair=later[0])
+
+
+# --- the player's home during an event ------------------------------------------------------
+
+#: Draft pods a player may still be picking in (``gameplay.models.PodStatus``), read by
+#: relation name: this app never imports the gameplay app (the arrows), and the pods and
+#: live tables point at our rows, so the names ``draft_seats`` and ``live_table`` are ours
+#: to read.
+OPEN_POD_STATUSES = ("ready", "running", "paused")
+#: A live table still being played at (``gameplay.models.TableStatus``: not ``done``).
+DONE_TABLE_STATUS = "done"
+
+
+@dataclass(frozen=True)
+class PlayingNow:
+    """A player's "your match" card: "Round 3 · table 4 · vs Bruno", the round's clock,
+    the report button (``report``: the result is not confirmed) and the links to their
+    open live table or draft."""
+
+    tournament: Tournament
+    match: Match
+    title: str  # "Round 3", "Quarterfinals"
+    table: int
+    #: Who they play: "Bruno", a team's name, a pod's other players ("Ann, Bo and Cy");
+    #: empty for a bye.
+    against: str
+    bye: bool
+    pod: bool
+    clock: RoundClock | None
+    report: bool
+    live_table_id: int | None
+    draft_pod_id: int | None
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _card(
+    user_id: int,
+    tournament: Tournament,
+    match: Match,
+    pod_seats: list[MatchSeat],
+    draft_pod_id: int | None,
+) -> PlayingNow:
+    pod = bool(pod_seats)
+    if pod:
+        against = _names(
+            [s.registration.name for s in pod_seats if not s.registration.has_member(user_id)]
+        )
+    elif match.b is None:
+        against = ""
+    else:
+        mine_is_a = match.a is not None and match.a.has_member(user_id)
+        other = match.b if mine_is_a else match.a
+        against = other.name if other is not None else ""
+    table = getattr(match, "live_table", None)
+    return PlayingNow(
+        tournament=tournament,
+        match=match,
+        title=match.round.name or f"Round {match.round.number}",
+        table=match.table,
+        against=against,
+        bye=match.is_bye and not pod,
+        pod=pod,
+        clock=round_clock(match.round),
+        report=match.status != MatchStatus.CONFIRMED and (pod or not match.is_bye),
+        live_table_id=(
+            table.pk if table is not None and table.status != DONE_TABLE_STATUS else None
+        ),
+        draft_pod_id=draft_pod_id,
+    )
+
+
+def playing_now(
+    user: AnyUser, tournaments: Iterable[Tournament], *, latest: dict[int, int] | None = None
+) -> list[PlayingNow]:
+    """The user's card in each of ``tournaments`` that is running and where they have a
+    match to play now (the rule of :func:`current_match_of`: their unconfirmed match, else
+    theirs in the latest round; ``latest``: tournament id -> its latest round number, when
+    the caller read it; else one query more). At most four queries whatever the number of
+    tournaments: the latest rounds (unless given), the user's seats with their matches,
+    entrants and live tables, the seats of pods among them, and their open draft pods."""
+    running = {t.pk: t for t in tournaments if policies.tournament_is_running(t)}
+    if not user.is_authenticated or not running:
+        return []
+    if latest is None:
+        latest = {}
+        for tournament_id, number in Round.objects.filter(
+            tournament_id__in=list(running)
+        ).values_list("tournament_id", "number"):
+            latest[tournament_id] = max(number, latest.get(tournament_id, 0))
+    seats = (
+        MatchSeat.objects.filter(
+            member_of_entrant(user.pk, "registration__"), round__tournament_id__in=list(running)
+        )
+        .select_related(
+            "match__round__stage",
+            "match__live_table",
+            *(f"match__{name}" for name in MATCH_ENTRANTS),
+        )
+        .order_by("-round__number")
+    )
+    chosen: dict[int, Match] = {}
+    last_seen: dict[int, Match] = {}
+    for seat in seats:
+        tournament_id = seat.match.round.tournament_id
+        last_seen.setdefault(tournament_id, seat.match)
+        if tournament_id not in chosen and seat.match.status != MatchStatus.CONFIRMED:
+            chosen[tournament_id] = seat.match
+    for tournament_id, match in last_seen.items():
+        if tournament_id not in chosen and match.round.number == latest.get(tournament_id):
+            chosen[tournament_id] = match
+    if not chosen:
+        return []
+    pods: dict[int, list[MatchSeat]] = {}
+    pod_matches = [m.pk for m in chosen.values() if m.round.stage.kind in POD_KINDS]
+    if pod_matches:
+        for seat in (
+            MatchSeat.objects.filter(match_id__in=pod_matches, position__isnull=False)
+            .select_related("registration__player", "registration__partner")
+            .order_by("position")
+        ):
+            pods.setdefault(seat.match_id, []).append(seat)
+    drafts: dict[int, int] = dict(
+        Registration.objects.filter(
+            member_of_entrant(user.pk),
+            tournament_id__in=list(chosen),
+            draft_seats__player__user_id=user.pk,
+            draft_seats__pod__status__in=OPEN_POD_STATUSES,
+        )
+        .order_by("tournament_id", "draft_seats__pod_id")  # the latest pod last: it stays
+        .values_list("tournament_id", "draft_seats__pod_id")
+        .distinct()
+    )
+    return [
+        _card(user.pk, running[tid], match, pods.get(match.pk, []), drafts.get(tid))
+        for tid, match in sorted(chosen.items(), key=lambda kv: running[kv[0]].scheduled_start)
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from core.errors import NotFound
 from core.models import AuditEntry, Event
@@ -90,6 +90,27 @@ def tournament_registrations(tournament: Tournament) -> QuerySet[Registration]:
     return tournament.registrations.select_related(
         "player", "player__user", "partner", "partner__user"
     ).order_by("status", "registered_at", "id")
+
+
+#: The longest search the players list and the API take (a name is at most 80 characters).
+SEARCH_MAX = 80
+
+
+def search_registrations(
+    registrations: QuerySet[Registration], query: str
+) -> QuerySet[Registration]:
+    """``registrations`` whose player, teammate, team or account name contains ``query``
+    (case aside; blank: all). The caller bounds the query (:data:`SEARCH_MAX`)."""
+    query = " ".join(query.split())[:SEARCH_MAX]
+    if not query:
+        return registrations
+    return registrations.filter(
+        Q(player__display_name__icontains=query)
+        | Q(player__user__username__icontains=query)
+        | Q(partner__display_name__icontains=query)
+        | Q(partner__user__username__icontains=query)
+        | Q(team_name__icontains=query)
+    )
 
 
 def registrations_by_id(tournament: Tournament, ids: list[int]) -> dict[int, Registration]:
@@ -211,7 +232,12 @@ def round_game_options(rnd: Round) -> GameOptions:
 
 def home_page(user: AnyUser) -> dict[str, Any]:
     """The home page's lists: upcoming tournaments, the user's unfinished ones, their clubs
-    (3 queries, whatever the number of rows)."""
+    (3 queries, whatever the number of rows), and ``playing``: a "your match" card for each
+    running tournament where the user has a match now (``rounds.playing_now``: 2 queries
+    more, 3 with a pod, whatever the number of tournaments)."""
+    # Imported here: ``rounds`` reads this module's helpers at import time.
+    from tournaments.selectors.rounds import playing_now
+
     tournaments = visible_tournaments(user)
     upcoming = list(
         tournaments.filter(
@@ -224,13 +250,26 @@ def home_page(user: AnyUser) -> dict[str, Any]:
         mine = list(
             tournaments.filter(member_of_entrant(user.pk, "registrations__"))
             .exclude(status=TournamentStatus.FINISHED)
+            .annotate(
+                latest_round=Subquery(
+                    Round.objects.filter(tournament=OuterRef("pk"))
+                    .order_by("-number")
+                    .values("number")[:1]
+                )
+            )
             .distinct()
             .order_by("scheduled_start")
         )
         clubs = list(
             Membership.objects.filter(user=user).select_related("club").order_by("club__name")
         )
-    return {"upcoming": upcoming, "mine": mine, "my_clubs": clubs}
+    latest = {t.pk: t.latest_round for t in mine if t.latest_round is not None}  # type: ignore[attr-defined]
+    return {
+        "upcoming": upcoming,
+        "mine": mine,
+        "my_clubs": clubs,
+        "playing": playing_now(user, mine, latest=latest),
+    }
 
 
 def tournament_search(

@@ -12,6 +12,7 @@ import secrets
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
@@ -23,6 +24,7 @@ from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput, NotFound
 from core.locks import lock_all, lock_one
 from tournaments.models import Club, Invitation, Membership, Role
+from tournaments.models.clubs import validate_time_zone
 from tournaments.selectors import policies
 from tournaments.services.people import ensure_player
 
@@ -64,6 +66,40 @@ def create_club(*, actor: AnyUser, name: str, description: str = "") -> Club:
         after={"role": Role.OWNER},
     )
     return club
+
+
+@transaction.atomic(durable=True)
+def set_time_zone(*, actor: AnyUser, club: Club, time_zone: str) -> Club:
+    """An owner sets the club's time zone (an IANA name, "Europe/Paris"): its tournaments'
+    pages show times in it. Refuses a name ``zoneinfo`` does not know."""
+    locked = lock_one(Club, pk=club.pk)
+    if locked is None:
+        raise NotFound("No such club.")
+    policies.require_owner(actor, locked)
+    time_zone = (time_zone or "").strip()
+    try:
+        validate_time_zone(time_zone)
+    except ValidationError:
+        raise InvalidInput(
+            f"{time_zone!r} is not a time zone: use a name like Europe/Paris.",
+            code="unknown_time_zone",
+            field="time_zone",
+        ) from None
+    if locked.time_zone == time_zone:
+        return locked
+    before = locked.time_zone
+    locked.time_zone = time_zone
+    locked.save(update_fields=["time_zone"])
+    record_audit(
+        actor=actor,
+        action="club.time_zone_set",
+        summary=f"{locked.name}: times in {time_zone}",
+        obj=locked,
+        club=locked,
+        before={"time_zone": before},
+        after={"time_zone": time_zone},
+    )
+    return locked
 
 
 def _check_role(role: str) -> None:

@@ -8,7 +8,9 @@ first (``services.locks``), so the check and the write see the same state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -17,6 +19,7 @@ from django.utils import timezone
 from core.audit import record_audit, transition
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from core.locks import lock_all
 from tournaments import selectors
 from tournaments.models import (
     Player,
@@ -159,6 +162,7 @@ def register(
 @transaction.atomic(durable=True)
 def unregister(*, actor: AnyUser, registration: Registration) -> Registration:
     """A player withdraws their own registration before the tournament starts."""
+    actor = require_user(actor)  # a guest's entry has no user: nobody anonymous is them
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
     if registration.player.user_id != actor.pk:
@@ -339,7 +343,7 @@ def withdraw_entry(*, actor: AnyUser, registration: Registration) -> Registratio
     """The "withdraw" button: a player's own entry (``unregister``, in the window), a
     teammate's place in a team (``teams.remove_teammate``) or, for an organiser, anyone's
     (``remove_player``). Each is its own transaction."""
-    if registration.player.user_id == actor.pk:
+    if actor.pk is not None and registration.player.user_id == actor.pk:
         return unregister(actor=actor, registration=registration)
     if registration.has_member(actor.pk):
         return teams.remove_teammate(actor=actor, registration=registration)
@@ -483,3 +487,82 @@ def add_late_entrant(
         after={"status": reg.status, "joined_round": joins},
     )
     return reg
+
+
+# --- many at once (the organiser's "check in the selected" and "check in everyone") ------
+
+#: The most registrations one "check in the selected" names (a tournament's capacity is
+#: bounded by its players in practice; the API refuses longer lists before this).
+CHECK_IN_MAX = 1024
+
+
+@dataclass(frozen=True)
+class CheckedIn:
+    """What a check-in of many did: who is checked in now, who already was, and the teams
+    of one skipped (they cannot check in until their second player joins)."""
+
+    checked_in: list[Registration]
+    already: list[Registration]
+    skipped: list[Registration]
+
+
+@transaction.atomic(durable=True)
+def check_in_many(
+    *,
+    actor: AnyUser,
+    tournament: Tournament,
+    registration_ids: Sequence[int] = (),
+    everyone: bool = False,
+) -> CheckedIn:
+    """An organiser checks in the registrations named (or, ``everyone``, every registered
+    entrant) in one transaction, before the start: a team of one is skipped and named, an
+    entrant checked in already stays so; a registration not registered in this tournament
+    is refused by its id, and then nobody is checked in."""
+    policies.require_manager(actor, tournament.club)
+    ids = sorted(set(registration_ids))
+    if not everyone and not ids:
+        raise InvalidInput(
+            "Choose the players to check in.", code="nothing_selected", field="registrations"
+        )
+    if len(ids) > CHECK_IN_MAX:
+        raise InvalidInput(
+            f"At most {CHECK_IN_MAX} registrations at a time.",
+            code="too_many",
+            field="registrations",
+        )
+    tournament = lock_tournament(tournament.pk)
+    if not policies.tournament_in_setup(tournament):
+        raise Conflict(f"{tournament.name} has started.", code="tournament_started")
+    filters: dict[str, Any] = {"tournament": tournament}
+    if everyone:
+        filters["status"] = RegistrationStatus.REGISTERED
+    else:
+        filters["pk__in"] = ids
+    # Registrations after the tournament, in id order (``core.locks``).
+    regs = lock_all(Registration, related=("player", "partner"), **filters)
+    if not everyone:
+        missing = sorted(set(ids) - {r.pk for r in regs})
+        if missing:
+            raise NotFound(
+                f"No registration {', '.join(map(str, missing[:10]))} in {tournament.name}.",
+                code="unknown_registration",
+                field="registrations",
+            )
+        inactive = [r.name for r in regs if r.status != RegistrationStatus.REGISTERED]
+        if inactive:
+            raise Conflict(
+                f"Not registered: {', '.join(sorted(inactive)[:10])}. Nobody was checked in.",
+                code="not_registered",
+                field="registrations",
+            )
+    done: list[Registration] = []
+    already: list[Registration] = []
+    skipped: list[Registration] = []
+    for reg in regs:
+        if reg.checked_in_at is not None:
+            already.append(reg)
+        elif not reg.team_complete:
+            skipped.append(reg)
+        else:
+            done.append(_mark_checked_in(actor=actor, registration=reg, tournament=tournament))
+    return CheckedIn(checked_in=done, already=already, skipped=skipped)

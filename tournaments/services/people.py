@@ -1,4 +1,6 @@
-"""People: accounts and their player profiles (a display name).
+"""People: accounts and their player profiles (a display name), and an account taking a
+guest's history with the guest's claim code (``attach_guest``; what a guest is:
+``services.guests``).
 
 Each public entry point is one durable transaction; ``ensure_player`` is a helper that
 other services call inside theirs.
@@ -8,13 +10,16 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from core import text
 from core.audit import record_audit
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput
+from core.locks import lock_one
 from tournaments.models import Player
+from tournaments.models.clubs import CLAIM_CODE_ALPHABET, CLAIM_CODE_LENGTH
 
 User = get_user_model()
 
@@ -32,8 +37,12 @@ def ensure_player(user: AnyUser) -> Player:
 
 
 @transaction.atomic(durable=True)
-def sign_up(*, username: str, email: str, password: str, display_name: str = "") -> Player:
-    """Create an account and its player profile.
+def sign_up(
+    *, username: str, email: str, password: str, display_name: str = "", claim_code: str = ""
+) -> Player:
+    """Create an account and its player profile; with a guest's ``claim_code``, the guest's
+    player becomes the account's (``attach_guest``: its history is theirs), or
+    nothing is created when the code is wrong or used.
 
     The user name is NFKC-normalised and may hold only letters, digits and ``. _ - @ +``
     (``core.text.normalise_username``); it is taken when another account has the same
@@ -51,7 +60,11 @@ def sign_up(*, username: str, email: str, password: str, display_name: str = "")
         raise InvalidInput(
             " ".join(error.messages), code="weak_password", field="password"
         ) from None
+    if claim_code.strip():  # refused before anything is made (checked again under lock)
+        normalise_claim_code(claim_code)
     user = User.objects.create_user(username=username, email=email, password=password)
+    if claim_code.strip():
+        return attach_guest(user=user, code=claim_code, display_name=display_name)
     player = Player.objects.create(user=user, display_name=display_name[:80] or username[:80])
     return player
 
@@ -75,3 +88,73 @@ def update_profile(*, user: AnyUser, display_name: str) -> Player:
         after={"display_name": player.display_name},
     )
     return player
+
+
+# --- a guest's history claimed (``services.guests`` says what a guest is) ---------------
+
+
+def normalise_claim_code(raw: str, *, field: str = "claim_code") -> str:
+    """A typed code as stored: capitals, without the spaces and dashes people type in
+    (``"abcde-fghjk"``); refused (``invalid_claim_code``) when it cannot be a code."""
+    code = "".join(ch for ch in (raw or "").upper() if ch not in " -\t")
+    if len(code) != CLAIM_CODE_LENGTH or any(ch not in CLAIM_CODE_ALPHABET for ch in code):
+        raise InvalidInput(
+            f"A claim code is {CLAIM_CODE_LENGTH} letters and digits, as your organiser gave "
+            "it (no 0, 1, I, L or O): check it and try again.",
+            code="invalid_claim_code",
+            field=field,
+        )
+    return code
+
+
+def attach_guest(*, user: AnyUser, code: str, display_name: str = "") -> Player:
+    """The account becomes the guest's player (inside the caller's transaction: sign-up
+    makes the account and claims in one). Locks the guest's row, then the account's own
+    player (if any), so two claims of one code take turns and the second finds it used."""
+    user = require_user(user)
+    code = normalise_claim_code(code)
+    guest = lock_one(Player, claim_code=code)
+    if guest is None:
+        raise InvalidInput(
+            "No guest has this claim code: check it with your organiser.",
+            code="unknown_claim_code",
+            field="claim_code",
+        )
+    if guest.user_id is not None:
+        raise Conflict(
+            "This claim code was used already: each code works once.",
+            code="claim_code_used",
+            field="claim_code",
+        )
+    own = lock_one(Player, user=user)
+    if own is not None:
+        if own.registrations.exists() or own.partnerships.exists() or own.draft_seats.exists():
+            raise Conflict(
+                f"Your account already has a tournament history (as {own.display_name}), so "
+                "it cannot take a guest's too: ask an organiser of the club.",
+                code="has_history",
+                field="claim_code",
+            )
+        own.delete()  # an empty profile: the guest's becomes the account's
+    guest.user = user
+    guest.claimed_at = timezone.now()
+    if display_name:
+        guest.display_name = display_name[:80]
+    try:
+        with transaction.atomic():
+            guest.save(update_fields=["user", "claimed_at", "display_name"])
+    except IntegrityError:  # the account claimed another guest a moment ago
+        raise Conflict(
+            "Your account has just claimed another guest's history.",
+            code="has_history",
+            field="claim_code",
+        ) from None
+    record_audit(
+        actor=user,
+        action="player.claimed",
+        summary=f"{user.get_username()} claimed the guest {guest.display_name}",
+        obj=guest,
+        club=guest.club,
+        after={"user": user.get_username(), "display_name": guest.display_name},
+    )
+    return guest

@@ -476,9 +476,7 @@ def complete_round(*, round_id: int) -> bool:
     return stages.complete_if_done(lock_round(round_id))
 
 
-def _event(
-    tournament: Tournament, kind: str, message: str, match: Match, *, was: str = ""
-) -> None:
+def _event(tournament: Tournament, kind: str, message: str, match: Match, *, was: str = "") -> None:
     """The result's event in the feed (``was``: the match's status before a confirmation,
     so a dispute a judge resolved reads as such to bots and notifications)."""
     payload = {

@@ -73,6 +73,7 @@ from tournaments.models import (
 )
 from tournaments.pairing import standings
 from tournaments.pairing import swiss as pairing
+from tournaments.pairing.tables import assign_tables
 from tournaments.selectors import policies
 from tournaments.selectors.clock import minutes_text
 from tournaments.services import results, stages
@@ -277,14 +278,17 @@ def _save_matches(rnd: Round, pairings: Sequence[pairing.Pairing]) -> None:
     registrations = Registration.objects.in_bulk(
         [p.a for p in pairings] + [p.b for p in pairings if p.b is not None]
     )
+    # Entrants with a fixed table sit at it where they can; the others around them.
+    fixed = {pk: r.fixed_table for pk, r in registrations.items() if r.fixed_table}
+    seating = assign_tables([(p.a, p.b) for p in pairings], fixed)
     matches: list[Match] = []
-    for p in pairings:
+    for p, seat in zip(pairings, seating, strict=True):
         match = Match(
             round=rnd,
-            table=p.table,
+            table=seat.table,
             a=registrations[p.a],
             b=registrations[p.b] if p.b is not None else None,
-            notes=list(p.reasons),
+            notes=[*p.reasons, *seat.notes],
         )
         if p.b is None:
             # A bye is a match win (``outcome.bye_outcome``), confirmed as soon as it is made.

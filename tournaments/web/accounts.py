@@ -13,8 +13,9 @@ from django.urls import reverse
 from core.errors import DomainError
 from core.web import add_form_error, safe_next
 from tournaments import selectors
-from tournaments.services import people
+from tournaments.services import guests, people
 from tournaments.web.forms import (
+    ClaimForm,
     ProfileForm,
     SignInForm,
     SignUpForm,
@@ -53,7 +54,10 @@ sign_out = SignOutView.as_view()
 
 
 def sign_up(request: HttpRequest) -> HttpResponse:
-    form = SignUpForm(request.POST or None)
+    # ``?code=``: a guest's claim code from a printed slip's link, filled in.
+    form = SignUpForm(
+        request.POST or None, initial={"claim_code": request.GET.get("code", "")[:40]}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             player = people.sign_up(**form.cleaned_data)
@@ -67,10 +71,11 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: HttpRequest, claim_form: ClaimForm | None = None) -> HttpResponse:
     player = people.ensure_player(request.user)
-    form = ProfileForm(request.POST or None, initial={"display_name": player.display_name})
-    if request.method == "POST" and form.is_valid():
+    posted = request.POST if claim_form is None else None
+    form = ProfileForm(posted or None, initial={"display_name": player.display_name})
+    if request.method == "POST" and claim_form is None and form.is_valid():
         try:
             people.update_profile(user=request.user, **form.cleaned_data)
         except DomainError as error:
@@ -78,9 +83,35 @@ def profile(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, "Profile saved.")
             return redirect("profile")
-    registrations = selectors.registrations_of(player)
+    registrations = list(selectors.registrations_of(player))
     return render(
         request,
         "tournaments/profile.html",
-        {"form": form, "player": player, "registrations": registrations},
+        {
+            "form": form,
+            "player": player,
+            "registrations": registrations,
+            # A guest's history can be claimed by an account without one of its own.
+            "claim_form": claim_form or (None if registrations else ClaimForm()),
+        },
     )
+
+
+@login_required
+def claim(request: HttpRequest) -> HttpResponse:
+    """Claim a guest's history with its code (``guests.claim_guest``); a refusal is shown
+    by the code's field on the profile page."""
+    if request.method != "POST":
+        return redirect("profile")
+    form = ClaimForm(request.POST)
+    if form.is_valid():
+        try:
+            player = guests.claim_guest(user=request.user, code=form.cleaned_data["claim_code"])
+        except DomainError as error:
+            add_form_error(form, error)
+        else:
+            messages.success(
+                request, f"Welcome, {player.display_name}: the guest's results are yours now."
+            )
+            return redirect("profile")
+    return profile(request, claim_form=form)

@@ -24,6 +24,7 @@ from tournaments.services import clubs
 from tournaments.web.forms import (
     AddMemberForm,
     ClubForm,
+    ClubTimeZoneForm,
     InviteForm,
     RoleForm,
 )
@@ -62,6 +63,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "my_role": policies.role_in_club(request.user, club),
         "add_form": AddMemberForm(prefix="add"),
         "invite_form": InviteForm(prefix="invite"),
+        "time_zone_form": ClubTimeZoneForm(prefix="tz", initial={"time_zone": club.time_zone}),
         "role_choices": Role.choices,  # what RoleForm offers
     }
     if request.method == "POST":
@@ -85,8 +87,20 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
                         request, f"Invitation sent to {invite_form.cleaned_data['email']}."
                     )
                     return redirect("club-detail", slug=club.slug)
+            elif form_name == "time_zone":
+                tz_form = ClubTimeZoneForm(request.POST, prefix="tz")
+                context["time_zone_form"] = tz_form
+                if tz_form.is_valid():
+                    clubs.set_time_zone(
+                        actor=request.user, club=club, time_zone=tz_form.cleaned_data["time_zone"]
+                    )
+                    messages.success(
+                        request, f"Times are shown in {tz_form.cleaned_data['time_zone']}."
+                    )
+                    return redirect("club-detail", slug=club.slug)
         except DomainError as error:
-            add_form_error(context["add_form" if form_name == "add" else "invite_form"], error)
+            forms_by_name = {"add": "add_form", "time_zone": "time_zone_form"}
+            add_form_error(context[forms_by_name.get(form_name or "", "invite_form")], error)
     return render(request, "tournaments/club_detail.html", context)
 
 

@@ -5,13 +5,16 @@ instead of comparing statuses)."""
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
+from django.core.signals import request_finished, request_started
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 
 from tournaments import selectors
-from tournaments.models import EntrantType, Tournament
+from tournaments.models import Club, EntrantType, Tournament
 from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.brackets import stage_page
@@ -19,8 +22,36 @@ from tournaments.web.forms import AddPlayerForm
 
 
 def tournament_for(request: HttpRequest, pk: int) -> Tournament:
-    """The tournament if this user may see it (drafts: its organisers only), else a 404."""
-    return get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+    """The tournament if this user may see it (drafts: its organisers only), else a 404.
+
+    Its club's time zone is made the current one for the rest of the request, so every
+    time the page shows (starts, deadlines, the audit log) is in the club's time, as
+    players in the room read it. Done here rather than in a middleware: every tournament
+    page finds its tournament through this function, with its club in the same query, so
+    the zone costs no query and no second lookup of the URL's tournament; a middleware
+    would have to resolve the URL and read the club again. The zone is reset when each
+    request starts and ends (:func:`_reset_time_zone`), so it never leaks into the next
+    request a thread serves."""
+    tournament = get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+    activate_club_time_zone(tournament.club)
+    return tournament
+
+
+def activate_club_time_zone(club: Club) -> None:
+    """Show times in the club's zone for the rest of the request (an unknown name, which
+    the model refuses but an old row might hold: the site's zone)."""
+    try:
+        timezone.activate(zoneinfo.ZoneInfo(club.time_zone))
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        timezone.deactivate()
+
+
+def _reset_time_zone(**kwargs: Any) -> None:
+    timezone.deactivate()
+
+
+request_started.connect(_reset_time_zone, dispatch_uid="tournaments.web.reset_time_zone.start")
+request_finished.connect(_reset_time_zone, dispatch_uid="tournaments.web.reset_time_zone.end")
 
 
 def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
@@ -43,6 +74,8 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
         "started": policies.tournament_has_started(tournament),
         "live": policies.tournament_is_running(tournament),
         "final": policies.tournament_is_finished(tournament),
+        # Times on the page are in this zone (``tournament_for``); pages say which.
+        "time_zone": tournament.club.time_zone,
     }
 
 
@@ -57,8 +90,18 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     )
     invitations = [r for r in registrations if r.is_active and r.is_invited(request.user.pk)]
     context = tournament_context(request, tournament)
+    my_match = context["my_match"]
+    current = context["current_round"]
     context.update(
         {
+            # The player's "your match" card (no query unless they have a match now).
+            "playing": (
+                round_selectors.playing_now(
+                    request.user, [tournament], latest={tournament.pk: current.number}
+                )
+                if my_match is not None and current is not None
+                else []
+            ),
             "registrations": [r for r in registrations if r.is_active],
             "inactive_registrations": [r for r in registrations if not r.is_active],
             "my_registration": mine,

@@ -9,6 +9,7 @@ per row, so a player can fill it in on a phone as the match goes on. Its field n
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from django import forms
@@ -100,6 +101,36 @@ class SignUpForm(forms.Form):
         widget=forms.PasswordInput,
         help_text=password_validation.password_validators_help_text_html(),
     )
+    claim_code = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Claim code",
+        help_text="Played as a guest? The code your organiser gave you makes your results yours.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+
+
+class ClaimForm(forms.Form):
+    """A guest's claim code, typed on the profile page (``guests.claim_guest``)."""
+
+    claim_code = forms.CharField(
+        max_length=40,
+        label="Claim code",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
+    )
+
+
+class BulkAddForm(forms.Form):
+    """Names pasted on the players list, one a line or comma-separated (``guests``). The
+    length is bounded by the request's size limit; the service counts the names and
+    refuses more than it takes, with how many were pasted."""
+
+    names = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 5}),
+        strip=False,
+        help_text="One a line, or separated by commas: @username for an account, "
+        "or a guest's name.",
+    )
 
 
 class ProfileForm(forms.Form):
@@ -109,6 +140,20 @@ class ProfileForm(forms.Form):
 class ClubForm(forms.Form):
     name = NameField(what="the club's name", max_length=120)
     description = FreeTextField(what="the description", required=False)
+
+
+def _time_zone_choices() -> list[tuple[str, str]]:
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class ClubTimeZoneForm(forms.Form):
+    """An owner sets the club's time zone (``services.clubs.set_time_zone``)."""
+
+    time_zone = forms.ChoiceField(
+        choices=_time_zone_choices,
+        label="Time zone",
+        help_text="The club's tournament pages show times in this zone.",
+    )
 
 
 class AddMemberForm(forms.Form):
@@ -184,17 +229,76 @@ class TournamentForm(forms.ModelForm[Tournament]):
             del self.fields["publish"]
 
 
+class OrderedMultipleChoiceField(forms.MultipleChoiceField):
+    """A multiple choice whose order matters: the values in the order posted (the order of
+    the checkboxes on the page), and a change of order alone is a change."""
+
+    def has_changed(self, initial: Any, data: Any) -> bool:
+        return [str(v) for v in initial or []] != [str(v) for v in data or []]
+
+
+#: The up and down buttons of the tiebreaker list post ``move`` as "up:<code>" or
+#: "down:<code>": the checked tiebreakers are saved with that one moved a place.
+MOVES = {"up": -1, "down": 1}
+
+
 class SwissSettingsForm(forms.ModelForm[SwissSettings]):
-    tiebreakers = forms.MultipleChoiceField(
+    """The Swiss settings; the tiebreakers are checked and put in order.
+
+    The tiebreakers are listed in their order (the chosen ones first, as saved, then the
+    others), each with up and down buttons: without JavaScript a button posts the form with
+    ``move`` and the order is saved with that tiebreaker moved one place; with it
+    (``static/js/reorder.js``) the buttons and drag and drop move the rows on the page, and
+    Save posts the checkboxes in their new order."""
+
+    tiebreakers = OrderedMultipleChoiceField(
         choices=[(t.value, LABELS[t]) for t in Tiebreaker],
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        help_text="Applied in the order listed here.",
+        help_text="Applied in the order listed here: move them up or down, or drag them.",
     )
 
     class Meta:
         model = SwissSettings
         fields = SwissSettings.EDITABLE
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # List the choices in the order they are applied (what was posted, else saved).
+        field = self.fields["tiebreakers"]
+        assert isinstance(field, OrderedMultipleChoiceField)
+        if self.is_bound and hasattr(self.data, "getlist"):
+            chosen = [str(v) for v in self.data.getlist(self.add_prefix("tiebreakers"))]
+        else:
+            chosen = [str(v) for v in (self.initial.get("tiebreakers") or [])]
+        labels = {t.value: LABELS[t] for t in Tiebreaker}
+        ordered = [c for c in chosen if c in labels]
+        field.choices = [(c, labels[c]) for c in ordered] + [
+            (c, label) for c, label in labels.items() if c not in ordered
+        ]
+
+    @property
+    def changed_data(self) -> list[str]:
+        """Django's, plus the tiebreakers when an up or down button moved one (the posted
+        checkboxes are then in the saved order: only the cleaned order differs)."""
+        changed = list(super().changed_data)
+        cleaned = getattr(self, "cleaned_data", {})
+        if "tiebreakers" not in changed and "tiebreakers" in cleaned:
+            before = [str(v) for v in self.initial.get("tiebreakers") or []]
+            if list(cleaned["tiebreakers"]) != before:
+                changed.append("tiebreakers")
+        return changed
+
+    def clean_tiebreakers(self) -> list[str]:
+        chosen = [str(v) for v in self.cleaned_data.get("tiebreakers") or []]
+        move = str(self.data.get("move", ""))
+        direction, _, code = move.partition(":")
+        if direction in MOVES and code in chosen:
+            at = chosen.index(code)
+            to = at + MOVES[direction]
+            if 0 <= to < len(chosen):
+                chosen[at], chosen[to] = chosen[to], chosen[at]
+        return chosen
 
 
 class EliminationStageForm(forms.Form):

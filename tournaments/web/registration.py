@@ -1,4 +1,5 @@
 """Registration pages (buttons, mostly): register, withdraw, check in, add a player;
+add many from pasted names and check many in (organisers); search the players list;
 drop and re-add while the tournament runs; late entrants."""
 
 from __future__ import annotations
@@ -10,15 +11,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from core.web import HtmxHttpRequest, run_action, safe_next
+from core.errors import DomainError, translate
+from core.web import HtmxHttpRequest, parse_int, run_action, safe_next
 from tournaments import selectors
 from tournaments.models import (
     Registration,
 )
-from tournaments.services import entrants, teams
+from tournaments.selectors.tournaments import SEARCH_MAX, search_registrations
+from tournaments.services import entrants, guests, teams
 from tournaments.web.common import detail_context, tournament_for
 from tournaments.web.forms import (
     AddPlayerForm,
+    BulkAddForm,
 )
 
 
@@ -117,6 +121,101 @@ def tournament_add_player(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     else:
         messages.error(request, "Enter a username.")
     return _after_action(request, pk)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@login_required
+@require_POST
+def tournament_bulk_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """Add many entrants from pasted names (``guests.add_players_by_name``): all or none.
+    A refused paste comes back in the box, to be corrected."""
+    tournament = get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+    form = BulkAddForm(request.POST)
+    kept = ""
+    if not form.is_valid():
+        messages.error(request, "Paste at least one name.")
+    else:
+        names = form.cleaned_data["names"]
+        try:
+            added = guests.add_players_by_name(
+                actor=request.user, tournament=tournament, names=names
+            )
+        except DomainError as error:
+            problem = translate(error)
+            assert problem is not None
+            messages.error(request, problem.detail)
+            kept = names
+        else:
+            what = "team" if teams.is_team_event(tournament) else "player"
+            detail = []
+            if added.new_guests:
+                detail.append(f"{_plural(added.new_guests, 'new guest')}")
+            if added.known_guests:
+                detail.append(f"{_plural(added.known_guests, 'known guest')}")
+            messages.success(
+                request,
+                f"{_plural(added.count, what)} added"
+                + (f" ({', '.join(detail)})" if detail else "")
+                + ".",
+            )
+    if request.htmx:
+        context = detail_context(request, pk)
+        context["bulk_names"] = kept
+        response = render(request, "tournaments/_registration_panel.html", context)
+        response["HX-Trigger"] = "registrations-changed"
+        return response
+    return redirect("tournament-detail", pk=pk)
+
+
+@login_required
+@require_POST
+def tournament_check_in_many(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """ "Check in the selected" (the ticked ``registrations``) or "check in everyone"
+    (``all``): one transaction (``entrants.check_in_many``)."""
+    tournament = get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+    everyone = request.POST.get("all") == "1"
+
+    def check_in() -> entrants.CheckedIn:
+        raw = request.POST.getlist("registrations")[: entrants.CHECK_IN_MAX + 1]
+        ids = [i for i in (parse_int(v, field="registrations") for v in raw) if i is not None]
+        return entrants.check_in_many(
+            actor=request.user, tournament=tournament, registration_ids=ids, everyone=everyone
+        )
+
+    result = run_action(request, check_in)
+    if result is not None:
+        words = [f"{_plural(len(result.checked_in), 'entrant')} checked in."]
+        if result.already:
+            words.append(f"{len(result.already)} already were.")
+        if result.skipped:
+            names = ", ".join(r.name for r in result.skipped)
+            words.append(f"Skipped, a team needs its second player first: {names}.")
+        messages.success(request, " ".join(words))
+    return _after_action(request, pk)
+
+
+def tournament_players(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    """The players list filtered by name (``?q=``, at most ``SEARCH_MAX`` characters):
+    the list alone for htmx (the search box asks as you type), else the whole page."""
+    query = request.GET.get("q", "")[:SEARCH_MAX].strip()
+    context = detail_context(request, pk)
+    context["search"] = query
+    context["registered_total"] = len(context["registrations"])
+    if query:
+        tournament = context["tournament"]
+        found = set(
+            search_registrations(tournament.registrations.all(), query).values_list("pk", flat=True)
+        )
+        context["registrations"] = [r for r in context["registrations"] if r.pk in found]
+        context["inactive_registrations"] = [
+            r for r in context["inactive_registrations"] if r.pk in found
+        ]
+    if request.htmx:
+        return render(request, "tournaments/_players.html", context)
+    return render(request, "tournaments/tournament_detail.html", context)
 
 
 @login_required

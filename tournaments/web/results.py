@@ -131,9 +131,12 @@ def _posted_games(request: HttpRequest, tournament: Tournament) -> list[Any]:
 
 @login_required
 def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
+    """The judges' results grid; a POST is a one-tap result (:func:`_quick_result`)."""
     tournament = tournament_for(request, pk)
     if not policies.can_judge(request.user, tournament.club):
         raise Http404
+    if request.method == "POST":
+        return _quick_result(request, tournament)
     round_raw = request.GET.get("round", "")
     state = request.GET.get("status", "")
     if state not in [*MatchStatus.values, "overdue"]:
@@ -151,11 +154,62 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/judge.html",
         {
             **tournament_context(request, tournament),
-            "matches": matches,
+            "rows": round_selectors.judge_rows(matches, tournament),
             "rounds": selectors.tournament_rounds(tournament),
             "filter_round": round_raw,
             "filter_status": state,
             "statuses": [*MatchStatus.choices, ("overdue", "Overdue")],
             "counts": counts,
+            "grid_next": request.get_full_path(),
+        },
+    )
+
+
+def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """One tap on the grid: the match's standard result for the button's winner (or a
+    draw), entered as a judge's result (``results.judge_result``). With htmx the answer is
+    the match's row, showing the result, or the refusal in words; without, the grid again
+    (back at ``next``) with the message on top."""
+    grid = safe_next(request, "") or reverse("judge", args=[tournament.pk])
+    try:
+        match_pk = parse_int(request.POST.get("match"), field="match")
+    except InvalidInput:
+        match_pk = None
+    match = (
+        selectors.matches_for_judge(tournament, pk=match_pk).first()
+        if match_pk is not None
+        else None
+    )
+    if match is None:
+        raise Http404
+    error = ""
+    entered = False
+    try:
+        games = round_selectors.quick_result_games(
+            match, tournament, request.POST.get("result", "")
+        )
+        results.judge_result(actor=request.user, match=match, games=games)
+        entered = True
+    except (DomainError, RuleViolation) as exc:
+        problem = translate(exc)
+        assert problem is not None
+        error = f"{problem.detail} ({problem.where})" if problem.where else problem.detail
+    if not getattr(request, "htmx", False):
+        if error:
+            messages.error(request, f"Table {match.table}: {error}")
+        else:
+            messages.success(request, f"Table {match.table}: result entered.")
+        return redirect(grid)
+    if entered:  # read again: its state, winner and score as the grid shows them
+        match = selectors.matches_for_judge(tournament, pk=match.pk).first() or match
+    return render(
+        request,
+        "tournaments/_judge_row.html",
+        {
+            "tournament": tournament,
+            "row": round_selectors.judge_rows([match], tournament)[0],
+            "row_error": error,
+            "entered": entered,
+            "grid_next": grid,
         },
     )

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from core.errors import DomainError, InvalidInput
+from core.web import parse_int, safe_next
 from tournaments import selectors
-from tournaments.models import EntrantType
+from tournaments.models import EntrantType, Tournament
 from tournaments.pairing.standings import LABELS, Tiebreaker
 from tournaments.selectors import pods as pod_selectors
+from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
+from tournaments.services import seating
 from tournaments.web.common import tournament_context, tournament_for
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
+    if request.method == "POST":
+        return _fixed_table(request, tournament)
     if pod_selectors.pod_stage_of(tournament.pk) is not None:  # pod standings are their own
         return redirect(f"{reverse('pods', args=[tournament.pk])}#pod-standings")
     table = selectors.tournament_standings(tournament)
@@ -45,3 +52,32 @@ def history(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/history.html",
         {**tournament_context(request, tournament), "rounds_with_matches": rounds_with_matches},
     )
+
+
+def _fixed_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """An organiser gives an entrant a fixed table, or takes it away (an empty table):
+    ``seating.set_fixed_table``; the form is on the tournament page, which it goes back to
+    (``next``) with the outcome on top."""
+    if not request.user.is_authenticated or not policies.can_manage_club(
+        request.user, tournament.club
+    ):
+        raise Http404
+    back = safe_next(request, "") or reverse("tournament-detail", args=[tournament.pk])
+    try:
+        registration = parse_int(request.POST.get("registration"), field="registration")
+        table = parse_int(request.POST.get("table") or None, field="table")
+        if registration is None or request.POST.get("action") != "fixed_table":
+            raise InvalidInput("Choose a player.", code="no_registration", field="registration")
+        if not selectors.tournament_registrations(tournament).filter(pk=registration).exists():
+            raise Http404
+        reg = seating.set_fixed_table(actor=request.user, registration=registration, table=table)
+    except DomainError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(
+            request,
+            f"{reg.name} plays at table {table} from the next round paired."
+            if table is not None
+            else f"{reg.name} has no fixed table.",
+        )
+    return redirect(back)

@@ -4,6 +4,7 @@ from tournaments.web import (
     accounts,
     clubs,
     pods,
+    projector,
     registration,
     results,
     rounds,
@@ -16,6 +17,7 @@ urlpatterns = [
     path("", accounts.home, name="home"),
     path("accounts/signup/", accounts.sign_up, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/profile/claim/", accounts.claim, name="profile-claim"),
     path("clubs/", clubs.club_list, name="club-list"),
     path("clubs/new/", clubs.club_create, name="club-create"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club-detail"),
@@ -43,6 +45,19 @@ urlpatterns = [
         "tournaments/<int:pk>/players/add/",
         registration.tournament_add_player,
         name="tournament-add-player",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/bulk/",
+        registration.tournament_bulk_add,
+        name="tournament-bulk-add",
+    ),
+    path(
+        "tournaments/<int:pk>/registrations/check-in/",
+        registration.tournament_check_in_many,
+        name="tournament-check-in-many",
+    ),
+    path(
+        "tournaments/<int:pk>/players/", registration.tournament_players, name="tournament-players"
     ),
     path(
         "tournaments/<int:pk>/registrations/<int:reg_pk>/withdraw/",
@@ -105,4 +120,16 @@ urlpatterns = [
         name="round-robin",
     ),
     path("tournaments/<int:pk>/timer/", rounds.round_timer, name="round-timer"),
+    path("tournaments/<int:pk>/projector/", projector.projector, name="projector"),
+    path(
+        "tournaments/<int:pk>/projector/content/",
+        projector.projector_content,
+        name="projector-content",
+    ),
+    path(
+        "tournaments/<int:pk>/projector/announcement/",
+        projector.projector_announcement,
+        name="projector-announcement",
+    ),
+    path("tournaments/<int:pk>/my-match/", projector.my_match, name="my-match"),
 ]

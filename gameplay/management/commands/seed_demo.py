@@ -93,6 +93,12 @@ PLAYER_NAMES = [
 ]
 
 
+def _account(player: Any) -> Any:
+    """A demo player's account (every demo player signed up: none is a guest)."""
+    assert player.user is not None
+    return player.user
+
+
 class Command(BaseCommand):
     help = "Create demo data (club, organiser, judge, 24 players, an open tournament)."
 
@@ -117,7 +123,8 @@ class Command(BaseCommand):
             email="organiser@example.com",
             password=DEMO_PASSWORD,
             display_name="Olivia Organiser",
-        ).user
+        )
+        owner = _account(owner)
         club = clubs.create_club(
             actor=owner,
             name=CLUB_NAME,
@@ -151,12 +158,12 @@ class Command(BaseCommand):
                 password=DEMO_PASSWORD,
                 display_name=name,
             )
-            clubs.add_member(actor=owner, club=club, username=player.user.username)
+            clubs.add_member(actor=owner, club=club, username=_account(player).username)
             if index <= 20:  # leave a few places to register live
-                entrants.register(actor=player.user, tournament=tournament)
+                entrants.register(actor=_account(player), tournament=tournament)
             if index <= 12:
                 entrants.check_in(
-                    actor=player.user,
+                    actor=_account(player),
                     registration=player.registrations.get(tournament=tournament),
                 )
         return owner, club
@@ -226,7 +233,7 @@ class Command(BaseCommand):
         )
         if match is None or match.b is None:
             return
-        a, b = match.a.player.user, match.b.player.user
+        a, b = _account(match.a.player), _account(match.b.player)
         table = tables.open_table(actor=a, match=match)
         for number, (user, kind) in enumerate(
             [(a, "play"), (b, "play"), (a, "extra"), (a, "pass"), (b, "play"), (b, "play")]
@@ -301,7 +308,7 @@ class Command(BaseCommand):
             seats = list(
                 match.seats.select_related("registration__player__user").order_by("position")
             )
-            users = [seat.registration.player.user for seat in seats]
+            users = [_account(seat.registration.player) for seat in seats]
             rounds = [[31, 24, 18, 27][: len(users)], [35, 20, 22, 30][: len(users)]]
             pods.report(actor=users[0], match=match.pk, rounds=rounds)
             if confirm:

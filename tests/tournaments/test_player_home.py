@@ -1,0 +1,126 @@
+"""The player's home during an event (issue 14): on the home page and the tournament page a
+player with a match now sees "Round 1 · table 2 · vs Bruno" (a team: the team's name; a
+pod: the pod's other players), the round clock, the report button (their match page) and
+the link to their live table when one is open. The home page's cards cost the same queries
+whatever the number of tournaments the player is in."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import (
+    A_WINS,
+    PlayerFactory,
+    RegistrationFactory,
+    running_team_tournament,
+    running_tournament,
+)
+from tournaments.models import Match
+from tournaments.selectors import rounds as round_selectors
+from tournaments.services import results, swiss
+
+pytestmark = pytest.mark.django_db
+
+
+def _paired_for(player: Any, count: int) -> list[tuple[Any, Match]]:
+    """``count`` running tournaments, round 1 paired, ``player`` in each."""
+    out = []
+    for _ in range(count):
+        tournament, organiser, registrations = running_tournament(3, auto_pair=False)
+        RegistrationFactory(
+            tournament=tournament, player=player, checked_in_at=registrations[0].checked_in_at
+        )
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        match = Match.objects.select_related("a__player", "b__player").get(
+            round__tournament=tournament, seats__registration__player=player
+        )
+        out.append((tournament, match))
+    return out
+
+
+def _opponent(match: Match, player: Any) -> str:
+    other = match.b if match.a.player_id == player.pk else match.a
+    return other.name if other is not None else ""
+
+
+def test_the_home_page_shows_the_players_match_now(client) -> None:  # type: ignore[no-untyped-def]
+    player = PlayerFactory()
+    [(tournament, match)] = _paired_for(player, 1)
+    client.force_login(player.user)
+    page = client.get("/").content.decode()
+    card = page[page.index(f'id="playing-{tournament.pk}"') :]
+    card = card[: card.index("</section>")]
+    if match.is_bye:
+        assert "Round 1 · bye" in card
+        return
+    assert f"Round 1 · table {match.table} · vs {_opponent(match, player)}" in card
+    assert reverse("match", args=[tournament.pk, match.pk]) in card and "Report result" in card
+    assert 'id="round-timer"' in card  # the round's clock (paired, not started)
+
+
+def test_once_confirmed_the_card_stays_for_the_latest_round_without_the_report_button(
+    client,
+) -> None:  # type: ignore[no-untyped-def]
+    player = PlayerFactory()
+    [(tournament, match)] = _paired_for(player, 1)
+    if not match.is_bye:
+        results.judge_result(
+            actor=tournament.club.memberships.get().user, match=match.pk, games=A_WINS
+        )
+    client.force_login(player.user)
+    page = client.get("/").content.decode()
+    card = page[page.index(f'id="playing-{tournament.pk}"') :]
+    card = card[: card.index("</section>")]
+    assert "Report result" not in card
+
+
+def test_a_team_member_sees_the_other_teams_name(client) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, teams = running_team_tournament(2, auto_pair=False)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+    mine, theirs = teams
+    client.force_login(mine.partner.user)  # the teammate, not who registered the team
+    page = client.get("/").content.decode()
+    match = Match.objects.get(round__tournament=tournament)
+    assert f"Round 1 · table {match.table} · vs {escape(theirs.team_name)}" in page
+
+
+def test_the_tournament_page_shows_the_card_too(client) -> None:  # type: ignore[no-untyped-def]
+    player = PlayerFactory()
+    [(tournament, match)] = _paired_for(player, 1)
+    client.force_login(player.user)
+    page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
+    assert f'id="playing-{tournament.pk}"' in page
+    assert f"table {match.table}" in page or match.is_bye
+
+
+def test_no_card_for_others_or_for_tournaments_without_a_round(client) -> None:  # type: ignore[no-untyped-def]
+    player = PlayerFactory()
+    tournament, _, _ = running_tournament(4, auto_pair=False)
+    RegistrationFactory(tournament=tournament, player=player)
+    client.force_login(player.user)
+    assert "playing-now" not in client.get("/").content.decode()
+    client.logout()
+    assert "playing-now" not in client.get("/").content.decode()
+
+
+def _home_queries(client: Any, count: int) -> int:
+    player = PlayerFactory()
+    paired = _paired_for(player, count)
+    client.force_login(player.user)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/").content.decode()
+    assert page.count('class="card playing-now"') == count
+    assert len(round_selectors.playing_now(player.user, [t for t, _ in paired])) == count
+    return len(queries)
+
+
+def test_the_home_pages_cards_cost_the_same_queries_for_1_and_4_tournaments(client) -> None:  # type: ignore[no-untyped-def]
+    one = _home_queries(client, 1)
+    four = _home_queries(client, 4)
+    assert one == four, (one, four)
