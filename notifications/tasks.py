@@ -8,12 +8,16 @@ from notifications.services import outbox
 
 
 @shared_task(ignore_result=True)
-def deliver_due() -> int:
-    """Deliver what is due, batch after batch (queued after every commit that fanned an
-    event out, and by beat as the sweeper: retries that came due, claims of dead workers)."""
+def deliver_due(lane: str = "") -> int:
+    """Deliver what is due in a lane (``"people"``: e-mail and push; ``"webhooks"``; empty:
+    both), batch after batch: queued after every commit that recorded an event (one task
+    per lane, so players never wait behind a club's slow webhooks) and by beat's sweeper
+    (retries that came due, claims of dead workers)."""
+    if lane not in ("", "people", "webhooks"):
+        return 0
     total = 0
     while True:
-        claimed = outbox.deliver_due()
+        claimed = outbox.deliver_due(lane=lane)
         total += claimed
         if claimed < outbox.BATCH:
             return total
@@ -28,4 +32,6 @@ def sweep_notifications() -> int:
     if current_app.conf.task_always_eager:
         outbox.deliver_in_background()
         return 0
-    return int(deliver_due())
+    deliver_due.delay("people")
+    deliver_due.delay("webhooks")
+    return 0

@@ -29,6 +29,7 @@ import logging
 import random
 import threading
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -55,6 +56,7 @@ from notifications.models import (
     Webhook,
 )
 from notifications.services import senders
+from notifications.services.push import vapid_keys as push_keys
 from tournaments.models import (
     MATCH_ENTRANTS,
     Match,
@@ -368,7 +370,9 @@ def kick() -> None:
     try:
         from core.queue import task_named
 
-        task_named(DELIVER_TASK).delay()
+        task = task_named(DELIVER_TASK)
+        task.delay("people")
+        task.delay("webhooks")
     except Exception:
         logger.warning("could not queue the delivery of notifications; the sweeper will")
 
@@ -402,7 +406,15 @@ def queue_delivery_on_commit() -> None:
     enqueue_on_commit(DELIVER_TASK)
 
 
-def _claim(limit: int) -> list[Notification]:
+#: The two lanes of delivery, each claimed on its own: players' e-mail and push never
+#: wait behind a club's slow webhooks.
+PEOPLE = (Channel.EMAIL, Channel.PUSH)
+WEBHOOKS = (Channel.WEBHOOK,)
+#: HTTP requests (push, webhooks) a worker makes at once.
+SEND_THREADS = 32
+
+
+def _claim(limit: int, channels: tuple[str, ...]) -> list[Notification]:
     now = timezone.now()
     with transaction.atomic():
         due = for_update(
@@ -411,8 +423,9 @@ def _claim(limit: int) -> list[Notification]:
                 # A row being sent is due again only once its claim ran out (a worker died).
                 | Q(status=DeliveryStatus.SENDING, claimed_until__lte=now),
                 due_at__lte=now,
+                channel__in=channels,
             ).order_by("due_at"),
-            related=("webhook", "subscription", "user"),
+            related=("webhook", "subscription", "user", "event"),
             skip_locked=True,
         )
         rows = list(due[:limit])
@@ -424,12 +437,22 @@ def _claim(limit: int) -> list[Notification]:
     return rows
 
 
-def deliver_due(limit: int = BATCH) -> int:
-    """Fan out the waiting events, then deliver up to ``limit`` due rows; returns how many
-    rows were claimed. Each row's outcome is its own: one that fails (or raises) never
-    stops the others."""
+def deliver_due(limit: int = BATCH, *, lane: str = "") -> int:
+    """Fan out the waiting events, then deliver up to ``limit`` due rows of each lane
+    (``"people"``: e-mail and push; ``"webhooks"``; empty: people, then webhooks); returns
+    how many rows were claimed. E-mail goes over one connection a batch; push and webhook
+    requests go out ``SEND_THREADS`` at a time (a slow receiver holds one thread). Each
+    row's outcome is its own: one that fails (or raises) never stops the others."""
     dispatch_pending()
-    rows = _claim(limit)
+    claimed = 0
+    if lane in ("", "people"):
+        claimed += _deliver(_claim(limit, PEOPLE))
+    if lane in ("", "webhooks"):
+        claimed += _deliver(_claim(limit, WEBHOOKS))
+    return claimed
+
+
+def _deliver(rows: list[Notification]) -> int:
     emails = [n for n in rows if n.channel == Channel.EMAIL]
     others = [n for n in rows if n.channel != Channel.EMAIL]
     if emails:
@@ -439,14 +462,22 @@ def deliver_due(limit: int = BATCH) -> int:
             outcomes = {n.pk: senders.Outcome(ok=False, error=str(error)[:300]) for n in emails}
         for row in emails:
             _record(row, outcomes[row.pk])
-    for row in others:
-        try:
-            outcome = senders.send(row)
-        except Exception as error:  # a bug or an unexpected answer: logged, retried
-            logger.exception("notification %s failed", row.pk)
-            outcome = senders.Outcome(ok=False, error=f"{type(error).__name__}: {error}"[:300])
-        _record(row, outcome)
+    if others:
+        keys = push_keys() if any(n.channel == Channel.PUSH for n in others) else None
+        with ThreadPoolExecutor(max_workers=min(SEND_THREADS, len(others))) as pool:
+            results = list(pool.map(lambda row: _send(row, keys), others))
+        for row, outcome in zip(others, results, strict=True):
+            _record(row, outcome)
     return len(rows)
+
+
+def _send(row: Notification, keys: tuple[str, str] | None) -> senders.Outcome:
+    """One HTTP delivery (in a sending thread: no database here, the row came loaded)."""
+    try:
+        return senders.send(row, vapid=keys)
+    except Exception as error:  # a bug or an unexpected answer: logged, retried
+        logger.exception("notification %s failed", row.pk)
+        return senders.Outcome(ok=False, error=f"{type(error).__name__}: {error}"[:300])
 
 
 def backoff(attempts: int) -> timedelta:

@@ -42,10 +42,11 @@ class Outcome:
     gone: bool = False
 
 
-def send(row: Notification) -> Outcome:
+def send(row: Notification, *, vapid: tuple[str, str] | None = None) -> Outcome:
+    """A webhook's or a push delivery (``vapid``: the server's keys, read beforehand)."""
     if row.webhook_id is not None:
         return send_webhook(row)
-    return send_push(row)
+    return send_push(row, vapid=vapid)
 
 
 # --- e-mail -----------------------------------------------------------------------------------
@@ -147,7 +148,7 @@ def _http_outcome(status: int, text: str) -> Outcome:
 # --- web push ---------------------------------------------------------------------------------
 
 
-def send_push(row: Notification) -> Outcome:
+def send_push(row: Notification, *, vapid: tuple[str, str] | None = None) -> Outcome:
     from pywebpush import WebPushException, webpush
 
     from notifications.services.push import vapid_keys
@@ -165,7 +166,7 @@ def send_push(row: Notification) -> Outcome:
             "tag": row.key,
         }
     )
-    private_key, _ = vapid_keys()
+    private_key, _ = vapid or vapid_keys()
     try:
         response = webpush(
             subscription_info={
