@@ -300,6 +300,9 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBac
 # and the contact the push services see.
 NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 10, minimum=1)
 NOTIFICATIONS_ALLOW_LOOPBACK = env_bool("NOTIFICATIONS_ALLOW_LOOPBACK", DEBUG)
+# Without a worker (Celery eager), deliver in a thread of this process (tests turn it off
+# and deliver by hand).
+NOTIFICATIONS_IN_THREAD = True
 VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", "")
 EMAIL_HOST = env("EMAIL_HOST", "localhost")

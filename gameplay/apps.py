@@ -10,9 +10,11 @@ class GameplayConfig(AppConfig):
         from core.audit import event_recorded
         from gameplay.realtime import broadcast
         from gameplay.selectors.gates import unfinished_drafts
+        from gameplay.selectors.home import playing_links
         from gameplay.services.drafts import pod_changed
         from gameplay.services.tables import table_changed
         from tournaments.selectors.policies import round_may_begin
+        from tournaments.selectors.rounds import playing_links as asked_for_links
         from tournaments.services.brackets import stage_changed
         from tournaments.services.projector import projector_changed
 
@@ -28,3 +30,5 @@ class GameplayConfig(AppConfig):
         )
         # A tournament round waits for the drafts seated before it.
         round_may_begin.connect(unfinished_drafts, dispatch_uid="gameplay.round_gate")
+        # The player's card links to their open live table and draft.
+        asked_for_links.connect(playing_links, dispatch_uid="gameplay.playing_links")

@@ -163,7 +163,6 @@ class Notification(models.Model):
     #: ``w<webhook id>``): unique, so nothing is queued twice.
     key = models.CharField(max_length=80, unique=True)
     event = models.ForeignKey("core.Event", on_delete=models.CASCADE, related_name="+")
-    tournament_id = models.BigIntegerField(null=True, blank=True)
     topic = models.CharField(max_length=24, choices=Topic.choices)
     channel = models.CharField(max_length=8, choices=Channel.choices)
     user = models.ForeignKey(

@@ -28,9 +28,11 @@ def sweep_notifications() -> int:
     """The embedded clock's and beat's safety net. Without a worker it hands the work to a
     thread of this process, so no request waits for a slow receiver."""
     from celery import current_app
+    from django.conf import settings
 
     if current_app.conf.task_always_eager:
-        outbox.deliver_in_background()
+        if settings.NOTIFICATIONS_IN_THREAD:
+            outbox.deliver_in_background()
         return 0
     deliver_due.delay("people")
     deliver_due.delay("webhooks")

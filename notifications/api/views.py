@@ -13,7 +13,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api import ERRORS, StrictInput, path_int, valid
-from core.errors import NotAllowed
 from notifications import selectors
 from notifications.models import PLAYER_TOPIC_CHOICES, Notification, Topic, Webhook, WebhookFormat
 from notifications.services import preferences, push, webhooks
@@ -168,11 +167,7 @@ class DeliveryOutput(serializers.ModelSerializer[Notification]):
 
 def _club(request: Request, slug: str) -> Club:
     club = get_object_or_404(Club, slug=slug)
-    if not policies.can_manage_club(request.user, club):
-        raise NotAllowed(
-            f"Only the owners and organisers of {club.name} see its webhooks.",
-            code="not_organiser",
-        )
+    policies.require_manager(request.user, club, doing="see its webhooks")
     return club
 
 

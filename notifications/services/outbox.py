@@ -42,7 +42,6 @@ from django.utils import timezone
 
 from core.locks import for_update
 from core.models import Event
-from core.queue import enqueue_on_commit
 from notifications.models import (
     DEFAULT_EMAIL_TOPICS,
     DEFAULT_PUSH_TOPICS,
@@ -60,7 +59,6 @@ from notifications.services.push import vapid_keys as push_keys
 from tournaments.models import (
     MATCH_ENTRANTS,
     Match,
-    MatchSeat,
     MatchStatus,
     Player,
     Registration,
@@ -69,6 +67,7 @@ from tournaments.models import (
     ResultReport,
     Tournament,
 )
+from tournaments.selectors.rounds import pod_seats_prefetch
 
 logger = logging.getLogger(__name__)
 
@@ -156,7 +155,6 @@ def fan_out(event: Event) -> int:
             Notification(
                 key=f"{event.pk}:webhook:w{webhook.pk}",
                 event=event,
-                tournament_id=tournament.pk,
                 topic=topic,
                 channel=Channel.WEBHOOK,
                 webhook=webhook,
@@ -207,7 +205,7 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
         matches = list(
             Match.objects.filter(round__tournament=tournament, round__number=number)
             .select_related(*MATCH_ENTRANTS)
-            .prefetch_related(_pod_seats())
+            .prefetch_related(pod_seats_prefetch(users=True))
         )
         for match in matches:
             if topic in (Topic.TIME_WARNING, Topic.TIME_CALLED) and (
@@ -274,18 +272,6 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
     return people
 
 
-def _pod_seats() -> Any:
-    from django.db.models import Prefetch
-
-    return Prefetch(
-        "seats",
-        queryset=MatchSeat.objects.filter(position__isnull=False)
-        .select_related("registration__player__user", "registration__partner__user")
-        .order_by("position"),
-        to_attr="pod_seats",
-    )
-
-
 def _lines(match: Match, number: Any, topic: Topic) -> list[tuple[Registration, str]]:
     """Each entrant of the match with the line they are told."""
     seats = getattr(match, "pod_seats", [])
@@ -330,7 +316,6 @@ def _personal_rows(
         message = {"subject": person.subject, "body": person.body, "url": person.url}
         common = {
             "event": event,
-            "tournament_id": tournament.pk,
             "topic": topic,
             "user_id": person.user_id,
             "message": message,
@@ -364,7 +349,7 @@ def kick() -> None:
     """After a commit that queued rows: deliver them now, off the request's path: a task
     with a worker; without one (the embedded default), a thread of this process."""
     if current_app.conf.task_always_eager:
-        if getattr(settings, "NOTIFICATIONS_IN_THREAD", True):
+        if settings.NOTIFICATIONS_IN_THREAD:
             deliver_in_background()
         return
     try:
@@ -400,10 +385,6 @@ def deliver_in_background() -> None:
             _background.release()
 
     threading.Thread(target=run, name="notifications", daemon=True).start()
-
-
-def queue_delivery_on_commit() -> None:
-    enqueue_on_commit(DELIVER_TASK)
 
 
 #: The two lanes of delivery, each claimed on its own: players' e-mail and push never

@@ -61,7 +61,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 def _club_for_manager(request: HttpRequest, slug: str) -> Club:
     club = get_object_or_404(Club, slug=slug)
-    if not policies.can_manage_club(request.user, club):
+    if not policies.can_manage_club(request.user, club):  # the page is theirs alone
         raise PermissionDenied
     return club
 

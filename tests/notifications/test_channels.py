@@ -189,3 +189,28 @@ def test_two_workers_delivering_at_once_send_every_row_once(settings) -> None:  
     keys = [r.headers["x-cardclub-delivery"] for r in receiver.received]
     assert len(keys) == 6 and len(set(keys)) == 6
     assert Notification.objects.filter(status=DeliveryStatus.SENT).count() == total
+
+
+@pytest.mark.django_db
+def test_the_webhook_lists_of_the_api_cost_the_same_queries_for_more_rows(api_as) -> None:  # type: ignore[no-untyped-def]
+    counts = []
+    for hooks in (1, 4):
+        tournament, organiser, _ = running_tournament(4)
+        made = [
+            webhooks.add_webhook(
+                actor=organiser, club=tournament.club, url=f"https://1.1.1.1/hook/{n}"
+            )
+            for n in range(hooks)
+        ]
+        rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+        assert rnd is not None
+        swiss.start_round(actor=organiser, round=rnd)
+        outbox.dispatch_pending()
+        client = api_as(organiser)
+        base = f"/api/v1/clubs/{tournament.club.slug}/webhooks/"
+        with CaptureQueriesContext(connection) as listing:
+            assert len(client.get(base).json()) == hooks
+        with CaptureQueriesContext(connection) as log:
+            assert len(client.get(f"{base}{made[0].pk}/deliveries/").json()) == 2
+        counts.append((len(listing), len(log)))
+    assert counts[0] == counts[1], counts

@@ -18,15 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch
-
 from tournaments.models import (
     BRACKET_KINDS,
     MATCH_ENTRANTS,
     POD_KINDS,
     EntrantType,
     Match,
-    MatchSeat,
     MatchStatus,
     Registration,
     Round,
@@ -34,7 +31,7 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.selectors.brackets import BracketView, bracket_view
-from tournaments.selectors.rounds import RoundClock, round_clock
+from tournaments.selectors.rounds import RoundClock, pod_seats_prefetch, round_clock
 from tournaments.selectors.tournaments import visible_tournament_ids
 
 if TYPE_CHECKING:
@@ -155,15 +152,7 @@ def _round_tables(rnd: Round, *, teams: bool) -> list[Table]:
     seats of its pods)."""
     matches = (
         rnd.matches.select_related(*MATCH_ENTRANTS)
-        .prefetch_related(
-            Prefetch(
-                "seats",
-                queryset=MatchSeat.objects.filter(position__isnull=False)
-                .select_related("registration__player", "registration__partner")
-                .order_by("position"),
-                to_attr="pod_seats",
-            )
-        )
+        .prefetch_related(pod_seats_prefetch())
         .order_by("table")
     )
     if rnd.stage.kind in POD_KINDS:

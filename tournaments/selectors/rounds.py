@@ -8,13 +8,14 @@ and what "pair again" does to a round (``pair_again_of``).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db.models import Count, Prefetch, QuerySet, prefetch_related_objects
+from django.dispatch import Signal
 
 from core.errors import RuleViolation
 from gameplay.rules import games as game_rules
@@ -194,16 +195,7 @@ def matches_for_judge(
     pod's seats; two queries. ``pk``: that one match only (a row the grid replaces)."""
     qs = (
         Match.objects.select_related("round__stage", *MATCH_ENTRANTS)
-        .prefetch_related(
-            # A pod's seats in order (two-player matches have none with a position).
-            Prefetch(
-                "seats",
-                queryset=MatchSeat.objects.filter(position__isnull=False)
-                .select_related("registration__player", "registration__partner")
-                .order_by("position"),
-                to_attr="pod_seats",
-            )
-        )
+        .prefetch_related(pod_seats_prefetch())
         .filter(round__tournament=tournament, b__isnull=False)
     )
     if pk is not None:
@@ -303,6 +295,21 @@ def match_counts(tournament: Tournament) -> dict[str, int]:
     )
     found = dict(rows)
     return {status: found[status] for status in MatchStatus.values if status in found}
+
+
+def pod_seats_prefetch(*, users: bool = False) -> Prefetch[Any]:
+    """A pod's seats in order as ``match.pod_seats``, with their players and partners (and
+    their accounts: ``users``); two-player matches have none with a position."""
+    related = ["registration__player", "registration__partner"]
+    if users:
+        related += ["registration__player__user", "registration__partner__user"]
+    return Prefetch(
+        "seats",
+        queryset=MatchSeat.objects.filter(position__isnull=False)
+        .select_related(*related)
+        .order_by("position"),
+        to_attr="pod_seats",
+    )
 
 
 def score_line(match: Match) -> str:
@@ -614,13 +621,37 @@ def correction_impact(match: Match) -> CorrectionImpact:
 
 # --- the player's home during an event ------------------------------------------------------
 
-#: Draft pods a player may still be picking in (``gameplay.models.PodStatus``), read by
-#: relation name: this app never imports the gameplay app (the arrows), and the pods and
-#: live tables point at our rows, so the names ``draft_seats`` and ``live_table`` are ours
-#: to read.
-OPEN_POD_STATUSES = ("ready", "running", "paused")
-#: A live table still being played at (``gameplay.models.TableStatus``: not ``done``).
-DONE_TABLE_STATUS = "done"
+
+@dataclass(frozen=True)
+class PlayingLinks:
+    """Where a player's card links (``playing_links``): the open live table of each match
+    (match id -> table id) and the open draft pod in each tournament (tournament id ->
+    pod id)."""
+
+    tables: Mapping[int, int]
+    drafts: Mapping[int, int]
+
+
+#: Asked for the links of the player's cards: ``send(sender=Match, user_id=...,
+#: match_ids=[...], tournament_ids=[...])``; each receiver answers a ``PlayingLinks``.
+#: The gameplay app answers it (``gameplay.selectors.home``), connected in its
+#: ``AppConfig.ready``: live tables and drafts are its rows, and this app never imports it.
+playing_links = Signal()
+
+
+def _links(user_id: int, matches: list[Match]) -> PlayingLinks:
+    tables: dict[int, int] = {}
+    drafts: dict[int, int] = {}
+    for _, reply in playing_links.send(
+        sender=Match,
+        user_id=user_id,
+        match_ids=[m.pk for m in matches],
+        tournament_ids=sorted({m.round.tournament_id for m in matches}),
+    ):
+        if isinstance(reply, PlayingLinks):
+            tables.update(reply.tables)
+            drafts.update(reply.drafts)
+    return PlayingLinks(tables=tables, drafts=drafts)
 
 
 @dataclass(frozen=True)
@@ -655,7 +686,7 @@ def _card(
     tournament: Tournament,
     match: Match,
     pod_seats: list[MatchSeat],
-    draft_pod_id: int | None,
+    links: PlayingLinks,
 ) -> PlayingNow:
     pod = bool(pod_seats)
     if pod:
@@ -668,7 +699,6 @@ def _card(
         mine_is_a = match.a is not None and match.a.has_member(user_id)
         other = match.b if mine_is_a else match.a
         against = other.name if other is not None else ""
-    table = getattr(match, "live_table", None)
     return PlayingNow(
         tournament=tournament,
         match=match,
@@ -679,10 +709,8 @@ def _card(
         pod=pod,
         clock=round_clock(match.round),
         report=match.status != MatchStatus.CONFIRMED and (pod or not match.is_bye),
-        live_table_id=(
-            table.pk if table is not None and table.status != DONE_TABLE_STATUS else None
-        ),
-        draft_pod_id=draft_pod_id,
+        live_table_id=links.tables.get(match.pk),
+        draft_pod_id=links.drafts.get(tournament.pk),
     )
 
 
@@ -693,8 +721,9 @@ def playing_now(
     match to play now (the rule of :func:`current_match_of`: their unconfirmed match, else
     theirs in the latest round; ``latest``: tournament id -> its latest round number, when
     the caller read it; else one query more). At most four queries whatever the number of
-    tournaments: the latest rounds (unless given), the user's seats with their matches,
-    entrants and live tables, the seats of pods among them, and their open draft pods."""
+    tournaments: the latest rounds (unless given), the user's seats with their matches and
+    entrants, the seats of pods among them; and what the ``playing_links`` receivers read
+    (gameplay: the open tables, the open draft pods)."""
     running = {t.pk: t for t in tournaments if policies.tournament_is_running(t)}
     if not user.is_authenticated or not running:
         return []
@@ -710,7 +739,6 @@ def playing_now(
         )
         .select_related(
             "match__round__stage",
-            "match__live_table",
             *(f"match__{name}" for name in MATCH_ENTRANTS),
         )
         .order_by("-round__number")
@@ -736,18 +764,8 @@ def playing_now(
             .order_by("position")
         ):
             pods.setdefault(seat.match_id, []).append(seat)
-    drafts: dict[int, int] = dict(
-        Registration.objects.filter(
-            member_of_entrant(user.pk),
-            tournament_id__in=list(chosen),
-            draft_seats__player__user_id=user.pk,
-            draft_seats__pod__status__in=OPEN_POD_STATUSES,
-        )
-        .order_by("tournament_id", "draft_seats__pod_id")  # the latest pod last: it stays
-        .values_list("tournament_id", "draft_seats__pod_id")
-        .distinct()
-    )
+    links = _links(user.pk, list(chosen.values()))
     return [
-        _card(user.pk, running[tid], match, pods.get(match.pk, []), drafts.get(tid))
+        _card(user.pk, running[tid], match, pods.get(match.pk, []), links)
         for tid, match in sorted(chosen.items(), key=lambda kv: running[kv[0]].scheduled_start)
     ]
