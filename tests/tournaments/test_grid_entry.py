@@ -75,7 +75,7 @@ def test_the_grid_offers_one_tap_results_for_each_unconfirmed_match(client) -> N
     row = row[: row.index("</tr>")]
     assert f'hx-target="#judge-row-{match.pk}"' in row and 'hx-swap="outerHTML"' in row
     assert f"{match.a.name} 2-0" in row and f"{match.b.name} 2-0" in row
-    assert 'value="draw"' in row and "Draw 1-1-1" in row  # a Swiss match may be drawn
+    assert 'value="draw"' in row and "Draw 1-1 with 1 drawn game" in row  # may be drawn
 
 
 def test_one_tap_enters_the_standard_result_as_a_judges_and_answers_with_the_row(client) -> None:  # type: ignore[no-untyped-def]
@@ -86,7 +86,7 @@ def test_one_tap_enters_the_standard_result_as_a_judges_and_answers_with_the_row
     assert response.status_code == 200
     row = response.content.decode()
     assert row.strip().startswith(f'<tr id="judge-row-{match.pk}"')
-    assert f"{match.b.name} wins 0-2" in row  # games in table order
+    assert f"{match.b.name} wins 2-0" in row  # read from the winner's side
     assert "Edit on the match page" in row
     assert 'name="result"' not in row  # confirmed: no more one-tap buttons
     match.refresh_from_db()
@@ -101,7 +101,7 @@ def test_a_draw_tap_records_a_drawn_match(client) -> None:  # type: ignore[no-un
     tournament, _, judge, matches = _round_one(best_of=1)
     client.force_login(judge)
     row = _tap(client, tournament, matches[1], "draw", **HTMX).content.decode()
-    assert "draw 0-0-1" in row
+    assert "Draw 0-0 with 1 drawn game" in row
     matches[1].refresh_from_db()
     assert matches[1].winner == Winner.DRAW
 

@@ -31,7 +31,7 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.selectors.brackets import BracketView, bracket_view
-from tournaments.selectors.rounds import RoundClock, pod_seats_prefetch, round_clock
+from tournaments.selectors.rounds import RoundClock, games_words, pod_seats_prefetch, round_clock
 from tournaments.selectors.tournaments import visible_tournament_ids
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class Table:
     bye: bool
     pod: bool
     done: bool  # the result is confirmed
-    #: Once confirmed: "2-1", "draw 1-1", "bye", a pod's "Ada wins"; empty before.
+    #: Once confirmed: "2-1", "Draw 1-1", "bye", a pod's "Ada wins"; empty before.
     result: str
     #: An elimination match's round ("Quarterfinals"), when the tables mix rounds.
     label: str = ""
@@ -111,9 +111,9 @@ def _two_player_table(match: Match, *, teams: bool, label: str = "") -> Table:
         )
     result = ""
     if done:
-        drawn = f"-{match.games_drawn}" if match.games_drawn else ""
-        score = f"{match.games_a}-{match.games_b}{drawn}"
-        result = f"draw {score}" if match.winner == Winner.DRAW else score
+        # Between the two names, in seat order ("Ann 2-1 Bruno"); a draw says so.
+        score = games_words(match.games_a, match.games_b, match.games_drawn)
+        result = f"Draw {score}" if match.winner == Winner.DRAW else score
     return Table(
         number=match.table,
         seats=(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.db.models import Count, Prefetch, QuerySet, prefetch_related_objects
 from django.dispatch import Signal
+from django.utils.translation import ngettext
 
 from core.errors import RuleViolation
 from gameplay.rules import games as game_rules
@@ -252,8 +253,8 @@ def quick_results(match: Match, tournament: Tournament) -> list[QuickResult]:
         QuickResult("b", f"{match.b.name} {win}", f"{match.b.name} wins {win}"),
     ]
     if draw_allowed(match):
-        draw = game_rules.standard_score(winner=None, best_of=best_of)
-        choices.append(QuickResult("draw", "Draw", f"Draw {draw}"))
+        half = best_of // 2
+        choices.append(QuickResult("draw", "Draw", result_words(None, (half, half), best_of % 2)))
     return choices
 
 
@@ -312,18 +313,36 @@ def pod_seats_prefetch(*, users: bool = False) -> Prefetch[Any]:
     )
 
 
+def games_words(a: int, b: int, drawn: int = 0) -> str:
+    """ "2-1", "1-1 with 1 drawn game": games won, the higher first for a winner."""
+    text = f"{a}-{b}"
+    if drawn:
+        text += ngettext(" with %(count)d drawn game", " with %(count)d drawn games", drawn) % {
+            "count": drawn
+        }
+    return text
+
+
+def result_words(winner: str | None, games: tuple[int, int], drawn: int = 0) -> str:
+    """A result read from the winner's side: "Ann wins 2-1" (whichever seat Ann has), a
+    draw as a draw: "Draw 1-1 with 1 drawn game"."""
+    a, b = games
+    if winner is None:
+        return f"Draw {games_words(a, b, drawn)}"
+    return f"{winner} wins {games_words(max(a, b), min(a, b), drawn)}"
+
+
 def score_line(match: Match) -> str:
-    """ "Ann wins 2-1", "draw 1-1-1", "bye" for pages, logs and exports (a team by its
-    name: "The Aces wins 2-1")."""
+    """ "Ann wins 2-1", "Draw 1-1 with 1 drawn game", "bye" for pages, logs and exports (a
+    team by its name: "The Aces wins 2-1")."""
     if match.is_bye:
         return "bye"
+    games = (match.games_a, match.games_b)
     if match.winner == Winner.DRAW:
-        return f"draw {match.games_a}-{match.games_b}-{match.games_drawn}"
+        return result_words(None, games, match.games_drawn)
     winner = match.a if match.winner == Winner.A else match.b
     assert winner is not None
-    high, low = max(match.games_a, match.games_b), min(match.games_a, match.games_b)
-    drawn = f"-{match.games_drawn}" if match.games_drawn else ""
-    return f"{winner.name} wins {high}-{low}{drawn}"
+    return result_words(winner.name, games, match.games_drawn)
 
 
 # --- the state of a match's result, in words ------------------------------------------------
@@ -504,14 +523,12 @@ def _outcome_words(
 
 
 def outcome_line(match: Match, outcome: MatchOutcome) -> str:
-    """ "Ann wins 2-1", "draw 1-1": what a result gives, before it is confirmed."""
-    a, b = outcome.games_won
-    drawn = f"-{outcome.games_drawn}" if outcome.games_drawn else ""
+    """ "Ann wins 2-1", "Draw 1-1": what a result gives, before it is confirmed."""
     if outcome.winner is None:
-        return f"draw {a}-{b}{drawn}"
+        return result_words(None, outcome.games_won, outcome.games_drawn)
     winner = match.a if outcome.winner == 0 else match.b
     assert winner is not None
-    return f"{winner.name} wins {max(a, b)}-{min(a, b)}{drawn}"
+    return result_words(winner.name, outcome.games_won, outcome.games_drawn)
 
 
 # --- pairing a round again ----------------------------------------------------------------

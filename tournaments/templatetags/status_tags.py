@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django import template
 
-from tournaments.models import Match, MatchStatus, Tournament, TournamentStatus, Winner
+from tournaments.models import Match, MatchStatus, Tournament, TournamentStatus
+from tournaments.selectors.rounds import score_line
 
 register = template.Library()
 
@@ -31,12 +32,6 @@ def tone(obj: object) -> str:
 
 @register.filter
 def result(match: Match) -> str:
-    """A confirmed match's result as the pairings show it: "Ann wins 2-0", "draw 1-1-1"
-    (games in table order: the first entrant's first; a team by its name)."""
-    games = f"{match.games_a}-{match.games_b}"
-    if match.games_drawn:
-        games += f"-{match.games_drawn}"
-    if match.winner == Winner.DRAW:
-        return f"draw {games}"
-    winner = match.a if match.winner == Winner.A else match.b
-    return f"{winner.name if winner else ''} wins {games}"
+    """A confirmed match's result as the pairings show it, from the winner's side: "Ann
+    wins 2-0" (whichever seat Ann has), "Draw 1-1 with 1 drawn game"."""
+    return score_line(match)
