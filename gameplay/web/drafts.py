@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import ngettext
 
 from core.errors import DomainError
 from core.web import parse_int
@@ -80,7 +81,11 @@ def draft_action(request: HttpRequest, tournament_pk: int, action: str) -> HttpR
                 # it does not know, by name.
                 team_seating=request.POST.get("team_seating") or None,
             )
-            messages.success(request, f"{len(pods)} draft pod(s) seated.")
+            messages.success(
+                request,
+                ngettext("%(count)d draft pod seated.", "%(count)d draft pods seated.", len(pods))
+                % {"count": len(pods)},
+            )
         elif action == "start":
             pod = get_object_or_404(
                 DraftPod,

@@ -149,7 +149,9 @@
       $("pack-title").textContent = snap.status === "finished" ? "Your draft is complete" : "Waiting for the next pack…";
       $("pick-help").textContent = "";
     }
-    $("queue-line").textContent = you.queued ? you.queued + " more pack(s) waiting for you" : "";
+    $("queue-line").textContent = you.queued
+      ? you.queued + (you.queued === 1 ? " more pack waiting for you" : " more packs waiting for you")
+      : "";
     // A team event: every player drafts at a seat of their own; say where the teammate sits
     // (never what they hold: the snapshot does not have it).
     var team = $("team-line"), mates = you.teammates || [];
