@@ -67,7 +67,7 @@ def play_on_phones(browser, base: str, tournament_id: int, stage: Stage, match: 
     a_page.get_by_role("button", name="Report final result").click()
     a_page.get_by_text("Result reported: waiting for your opponent").wait_for()
     b_page.goto(f"{base}/tournaments/{tournament_id}/matches/{match.pk}/")
-    b_page.get_by_role("button", name="Confirm this result").click()
+    b_page.locator("#confirm-result").click()
     b_page.get_by_text("Result confirmed. Thanks!").wait_for()
     a_page.context.close()
     b_page.context.close()

@@ -123,7 +123,7 @@ def test_a_2v2_swiss_of_eight_teams_runs_to_the_end_in_the_browser(live_server, 
         bruno_page.get_by_text("Result reported: waiting for your opponent").wait_for()
         other_page = phone_of(other.partner.user)
         other_page.goto(f"{base}/tournaments/{tournament.pk}/matches/{first.pk}/")
-        other_page.get_by_role("button", name="Confirm this result").click()
+        other_page.locator("#confirm-result").click()
         other_page.get_by_text("Result confirmed. Thanks!").wait_for()
         other_page.context.close()
 

@@ -6,6 +6,7 @@ which the page and its messages both ask."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -24,16 +25,17 @@ A_WINS_POST = {"g1_r1_a": "10", "g1_r1_b": "5", "g1_r2_a": "10", "g1_r2_b": "5"}
 B_WINS_POST = {"g1_r1_a": "5", "g1_r1_b": "10", "g1_r2_a": "5", "g1_r2_b": "10"}
 
 WORDS = {
-    "pending": "Waiting for a report.",
+    "pending": "Nobody has reported this match yet.",
+    "pending to me": "Report the result here once you have played",
     "reported by me": "You reported this result: waiting for your opponent to confirm it.",
     "reported to me": (
         "Your opponent reported a result: confirm it, or enter what you played and a judge "
         "will decide."
     ),
-    "reported": "Reported: waiting for the opponent to confirm it.",
-    "disputed": "The two reports differ: waiting for a judge to decide.",
-    "confirmed": "Confirmed: both players agree.",
-    "judged": "Decided by a judge.",
+    "reported": "One player reported; the other can confirm it or enter what they played.",
+    "disputed": "The two reports differ: a judge compares them and decides.",
+    "confirmed": "Both players agree.",
+    "judged": "A judge entered this result.",
     "timed": "Decided at time by the overdue policy.",
 }
 
@@ -126,7 +128,7 @@ def _states() -> dict[str, tuple[Match, dict[str, Any]]]:
 
 EXPECTED = {
     # state: {viewer: words}
-    "pending": {"a": "pending", "b": "pending", "judge": "pending"},
+    "pending": {"a": "pending to me", "b": "pending to me", "judge": "pending"},
     "reported": {"a": "reported by me", "b": "reported to me", "judge": "reported"},
     "disputed": {"a": "disputed", "b": "disputed", "judge": "disputed"},
     "confirmed": {"a": "confirmed", "b": "confirmed", "judge": "confirmed"},
@@ -163,3 +165,40 @@ def test_result_state_names_each_state() -> None:
     assert isinstance(rnd, Round)
     bye = rnd.matches.get(b__isnull=True)
     assert round_selectors.result_state(bye) == "bye"
+
+
+def test_saved_progress_says_who_saved_how_many_game_rounds_not_waiting_for_a_report(
+    client,  # type: ignore[no-untyped-def]
+) -> None:
+    match, a, b, judge = _match()
+    results.report_result(actor=a, match=match, games=[{"rounds": [[10, 5]]}], final=False)
+    match.refresh_from_db()
+    assert round_selectors.result_state(match) == "in_progress"
+    mine = _state_line(_page(client, a, match))
+    assert "in progress" in mine and "You saved 1 game round so far" in mine
+    theirs = _state_line(_page(client, b, match))
+    assert f"{match.a.name} saved 1 game round so far" in theirs
+    assert "report the final result when the match is over" in theirs
+    judges = _state_line(_page(client, judge, match))
+    assert "the players report the final result" in judges
+    for line in (mine, theirs, judges):
+        assert "waiting for a report" not in line.lower()
+
+
+def test_the_opponent_is_asked_to_confirm_the_outcome_in_words_first(client) -> None:  # type: ignore[no-untyped-def]
+    match, a, b, _ = _match()
+    results.report_result(actor=a, match=match, games=A_WINS)
+    html = _page(client, b, match)
+    assert f"{match.a.name} reported: {match.a.name} wins 1-0." in html
+    assert f"Confirm: {match.a.name} wins 1-0</button>" in html
+    assert "(scores as" not in html
+
+
+def test_the_status_line_never_says_the_same_thing_twice(client) -> None:  # type: ignore[no-untyped-def]
+    for state, (match, viewers) in _states().items():
+        for viewer, user in viewers.items():
+            line = _state_line(_page(client, user, match))
+            badge = re.search(r'<span class="badge[^"]*">([^<]*)</span>', line)
+            assert badge is not None, line
+            words = line[badge.end() :].lower()
+            assert badge.group(1).strip().lower() not in words, (state, viewer, line)

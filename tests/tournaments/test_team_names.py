@@ -156,7 +156,7 @@ def test_a_teammate_sees_my_match_and_their_rows_highlighted(client) -> None:  #
 
     # The teammate's match page: they play it, so they may confirm the opponent's report.
     html = _page(client, f"{base}/matches/{event.match.pk}/", mate)
-    assert "Your opponent reported" in html and 'id="confirm-result"' in html
+    assert " reported: " in html and 'id="confirm-result"' in html
 
     # Someone else's rows are not theirs.
     html = _page(client, f"{base}/standings/", event.judge)

@@ -352,7 +352,8 @@ class ResultState(StrEnum):
     """Where a match's result stands (``Match.status``, and who confirmed it)."""
 
     BYE = "bye"
-    PENDING = "pending"  # no final report yet
+    PENDING = "pending"  # nothing reported yet
+    IN_PROGRESS = "in_progress"  # game rounds saved as they are played, no final report yet
     REPORTED = "reported"  # one player reported: waiting for the opponent
     DISPUTED = "disputed"  # the two reports differ: waiting for a judge
     CONFIRMED = "confirmed"  # both players agree (or the overdue policy decided at time)
@@ -368,10 +369,22 @@ def result_state(match: Match) -> ResultState:
     if match.status == MatchStatus.CONFIRMED:
         judged = any(r.current and r.side == ReportSide.JUDGE for r in match.reports.all())
         return ResultState.JUDGED if judged else ResultState.CONFIRMED
-    return {
+    state = {
         MatchStatus.REPORTED: ResultState.REPORTED,
         MatchStatus.DISPUTED: ResultState.DISPUTED,
     }.get(MatchStatus(match.status), ResultState.PENDING)
+    if state == ResultState.PENDING and _progress(match):
+        return ResultState.IN_PROGRESS
+    return state
+
+
+def _progress(match: Match) -> list[ResultReport]:
+    """The current reports that saved game rounds without finishing (progress)."""
+    return [r for r in match.reports.all() if r.current and not r.complete and r.games]
+
+
+def _game_rounds(report: ResultReport) -> int:
+    return sum(len(g.get("rounds") or []) for g in report.games or [] if isinstance(g, dict))
 
 
 @dataclass(frozen=True)
@@ -387,6 +400,7 @@ class ResultStatus:
 _LABELS = {
     ResultState.BYE: ("bye (2-0)", "ok"),
     ResultState.PENDING: ("waiting for a report", ""),
+    ResultState.IN_PROGRESS: ("in progress", ""),
     ResultState.REPORTED: ("reported, waiting for the opponent", "warn"),
     ResultState.DISPUTED: ("disputed, waiting for a judge", "bad"),
     ResultState.CONFIRMED: ("confirmed", "ok"),
@@ -402,12 +416,21 @@ def result_status(match: Match, side: str | None) -> ResultStatus:
     state = result_state(match)
     words = {
         ResultState.BYE: "A bye counts as a 2-0 match win.",
-        ResultState.PENDING: "Waiting for a report.",
-        ResultState.REPORTED: "Reported: waiting for the opponent to confirm it.",
-        ResultState.DISPUTED: "The two reports differ: waiting for a judge to decide.",
-        ResultState.CONFIRMED: "Confirmed: both players agree.",
-        ResultState.JUDGED: "Decided by a judge.",
+        ResultState.PENDING: "Nobody has reported this match yet.",
+        ResultState.IN_PROGRESS: "",
+        ResultState.REPORTED: "One player reported; the other can confirm it or enter what "
+        "they played.",
+        ResultState.DISPUTED: "The two reports differ: a judge compares them and decides.",
+        ResultState.CONFIRMED: "Both players agree.",
+        ResultState.JUDGED: "A judge entered this result.",
     }[state]
+    if state == ResultState.PENDING and side is not None:
+        words = (
+            "Report the result here once you have played: game round by game round as you "
+            "go, or all at once at the end."
+        )
+    if state == ResultState.IN_PROGRESS:
+        words = _progress_words(match, side)
     if state == ResultState.REPORTED and side is not None:
         mine = any(r.current and r.complete and r.side == side for r in match.reports.all())
         words = (
@@ -420,6 +443,31 @@ def result_status(match: Match, side: str | None) -> ResultStatus:
         words = "Decided at time by the overdue policy."
     label, tone = _LABELS[state]
     return ResultStatus(state=state, label=label, words=words, tone=tone)
+
+
+def _progress_words(match: Match, side: str | None) -> str:
+    """ "Ann saved 3 game rounds so far: report the final result when the match is over." """
+    names = {ReportSide.A: match.a.name, ReportSide.B: match.b.name if match.b else ""}
+    parts = []
+    for report in _progress(match):
+        count = _game_rounds(report)
+        who = (
+            "You" if side is not None and report.side == side else names.get(report.side, "A judge")
+        )
+        parts.append(
+            ngettext(
+                "%(who)s saved %(count)d game round so far",
+                "%(who)s saved %(count)d game rounds so far",
+                count,
+            )
+            % {"who": who, "count": count}
+        )
+    then = (
+        "report the final result when the match is over."
+        if side is not None
+        else "the players report the final result when the match is over."
+    )
+    return f"{'; '.join(parts)}: {then}"
 
 
 def report_message(match: Match) -> tuple[str, str]:
@@ -506,6 +554,13 @@ def reports_for_judge(match: Match) -> list[ReportForJudge]:
             )
         )
     return found
+
+
+def report_outcome(match: Match, report: ResultReport) -> str:
+    """What a report gives, in words first ("Greta wins 2-1"), for the player asked to
+    confirm it (one query for the game options)."""
+    tournament = match.round.tournament
+    return _outcome_words(tournament, match, report.games, game_options(tournament))
 
 
 def _outcome_words(

@@ -94,6 +94,7 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
     confirmed = match.status == MatchStatus.CONFIRMED
     actions = policies.match_actions(request.user, match)
     status = round_selectors.result_status(match, side)
+    their_report = theirs if theirs and theirs.complete and not confirmed else None
     return render(
         request,
         "tournaments/match.html",
@@ -106,7 +107,15 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
             "mine": mine,
             "theirs": theirs,
             "reports": reports,
-            "their_report": theirs if theirs and theirs.complete and not confirmed else None,
+            "their_report": their_report,
+            "their_name": (
+                (match.a if their_report.side == ReportSide.A else match.b).name  # type: ignore[union-attr]
+                if their_report
+                else ""
+            ),
+            "their_outcome": (
+                round_selectors.report_outcome(match, their_report) if their_report else ""
+            ),
             "status": status,
             "judge_reports": round_selectors.reports_to_compare(match, actions, status),
             "correction": (
