@@ -182,6 +182,10 @@ class Registration(models.Model):
     #: one near the door); empty: any table. Swiss pairing honours it where it can
     #: (``pairing.tables.assign_tables``); set through ``services.seating.set_fixed_table``.
     fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Where the entrant finished (1: the champion; places may be shared, as a bracket's
+    #: semi-finalists share 3rd), set when the tournament finishes and again after a
+    #: correction (``services.stages.record_final_places``); empty before.
+    final_place = models.PositiveSmallIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -59,6 +59,7 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Tournament,
+    TournamentStatus,
 )
 from tournaments.selectors import policies
 from tournaments.selectors.rounds import correction_impact, score_line
@@ -431,6 +432,8 @@ def _confirm(
         after=_match_state(match),
     )
     _event(tournament, "result.confirmed", summary, match, was=str(before.get("status", "")))
+    if tournament.status == TournamentStatus.FINISHED:
+        stages.record_final_places(tournament)  # a correction after the end moves places
     if match.slot:
         # The bracket moves on after commit, under the tournament's lock (a task).
         enqueue_on_commit(ADVANCE_BRACKET, match.round.stage_id)

@@ -30,6 +30,7 @@ from tournaments.models import (
     SCHEDULED_KINDS,
     Match,
     MatchStatus,
+    Registration,
     Round,
     RoundStatus,
     Stage,
@@ -39,6 +40,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.selectors import placements
 
 PAIR_NEXT_ROUND = "tournaments.tasks.pair_next_round"
 BEGIN_STAGE = "tournaments.tasks.begin_stage"
@@ -177,9 +179,11 @@ def _mark_complete(stage: Stage, *, tournament: Tournament, actor: Actor) -> Non
 
 def finish(tournament: Tournament, *, actor: Actor) -> None:
     """Running → finished (the caller holds the tournament's lock or its last round's).
-    A stage still running (the organiser ended the tournament early) completes with it."""
+    A stage still running (the organiser ended the tournament early) completes with it.
+    Every entrant's final place is recorded with it."""
     for stage in Stage.objects.filter(tournament=tournament, status=StageStatus.RUNNING):
         _mark_complete(stage, tournament=tournament, actor=actor)
+    record_final_places(tournament)
     transition(
         tournament,
         TournamentStatus.FINISHED,
@@ -194,3 +198,18 @@ def finish(tournament: Tournament, *, actor: Actor) -> None:
             {},
         ),
     )
+
+
+def record_final_places(tournament: Tournament) -> None:
+    """Store where every entrant finished (``placements.final_order``): at the finish, and
+    again when a judge corrects a result of a finished tournament (the caller's
+    transaction). Entrants no longer placed lose their place."""
+    order = dict(placements.final_order(tournament))
+    regs = list(Registration.objects.filter(tournament=tournament).only("pk", "final_place"))
+    changed = []
+    for reg in regs:
+        place = order.get(reg.pk)
+        if reg.final_place != place:
+            reg.final_place = place
+            changed.append(reg)
+    Registration.objects.bulk_update(changed, ["final_place"], batch_size=500)

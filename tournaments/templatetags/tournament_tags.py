@@ -32,3 +32,21 @@ def pairing_notes(notes: Any) -> str:
 def pairing_stats(stats: Any) -> str:
     """``{{ round.pairing_stats|pairing_stats }}``: "8 matches, no rematches, 1 pair-down"."""
     return describe_stats(stats) if isinstance(stats, Mapping) else ""
+
+
+@register.filter
+def place(number: int | None) -> str:
+    """``{{ reg.final_place|place }}``: "1st", "2nd", "3rd", "4th", "11th", "22nd"."""
+    if not number:
+        return ""
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+@register.filter
+def plays_for(registration: Any, user_id: int | None) -> bool:
+    """``{{ reg|plays_for:user.pk }}``: the user plays for this entrant (a team's member)."""
+    return bool(user_id) and registration.has_member(user_id)

@@ -115,4 +115,13 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             ],
         }
     )
+    if context["final"]:
+        # Where everyone finished (stored at the finish): no query beyond the list above.
+        placed = sorted(
+            (r for r in registrations if r.final_place), key=lambda r: (r.final_place, r.pk)
+        )
+        firsts = [r for r in placed if r.final_place == 1]
+        context["placements"] = placed[:8]
+        context["placements_more"] = len(placed) > 8
+        context["champion"] = firsts[0] if len(firsts) == 1 else None
     return context

@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments.web import (
     accounts,
     clubs,
+    final_results,
     pods,
     projector,
     registration,
@@ -106,6 +107,12 @@ urlpatterns = [
     path("tournaments/<int:pk>/late-entrant/", registration.late_entrant, name="late-entrant"),
     path("tournaments/<int:pk>/standings/", standings.standings, name="standings"),
     path("tournaments/<int:pk>/history/", standings.history, name="history"),
+    path("tournaments/<int:pk>/results/", final_results.final_results, name="final-results"),
+    path(
+        "tournaments/<int:pk>/results/card.svg",
+        final_results.final_results_card,
+        name="final-results-card",
+    ),
     path("tournaments/<int:pk>/matches/<int:match_pk>/", results.match_detail, name="match"),
     path("tournaments/<int:pk>/judge/", results.judge_grid, name="judge"),
     path("tournaments/<int:pk>/swiss/", stages.swiss_settings, name="swiss-settings"),
