@@ -163,3 +163,36 @@ def test_tiebreaker_explanations_count_one_opponent(client) -> None:  # type: ig
     assert "your 1 opponent&#x27;s match-win percentages" in page
     assert "your 1 opponent&#x27;s match points" in page
     assert "1 opponents" not in page
+
+
+def test_time_called_says_what_happens_now_under_each_overdue_policy() -> None:
+    words = swiss.time_called_words
+    assert words(1, "none", unfinished=2, decided=0) == (
+        "Time in round 1: 2 matches are unfinished: finish the game round you are playing and "
+        "report; a judge decides each."
+    )
+    assert words(2, "draw", unfinished=1, decided=1) == (
+        "Time in round 2: 1 unfinished match was recorded as a draw."
+    )
+    assert words(3, "ahead", unfinished=3, decided=2) == (
+        "Time in round 3: the player ahead in game rounds won 2 unfinished matches; 1 match "
+        "with no game round recorded waits for a judge: its players report what they played."
+    )
+    assert (
+        words(4, "ahead", unfinished=0, decided=0) == "Time in round 4: every match had finished."
+    )
+    for policy in ("none", "draw", "ahead"):
+        for unfinished in range(4):
+            for decided in range(unfinished + 1):
+                text = words(1, policy, unfinished=unfinished, decided=decided)
+                assert "(s)" not in text and "(es)" not in text and " 1 matches" not in text
+
+
+def test_the_round_clock_shows_the_time_called_words(client) -> None:  # type: ignore[no-untyped-def]
+    tournament, organiser, rnd = _round(overdue_policy="draw")
+    rnd = swiss.start_round(actor=organiser, round=rnd, minutes=1)
+    assert rnd.ends_at is not None
+    swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+    event = Event.objects.filter(tournament=tournament, kind="round.time").get()
+    assert event.message == "Time in round 1: 2 unfinished matches were recorded as draws."
+    assert event.payload["policy"] == "draw" and event.payload["decided"] == 2

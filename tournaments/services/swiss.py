@@ -601,16 +601,17 @@ def _call_time(rnd: Round, tournament: Tournament) -> None:
         match.save(update_fields=["overdue"])
         if policy != OverduePolicy.NONE and results.decide_at_time(match=match, policy=policy):
             decided += 1
-    message = f"Time in round {rnd.number}"
-    if unfinished:
-        message += f": {len(unfinished)} match(es) unfinished"
-        if decided:
-            message += f", {decided} decided by the overdue policy"
+    message = time_called_words(rnd.number, policy, unfinished=len(unfinished), decided=decided)
     record_event(
         tournament=tournament,
         kind="round.time",
         message=message,
-        payload={"round": rnd.number, "overdue": len(unfinished) - decided},
+        payload={
+            "round": rnd.number,
+            "overdue": len(unfinished) - decided,
+            "decided": decided,
+            "policy": str(policy),
+        },
     )
     record_audit(
         actor=None,
@@ -621,6 +622,57 @@ def _call_time(rnd: Round, tournament: Tournament) -> None:
         tournament=tournament,
         after={"overdue": [m.table for m in unfinished], "decided": decided},
     )
+
+
+def time_called_words(number: int, policy: str, *, unfinished: int, decided: int) -> str:
+    """What time being called means now, for players and judges, by the event's overdue
+    policy: what was decided, what is left and what to do about it."""
+    head = f"Time in round {number}"
+    if not unfinished:
+        return f"{head}: every match had finished."
+    left = unfinished - decided
+    parts = []
+    if decided and policy == OverduePolicy.DRAW:
+        parts.append(
+            ngettext(
+                "%(count)d unfinished match was recorded as a draw",
+                "%(count)d unfinished matches were recorded as draws",
+                decided,
+            )
+            % {"count": decided}
+        )
+    elif decided:
+        parts.append(
+            ngettext(
+                "the player ahead in game rounds won %(count)d unfinished match",
+                "the player ahead in game rounds won %(count)d unfinished matches",
+                decided,
+            )
+            % {"count": decided}
+        )
+    if left and policy == OverduePolicy.AHEAD:
+        parts.append(
+            ngettext(
+                "%(count)d match with no game round recorded waits for a judge: its players "
+                "report what they played",
+                "%(count)d matches with no game round recorded wait for a judge: their players "
+                "report what they played",
+                left,
+            )
+            % {"count": left}
+        )
+    elif left:
+        parts.append(
+            ngettext(
+                "%(count)d match is unfinished: finish the game round you are playing and "
+                "report; a judge decides it",
+                "%(count)d matches are unfinished: finish the game round you are playing and "
+                "report; a judge decides each",
+                left,
+            )
+            % {"count": left}
+        )
+    return f"{head}: {'; '.join(parts)}."
 
 
 def _check_limits(settings: SwissSettings, *, changed: Iterable[str]) -> None:
