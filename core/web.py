@@ -33,8 +33,12 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def run_action(request: HttpRequest, action: Callable[[], T], success: str = "") -> T | None:
-    """Call a service; show its refusal as an error message (returns None) or ``success``."""
+def run_action(
+    request: HttpRequest, action: Callable[[], T], success: str | Callable[[T], str] = ""
+) -> T | None:
+    """Call a service; show its refusal as an error message (returns None) or ``success``
+    (words, or a function of what the service returned: "Bruno Costa is invited" names
+    the player as the pages do, not as the organiser typed them)."""
     try:
         result = action()
     except (DomainError, RuleViolation) as error:
@@ -42,8 +46,9 @@ def run_action(request: HttpRequest, action: Callable[[], T], success: str = "")
         assert problem is not None
         messages.error(request, problem.detail)
         return None
-    if success:
-        messages.success(request, success)
+    words = success(result) if callable(success) else success
+    if words:
+        messages.success(request, words)
     return result
 
 

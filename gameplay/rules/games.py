@@ -46,6 +46,8 @@ class GameRules:
     outcome: OutcomeFunction
     #: Whether games record each player's alignment (Vanilla Gwent).
     has_alignments: bool = False
+    #: The ``GameOptions`` this game reads (a tournament's settings show only these).
+    options: frozenset[str] = frozenset()
 
 
 GAMES: dict[str, GameRules] = {
@@ -58,8 +60,22 @@ GAMES: dict[str, GameRules] = {
         vanilla_gwent.game_outcome,
         has_alignments=True,
     ),
-    "kontsina": GameRules("kontsina", "Kontsina", DeckType.STANDARD_52, 7, kontsina.game_outcome),
-    "generic": GameRules("generic", "Generic", DeckType.STANDARD_52, 7, generic.game_outcome),
+    "kontsina": GameRules(
+        "kontsina",
+        "Kontsina",
+        DeckType.STANDARD_52,
+        7,
+        kontsina.game_outcome,
+        options=frozenset({"kontsina_rounds"}),
+    ),
+    "generic": GameRules(
+        "generic",
+        "Generic",
+        DeckType.STANDARD_52,
+        7,
+        generic.game_outcome,
+        options=frozenset({"rounds_to_win"}),
+    ),
 }
 
 

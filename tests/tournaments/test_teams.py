@@ -10,6 +10,7 @@ from django.urls import reverse
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from core.models import AuditEntry
 from tests.factories import (
+    PlayerFactory,
     TournamentFactory,
     UserFactory,
     member,
@@ -346,3 +347,36 @@ def test_the_tournament_page_and_registration_list_cost_the_same_queries_for_mor
         assert len(rows["results"]) == size + 2
         counts.append((len(page), len(listing)))
     assert counts[0] == counts[1], counts
+
+
+def test_the_invitation_message_names_the_teammate_as_pages_do(client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22, defect 13: the flash said the typed user name ("bruno") where the card
+    shows the display name ("Bruno Costa")."""
+    tournament, _ = team_event()
+    ada = UserFactory(username="ada")
+    PlayerFactory(user__username="bruno", display_name="Bruno Costa")
+    team = entrants.register(actor=ada, tournament=tournament, team_name="The Aces")
+    client.force_login(ada)
+    response = client.post(
+        reverse("team-invite", args=[tournament.pk, team.pk]), {"username": "BRUNO"}, follow=True
+    )
+    shown = [str(m) for m in response.context["messages"]]
+    assert shown == ["Bruno Costa is invited: they accept on this page."], shown
+
+
+def test_settings_show_only_what_applies_to_the_events_game(client) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import running_tournament
+
+    for game, shown, hidden in (
+        ("gesoseka", set(), {"rounds_to_win", "kontsina_rounds"}),
+        ("kontsina", {"kontsina_rounds"}, {"rounds_to_win"}),
+        ("generic", {"rounds_to_win"}, {"kontsina_rounds"}),
+    ):
+        tournament, organiser, _ = running_tournament(2, game=game)
+        client.force_login(organiser)
+        html = client.get(reverse("swiss-settings", args=[tournament.pk])).content.decode()
+        for name in shown:
+            assert f'name="{name}"' in html, (game, name)
+        for name in hidden:
+            assert f'name="{name}"' not in html, (game, name)
+        assert "own match-win %" in html and "bye counts in own mw" not in html.lower()

@@ -115,7 +115,10 @@ class SwissSettings(models.Model):
     late_entry = models.CharField(max_length=8, choices=LateEntry.choices, default=LateEntry.LOSSES)
     tiebreakers = models.JSONField(default=list, blank=True)
     bye_counts_in_own_mw = models.BooleanField(
-        default=True, help_text="MTR: a bye counts as a match win in your own MW%."
+        "A bye counts in the player's own match-win %",
+        default=True,
+        help_text="MTR: a bye counts as a match win in the player's own MW% (not in their "
+        "opponents').",
     )
     rounds_to_win = models.PositiveSmallIntegerField(
         default=2,

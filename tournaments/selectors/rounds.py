@@ -537,7 +537,10 @@ def reports_for_judge(match: Match) -> list[ReportForJudge]:
             ReportGame(
                 number=n,
                 rounds=[tuple(r) for r in (g.get("rounds") or [])],
-                alignments=list(g.get("alignments") or []),
+                # None recorded: nothing to show (not "— v —").
+                alignments=list(g.get("alignments") or [])
+                if any(g.get("alignments") or [])
+                else [],
             )
             for n, g in enumerate(report.games or [], start=1)
             if isinstance(g, dict)

@@ -262,8 +262,17 @@ class SwissSettingsForm(forms.ModelForm[SwissSettings]):
         model = SwissSettings
         fields = SwissSettings.EDITABLE
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    #: Settings that only some games read (``GameRules.options``).
+    GAME_OPTIONS = ("rounds_to_win", "kontsina_rounds")
+
+    def __init__(self, *args: Any, game: str | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if game is not None:
+            # Only what applies to the event's game: no Kontsina field on a Gesoseka event.
+            reads = game_rules.rules_for(game).options
+            for name in self.GAME_OPTIONS:
+                if name not in reads:
+                    del self.fields[name]
         # List the choices in the order they are applied (what was posted, else saved).
         field = self.fields["tiebreakers"]
         assert isinstance(field, OrderedMultipleChoiceField)

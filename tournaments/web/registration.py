@@ -116,7 +116,7 @@ def tournament_add_player(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 team_name=_posted(request, "team_name", 200),
                 teammate=_posted(request, "teammate"),
             ),
-            f"{form.cleaned_data['username']} registered.",
+            lambda reg: f"{reg.name} registered.",
         )
     else:
         messages.error(request, "Enter a username.")
@@ -254,12 +254,18 @@ def late_entrant(request: HttpRequest, pk: int) -> HttpResponse:
             team_name=_posted(request, "team_name", 200),
             teammate=_posted(request, "teammate"),
         ),
-        f"{username} joins from the next round.",
+        lambda reg: f"{reg.name} joins from the next round.",
     )
     return redirect("standings", pk=pk)
 
 
 # --- teams ---------------------------------------------------------------------------------
+
+
+def _teammate(registration: Registration) -> str:
+    """The teammate by the name pages show (their display name, not their user name)."""
+    partner = registration.partner
+    return partner.display_name if partner is not None else "The teammate"
 
 
 @login_required
@@ -272,7 +278,7 @@ def team_invite(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
         lambda: teams.invite_teammate(
             actor=request.user, registration=registration, username=username
         ),
-        f"{username} is invited: they accept on this page.",
+        lambda reg: f"{_teammate(reg)} is invited: they accept on this page.",
     )
     return _after_action(request, pk)
 
@@ -319,7 +325,7 @@ def team_assign(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
         lambda: teams.assign_teammate(
             actor=request.user, registration=registration, username=username
         ),
-        f"{username} now plays for {registration.name}.",
+        lambda reg: f"{_teammate(reg)} now plays for {reg.name}.",
     )
     return _after_action(request, pk)
 

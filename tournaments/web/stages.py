@@ -33,7 +33,7 @@ def swiss_settings(request: HttpRequest, pk: int) -> HttpResponse:
     if not policies.can_manage_club(request.user, tournament.club):
         raise Http404
     settings = selectors.swiss_settings_of(tournament)
-    form = SwissSettingsForm(request.POST or None, instance=settings)
+    form = SwissSettingsForm(request.POST or None, instance=settings, game=tournament.game)
     if request.method == "POST" and form.is_valid():
         try:
             swiss.update_swiss_settings(
