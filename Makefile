@@ -17,10 +17,16 @@ $(BIN)/python: pyproject.toml
 
 venv: $(BIN)/python
 
+# Links in the demo's e-mails and webhooks point at this PORT; the e-mails the demo sends
+# are written to demo-mail/ (one file each) instead of burying the logins in the terminal.
+DEMO_ENV := SITE_URL=$${SITE_URL:-http://localhost:$(PORT)} \
+	EMAIL_BACKEND=$${EMAIL_BACKEND:-django.core.mail.backends.filebased.EmailBackend} \
+	EMAIL_FILE_PATH=$${EMAIL_FILE_PATH:-$(CURDIR)/demo-mail}
+
 demo: venv
 	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
-	$(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
+	$(DEMO_ENV) $(BIN)/python manage.py seed_demo
+	$(DEMO_ENV) $(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
 
 # The production web server, locally (docker-compose's `web` runs the same scripts/web):
 # DATABASE_URL and REDIS_URL from the environment, SECRET_KEY a real key, on PORT.
