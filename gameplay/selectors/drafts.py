@@ -100,6 +100,9 @@ def snapshot_of(
         "pack_size": pod.pack_size,
         "picks_per_pack": state.picks_per_pack,
         "seconds_per_pick": pod.seconds_per_pick,
+        # Packs pass "left" (to the next seat) or "right" (to the one before): the page
+        # names each player's neighbours from it.
+        "direction": pod.direction,
         "server_time": timezone.now().isoformat(),
         "seats": rows,
     }

@@ -38,6 +38,8 @@
     render();
   }
 
+  var PAUSED_TAP = "The draft is paused: nothing was picked. Tap again when the organiser resumes it.";
+
   function showError(text) {
     var box = $("draft-error");
     box.textContent = text; box.hidden = !text;
@@ -94,6 +96,11 @@
 
   function tap(position) {
     var you = snap && snap.you;
+    if (snap && snap.status === "paused") {
+      // Say so instead of ignoring the tap: nothing is sent while the draft is paused.
+      showError(PAUSED_TAP);
+      return;
+    }
     if (!you || !you.pack || snap.status !== "running") return;
     var keep = you.pack.keep, index = selected.indexOf(position);
     var key = you.pack.id + "/" + you.pack.pick;
@@ -118,6 +125,7 @@
 
   function render() {
     if (!snap) return;
+    if (snap.status !== "paused" && $("draft-error").textContent === PAUSED_TAP) showError("");
     var statusText = { ready: "Waiting for the organiser to start.", running: "Drafting.",
                        paused: "Paused by the organiser.", finished: "The draft is over." }[snap.status];
     $("status-line").textContent = "Pod " + snap.number + ": " + statusText + " " + snap.pack_size + " cards each; the first pick of a pack keeps 2.";
@@ -145,10 +153,19 @@
     } else if (snap.status === "ready") {
       $("pack-title").textContent = "The draft has not started yet";
       $("pick-help").textContent = "Your pack appears here when the organiser starts the draft.";
-    } else {
-      $("pack-title").textContent = snap.status === "finished" ? "Your draft is complete" : "Waiting for the next pack…";
+    } else if (snap.status === "finished") {
+      $("pack-title").textContent = "Your draft is complete";
       $("pick-help").textContent = "";
+    } else {
+      // Say who holds the pack this seat waits for (the snapshot's public waiting_on).
+      var me = seatAt(you.seat), holder = me && me.waiting_on !== null && me.waiting_on !== undefined ? seatAt(me.waiting_on) : null;
+      $("pack-title").textContent = "Waiting for the next pack";
+      $("pick-help").textContent = holder ? seatName(holder) + " is picking from it now." : "";
     }
+    if (snap.status === "paused") {
+      $("pick-help").textContent = "The organiser paused the draft: picks wait until it resumes.";
+    }
+    $("neighbours-line").textContent = neighbours(you.seat);
     $("queue-line").textContent = you.queued
       ? you.queued + (you.queued === 1 ? " more pack waiting for you" : " more packs waiting for you")
       : "";
@@ -163,6 +180,25 @@
     document.querySelectorAll(".pool-sort [data-sort]").forEach(function (b) {
       b.setAttribute("aria-pressed", b.dataset.sort === poolSort ? "true" : "false");
     });
+  }
+
+  function seatAt(position) {
+    for (var i = 0; i < snap.seats.length; i++) if (snap.seats[i].position === position) return snap.seats[i];
+    return null;
+  }
+
+  function seatName(seat) { return seat.name + " (seat " + (seat.position + 1) + ")"; }
+
+  // "Packs pass left: you pass to Bruno (seat 3) and get yours from Ada (seat 1)."
+  function neighbours(position) {
+    var n = snap.seats.length;
+    if (n < 2 || position === null || position === undefined) return "";
+    var step = snap.direction === "right" ? -1 : 1;
+    var to = seatAt((position + step + n) % n), from = seatAt((position - step + n) % n);
+    if (!to || !from) return "";
+    var way = snap.direction === "right" ? "right" : "left";
+    if (to === from) return "Packs pass back and forth between you and " + seatName(to) + ".";
+    return "Packs pass " + way + ": you pass to " + seatName(to) + " and get yours from " + seatName(from) + ".";
   }
 
   function renderSeats() {

@@ -140,3 +140,43 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
                 "cards => cards.map(c => c.dataset.card)"
             )
             assert sorted(chips) == sorted(str(c) for c in pools[position])
+
+    def test_the_pick_page_names_neighbours_the_holder_and_refuses_taps_while_paused(
+        self,
+    ) -> None:
+        """Issue 22, defect 7: the pass direction and neighbours are shown, "waiting for
+        the next pack" says who holds it, and a tap during a pause says why nothing
+        happened."""
+        pods, organiser, _ = draft_pods(4, pod_size=4, seconds=120)
+        pod = pods[0]
+        seats = {
+            s.position: s
+            for s in DraftSeat.objects.select_related("registration__player__user").filter(pod=pod)
+        }
+        player = self.log_in(seats[0].registration.player.user.username)
+        player.goto(f"{self.live_server_url}/drafts/{pod.pk}/")
+        control = self.log_in(organiser.username)
+        control.goto(f"{self.live_server_url}/drafts/{pod.pk}/control/")
+        control.locator("#btn-start").click()
+        player.locator("#pack-cards button").first.wait_for()
+        line = player.locator("#neighbours-line").inner_text()
+        assert line == (
+            f"Packs pass left: you pass to {seats[1].label} (seat 2) and get yours from "
+            f"{seats[3].label} (seat 4)."
+        ), line
+
+        control.locator("#btn-pause").click()
+        player.locator("#pick-help", has_text="paused the draft").wait_for()
+        player.locator("#pack-cards button").first.click()
+        player.locator(
+            "#draft-error", has_text="The draft is paused: nothing was picked"
+        ).wait_for()
+        assert not Pick.objects.filter(pod=pod).exists()
+        control.locator("#btn-resume").click()
+        player.locator("#pick-help", has_text="Keep 2").wait_for()
+        assert player.locator("#draft-error").is_hidden()
+
+        self.pick_if_possible(player)
+        player.locator("#pack-title", has_text="Waiting for the next pack").wait_for()
+        player.locator("#pick-help", has_text=f"{seats[3].label} (seat 4) is picking").wait_for()
+        player.screenshot(path="test-results/draft-waiting.png", full_page=True)
