@@ -147,6 +147,17 @@ def final_placements(tournament: Tournament) -> list[Placement]:
     ]
 
 
+def ordinal(number: int | None) -> str:
+    """A place in words: "1st", "2nd", "3rd", "4th", "11th", "22nd" ("" for none)."""
+    if not number:
+        return ""
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
 def champion(placements: list[Placement]) -> Registration | None:
     """The one entrant in 1st place (None when 1st is shared or nobody placed)."""
     first = [p for p in placements if p.place == 1]

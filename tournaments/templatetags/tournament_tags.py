@@ -8,6 +8,7 @@ from typing import Any
 from django import template
 
 from tournaments.pairing.swiss import describe_all, describe_stats
+from tournaments.selectors.placements import ordinal
 
 register = template.Library()
 
@@ -37,13 +38,7 @@ def pairing_stats(stats: Any) -> str:
 @register.filter
 def place(number: int | None) -> str:
     """``{{ reg.final_place|place }}``: "1st", "2nd", "3rd", "4th", "11th", "22nd"."""
-    if not number:
-        return ""
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+    return ordinal(number)
 
 
 @register.filter

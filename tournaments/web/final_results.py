@@ -13,7 +13,6 @@ from django.views.decorators.cache import cache_control
 
 from tournaments.models import EntrantType
 from tournaments.selectors import placements as placement_selectors
-from tournaments.templatetags.tournament_tags import place
 from tournaments.web.common import tournament_context, tournament_for
 
 #: The card's size: what Open Graph readers expect of a "large image".
@@ -71,7 +70,8 @@ def final_results_card(request: HttpRequest, pk: int) -> HttpResponse:
     for row in [r for r in rows if r.registration is not champion][:4]:
         lines.append(
             f'<text x="60" y="{y}" font-size="34"><tspan fill="#fca311" font-weight="700">'
-            f"{place(row.place)}</tspan>  {escape(_cut(row.registration.name))}</text>"
+            f"{placement_selectors.ordinal(row.place)}</tspan>  "
+            f"{escape(_cut(row.registration.name))}</text>"
         )
         y += 52
     lines += ["</g>", "</svg>"]
