@@ -32,3 +32,8 @@ class GameplayConfig(AppConfig):
         round_may_begin.connect(unfinished_drafts, dispatch_uid="gameplay.round_gate")
         # The player's card links to their open live table and draft.
         asked_for_links.connect(playing_links, dispatch_uid="gameplay.playing_links")
+        # The organiser's control page: the round's live tables that want a look.
+        from gameplay.selectors.alerts import table_alerts
+        from tournaments.selectors.control import table_alerts as asked_for_alerts
+
+        asked_for_alerts.connect(table_alerts, dispatch_uid="gameplay.table_alerts")

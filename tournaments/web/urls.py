@@ -3,6 +3,7 @@ from django.urls import path
 from tournaments.web import (
     accounts,
     clubs,
+    control,
     final_results,
     pods,
     projector,
@@ -115,6 +116,7 @@ urlpatterns = [
     ),
     path("tournaments/<int:pk>/matches/<int:match_pk>/", results.match_detail, name="match"),
     path("tournaments/<int:pk>/judge/", results.judge_grid, name="judge"),
+    path("tournaments/<int:pk>/control/", control.control, name="control"),
     path("tournaments/<int:pk>/swiss/", stages.swiss_settings, name="swiss-settings"),
     path("tournaments/<int:pk>/stages/", stages.stage_list, name="stages"),
     path("tournaments/<int:pk>/pods/", pods.pod_stage, name="pods"),

@@ -1,0 +1,220 @@
+"""The organiser's control page for the running event: the clock, live counts, the one next
+step with what blocks it, and a link to each open problem (issue 22's "control page").
+
+The next step is one of the round controls the organiser already has (``round-action``:
+start the tournament, start the round's clock, pair the next round, finish), chosen from
+``policies.tournament_actions`` so the page never offers what the service would refuse;
+when nothing can be pressed it says what the event waits for ("4 results to come: 1
+disputed, 1 overdue").
+
+Problems: disputed and overdue matches (each linked), and what other apps know about
+the round's tables, asked through :data:`table_alerts` (the gameplay app answers: live
+tables with no turn for a while, or waiting for their scores), so this app never imports
+gameplay. A fixed number of queries whatever the field size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Count, Q
+from django.dispatch import Signal
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import ngettext
+
+from core.auth import AnyUser
+from tournaments.models import (
+    MATCH_ENTRANTS,
+    Match,
+    MatchStatus,
+    Registration,
+    RegistrationStatus,
+    Round,
+    RoundStatus,
+    Tournament,
+)
+from tournaments.selectors import policies
+from tournaments.selectors.rounds import RoundClock, current_round, round_clock
+
+#: Matches listed by name at most (the rest are counted, and the grid has them all).
+LISTED = 12
+
+
+@dataclass(frozen=True)
+class TableAlert:
+    """A live table that wants a look: ``words`` say why ("no turn for 7 minutes")."""
+
+    match_id: int
+    table: int
+    words: str
+    url: str
+
+
+#: Asked for the round's table alerts: ``send(sender=Round, round_id=..., now=...)``; each
+#: receiver answers a list of ``TableAlert``. The gameplay app answers it (live tables).
+table_alerts = Signal()
+
+
+@dataclass(frozen=True)
+class Problem:
+    words: str
+    url: str
+    tone: str  # "bad" (a judge must act) or "warn"
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """The one thing to press now (``action``: a ``round-action``), or, with no action,
+    what the event waits for (``waiting``). ``blocked``: why the action cannot be pressed
+    yet (the page shows it instead of the button)."""
+
+    label: str
+    action: str = ""
+    confirm: str = ""
+    waiting: str = ""
+    blocked: str = ""
+    minutes: int | None = None
+
+
+@dataclass
+class ControlView:
+    tournament: Tournament
+    round: Round | None
+    clock: RoundClock | None
+    counts: dict[str, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    step: NextStep | None = None
+    alerts: list[TableAlert] = field(default_factory=list)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return ngettext(one, many, n) % {"count": n}
+
+
+def control_view(
+    user: AnyUser, tournament: Tournament, *, now: datetime | None = None
+) -> ControlView:
+    now = now or timezone.now()
+    rnd = current_round(tournament)
+    view = ControlView(tournament=tournament, round=rnd, clock=round_clock(rnd))
+    people = Registration.objects.filter(tournament=tournament).aggregate(
+        playing=Count("pk", filter=Q(status=RegistrationStatus.REGISTERED)),
+        checked_in=Count(
+            "pk", filter=Q(status=RegistrationStatus.REGISTERED, checked_in_at__isnull=False)
+        ),
+        dropped=Count("pk", filter=Q(status=RegistrationStatus.DROPPED)),
+    )
+    view.counts = {
+        "playing": people["playing"],
+        "checked_in": people["checked_in"],
+        "dropped": people["dropped"],
+    }
+    matches: list[Match] = []
+    if rnd is not None:
+        matches = list(
+            Match.objects.filter(round=rnd, b__isnull=False)
+            .select_related(*MATCH_ENTRANTS)
+            .order_by("table")
+        )
+        open_matches = [m for m in matches if m.status != MatchStatus.CONFIRMED]
+        view.counts.update(
+            {
+                "matches": len(matches),
+                "pending": sum(1 for m in open_matches if m.status == MatchStatus.PENDING),
+                "reported": sum(1 for m in open_matches if m.status == MatchStatus.REPORTED),
+                "disputed": sum(1 for m in open_matches if m.status == MatchStatus.DISPUTED),
+                "overdue": sum(1 for m in open_matches if m.overdue),
+                "confirmed": len(matches) - len(open_matches),
+            }
+        )
+        base = reverse("match", args=[tournament.pk, 0]).rsplit("/0/", 1)[0]
+        for match in [m for m in open_matches if m.status == MatchStatus.DISPUTED][:LISTED]:
+            view.problems.append(
+                Problem(
+                    f"Table {match.table}: {_versus(match)}: the reports differ, a judge decides",
+                    f"{base}/{match.pk}/",
+                    "bad",
+                )
+            )
+        for match in [m for m in open_matches if m.overdue and m.status != MatchStatus.DISPUTED][
+            :LISTED
+        ]:
+            view.problems.append(
+                Problem(
+                    f"Table {match.table}: {_versus(match)}: overdue, no result yet",
+                    f"{base}/{match.pk}/",
+                    "bad",
+                )
+            )
+        for _, reply in table_alerts.send(sender=Round, round_id=rnd.pk, now=now):
+            view.alerts.extend(a for a in (reply or []) if isinstance(a, TableAlert))
+        view.alerts.sort(key=lambda a: a.table)
+    view.step = _next_step(user, tournament, rnd, view.counts)
+    return view
+
+
+def _versus(match: Match) -> str:
+    return f"{match.a.name} v {match.b.name if match.b else 'bye'}"
+
+
+def _next_step(
+    user: AnyUser, tournament: Tournament, rnd: Round | None, counts: dict[str, int]
+) -> NextStep | None:
+    actions = policies.tournament_actions(user, tournament, current_round=rnd)
+    held, blocker = policies.hold_round_controls(tournament, actions, current_round=rnd)
+    blocked = blocker.detail if blocker is not None else ""
+    if "start" in actions:
+        n = counts.get("checked_in", 0)
+        return NextStep(
+            "Start the tournament",
+            action="start-tournament",
+            confirm="Start now? Players who have not checked in will be marked not playing.",
+            blocked="" if n >= 2 else "Fewer than two players have checked in.",
+            waiting=_count(n, "%(count)d player checked in.", "%(count)d players checked in."),
+        )
+    if rnd is not None and rnd.status == RoundStatus.PAIRED and "start_round" in actions:
+        return NextStep(
+            f"Start round {rnd.number}'s clock",
+            action="start-round" if "start_round" in held else "",
+            blocked=blocked,
+        )
+    if rnd is not None and rnd.status == RoundStatus.IN_PROGRESS:
+        left = counts.get("matches", 0) - counts.get("confirmed", 0)
+        parts = [_count(left, "%(count)d result to come", "%(count)d results to come")]
+        if counts.get("reported"):
+            parts.append(_count(counts["reported"], "%(count)d to confirm", "%(count)d to confirm"))
+        if counts.get("disputed"):
+            parts.append(_count(counts["disputed"], "%(count)d disputed", "%(count)d disputed"))
+        if counts.get("overdue"):
+            parts.append(_count(counts["overdue"], "%(count)d overdue", "%(count)d overdue"))
+        waiting = parts[0] + (": " + ", ".join(parts[1:]) if len(parts) > 1 else "") + "."
+        if left == 0:
+            waiting = "Every result is in: the round completes in a moment."
+        return NextStep(f"Round {rnd.number} is under way", waiting=waiting)
+    if "pair" in actions:
+        number = 1 if rnd is None else rnd.number + 1
+        return NextStep(
+            f"Pair round {number}",
+            action="pair" if "pair" in held else "",
+            blocked=blocked,
+        )
+    if "finish" in actions:
+        return NextStep(
+            "Finish the tournament",
+            action="finish",
+            confirm="End the tournament now?",
+        )
+    if (
+        rnd is not None
+        and rnd.status == RoundStatus.COMPLETE
+        and policies.tournament_is_running(tournament)
+    ):
+        # A scheduled stage (a cut, a bracket) moves on by itself as results come in.
+        return NextStep(
+            "The next stage begins by itself", waiting="Its matches appear as they are ready."
+        )
+    if policies.tournament_is_finished(tournament):
+        return NextStep("The tournament is over", waiting="See the final results.")
+    return None
