@@ -116,10 +116,20 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
     user_id = request.user.pk if request.user.is_authenticated else None
     judge = policies.can_judge(request.user, tournament.club)
     standings = selectors.standings_of(stage) if stage is not None and rounds else []
+    settings = selectors.settings_of(stage) if stage is not None else None
+    # The round clock's controls are here, as a pod round has no pairings page; held, with
+    # the reason shown, while something the round waits for is unfinished (a draft).
+    actions, blocker = policies.hold_round_controls(
+        tournament, context["actions"], current_round=context["current_round"]
+    )
     context.update(
         {
+            "actions": actions,
+            "round_blocker": blocker,
+            "round_minutes": settings.round_minutes if settings is not None else None,
+            "next": reverse("pods", args=[tournament.pk]),
             "stage": stage,
-            "settings": selectors.settings_of(stage) if stage is not None else None,
+            "settings": settings,
             "rounds": [
                 {
                     "view": r,
