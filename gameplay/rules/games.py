@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from gameplay.rules import generic, gesoseka, kontsina, vanilla_gwent
+from gameplay.rules import generic, gesoseka, kontsina, pod_game, vanilla_gwent
 from gameplay.rules.cards import DeckType
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
@@ -390,9 +390,6 @@ def outcome_report(
 #: The games played in pods: Gesoseka's 4-player variant (README "Gesoseka with 4
 #: players"), and generic games by the same rule (the first to K game-round wins).
 POD_GAMES = ("gesoseka", "generic")
-#: The most game rounds a pod's game records (Gesoseka: five deals of two game rounds;
-#: nobody has ever needed more, and it bounds the input).
-MAX_POD_GAME_ROUNDS = 10
 #: The highest score a game round may record in a pod (bounds the input).
 MAX_POD_SCORE = 9999
 
@@ -402,7 +399,9 @@ def pod_outcome(
 ) -> gesoseka.PodOutcome:
     """A pod's game read from its game rounds (each a list of the seats' scores): who won
     each game round, whether someone has won, and (Gesoseka) when to redeal. Refuses a
-    game not played in pods, a malformed or too long list, and what the rules refuse."""
+    game not played in pods, a malformed list, one longer than the pod's bound
+    (``pod_game.max_game_rounds``: from its seats and win target), and what the rules
+    refuse."""
     if game not in POD_GAMES:
         raise RuleViolation(
             "games.no_pods",
@@ -410,11 +409,8 @@ def pod_outcome(
         )
     if not isinstance(rounds, list) or not all(isinstance(r, list) for r in rounds):
         raise RuleViolation("games.pod_shape", "a pod's result is a list of game rounds")
-    if len(rounds) > MAX_POD_GAME_ROUNDS:
-        raise RuleViolation(
-            "games.pod_too_long",
-            f"a pod's game has at most {MAX_POD_GAME_ROUNDS} game rounds, not {len(rounds)}",
-        )
+    # The bound first: it bounds the work on what follows (``pod_game``'s reading).
+    pod_game.check_length(len(rounds), players=players, rounds_to_win=rounds_to_win)
     for number, scores in enumerate(rounds, start=1):
         if not all(
             isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_POD_SCORE

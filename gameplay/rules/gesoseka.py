@@ -136,6 +136,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, TypeGuard
 
+from gameplay.rules import pod_game
 from gameplay.rules.cards import ACE, JACK, KING, QUEEN, Card, DeckType, build_decks, read_card
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
@@ -185,10 +186,12 @@ def pod_outcome(
     one highest score (a tie for it: nobody). If nobody has won after a deal's 2 game
     rounds, all cards are gathered, shuffled and 10 dealt to each again, and play goes on.
 
-    Gap decision: the redeal repeats after every deal of 2 game rounds until someone wins
-    (the README names round 2 only; a careful judge applies it to each new deal alike).
-    Refuses a round with the wrong number of scores (``gesoseka.pod_scores``), a negative
-    score, and a round after the game was won (``gesoseka.after_decided``).
+    Gap decisions: the redeal repeats after every deal of 2 game rounds until someone wins
+    (the README names round 2 only; a careful judge applies it to each new deal alike); the
+    tied game rounds a game may have are bounded by the tie rule of ``pod_game`` (so is its
+    length: ``pod_game.max_game_rounds``). Refuses a round with the wrong number of scores
+    (``gesoseka.pod_scores``), a negative score, a round after the game was won
+    (``gesoseka.after_decided``) and a tie beyond the allowance (``pod_game.too_many_ties``).
     """
     if players < 3 or players > MAX_PLAYERS:
         raise RuleViolation(
@@ -198,6 +201,8 @@ def pod_outcome(
         raise RuleViolation(f"{GAME}.rounds_to_win", "a game is won with at least 1 round win")
     wins = [0] * players
     winners: list[int | None] = []
+    ties_allowed = pod_game.tie_allowance(players=players, rounds_to_win=rounds_to_win)
+    ties = 0
     for number, scores in enumerate(rounds, start=1):
         where = f"game round {number}"
         if max(wins) >= rounds_to_win:
@@ -217,6 +222,10 @@ def pod_outcome(
         best = max(scores)
         leaders = [p for p, score in enumerate(scores) if score == best]
         winner = leaders[0] if len(leaders) == 1 else None
+        if winner is None:
+            ties += 1
+            if ties > ties_allowed:
+                raise pod_game.too_many_ties(number, players=players, rounds_to_win=rounds_to_win)
         winners.append(winner)
         if winner is not None:
             wins[winner] += 1

@@ -57,7 +57,10 @@ Decisions where the issue is silent:
   stay on the table (``LiveTable.games``) and are reported (``pods.report``; a judge's:
   ``pods.judge``) once ``games.pod_outcome`` says the pod is decided; the other players
   then confirm (``pods.confirm``) at the table or on the pods page. The Gesoseka redeal
-  after a deal with no winner is just the next game round at the table. Because the pods
+  after a deal with no winner is just the next game round at the table, as many as the
+  pod's game may have (``pod_game.max_game_rounds``, from its seats and win target); a tie
+  beyond the tie rule's allowance is refused, and the table waits for that game round's
+  scores once the players have broken the tie as the judge rules. Because the pods
   service opens its own durable transaction, the decided game round is first saved on
   the table (closing it, so a second entry is refused) and then reported; if the report
   is refused, the table is put back to waiting for that game round's scores.

@@ -76,7 +76,8 @@ def test_a_16_player_pod_event_runs_to_the_end_in_the_browser(live_server, brows
         judge_page.goto(pods_url)
         for pod in pods[1:]:
             box = judge_page.locator(f"#pod-{pod.pk}")
-            box.locator("summary").click()
+            # The result form's own (its "more game rounds" are a summary inside it).
+            box.locator("details.pod-result > summary").click()
             _fill(judge_page, pod.pk, 4, winner=0)
             judge_page.locator(f"#judge-pod-{pod.pk}").click()
             judge_page.get_by_text("Result entered.").wait_for()

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from core.api import ERRORS, StrictInput, valid
 from core.errors import NotFound
 from gameplay.rules import games as game_rules
+from gameplay.rules import pod_game
 from tournaments.api.common import hidden_unless_visible, tournament_for, visible_match_id
 from tournaments.models import PodFill, PodScoring
 from tournaments.selectors import pods as selectors
@@ -35,15 +36,19 @@ class PodStageInput(StrictInput):
 
 
 class PodResultInput(StrictInput):
+    # The schema bounds any pod (4 seats, first to 5); the service holds each pod to its
+    # own bound, from its seats and win target (``pod_game.max_game_rounds``).
     rounds = serializers.ListField(
         child=serializers.ListField(
             child=serializers.IntegerField(min_value=0, max_value=game_rules.MAX_POD_SCORE),
-            min_length=3,
-            max_length=4,
+            min_length=min(pod_game.POD_SEATS),
+            max_length=max(pod_game.POD_SEATS),
         ),
         min_length=1,
-        max_length=game_rules.MAX_POD_GAME_ROUNDS,
-        help_text="Each game round: every seat's score, in seat order (the pod's seats).",
+        max_length=pod_game.LONGEST_POD_GAME,
+        help_text="Each game round: every seat's score, in seat order (the pod's seats). "
+        "A pod of N seats, first to K game-round wins, records at most 2(N(K-1)+1) game "
+        "rounds: N(K-1)+1 won by someone and as many ties (the pod's `max_game_rounds`).",
     )
 
 
@@ -80,6 +85,7 @@ def stage_data(tournament_id: int) -> dict[str, Any]:
             "fill": settings.fill,
             "scoring": settings.scoring,
             "rounds_to_win": settings.rounds_to_win,
+            "round_minutes": settings.round_minutes,
         },
         "rounds": [
             {

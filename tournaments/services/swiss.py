@@ -55,7 +55,7 @@ from core.errors import Conflict, InvalidInput, NotAllowed, RuleViolation, as_in
 from core.locks import lock_all, lock_one
 from core.queue import enqueue_on_commit
 from gameplay.rules.outcome import bye_outcome
-from tournaments import selectors
+from tournaments import formats, selectors
 from tournaments.models import (
     Match,
     MatchSeat,
@@ -94,20 +94,8 @@ def _require_manager(actor: Actor, tournament: Tournament) -> None:
 
 
 def _stage_of(rnd: Round) -> Stage:
-    return Stage.objects.select_related("swiss", "bracket").get(pk=rnd.stage_id)
-
-
-def _round_minutes(stage: Stage) -> int:
-    """How long a round of the stage lasts (a Swiss's setting, or a bracket's)."""
-    if stage.kind == StageKind.SWISS:
-        return stage.swiss.round_minutes
-    return stage.bracket.round_minutes
-
-
-def _overdue_policy(stage: Stage) -> str:
-    """What time does to unfinished matches: a bracket match needs a winner, so a judge
-    decides (flagged overdue); a Swiss round follows its setting."""
-    return stage.swiss.overdue_policy if stage.kind == StageKind.SWISS else OverduePolicy.NONE
+    """The round's stage, with every format's settings (asking its format costs no query)."""
+    return Stage.objects.select_related(*formats.SETTINGS_RELATIONS).get(pk=rnd.stage_id)
 
 
 @transaction.atomic(durable=True)
@@ -476,7 +464,7 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     blockers = policies.round_blockers(tournament, rnd.number)
     if blockers:
         raise Conflict(blockers[0].detail, code=blockers[0].code)
-    length = minutes if minutes is not None else _round_minutes(_stage_of(rnd))
+    length = minutes if minutes is not None else formats.round_minutes(_stage_of(rnd))
     if length < 1 or length > 600:
         raise InvalidInput(
             "A round lasts between 1 and 600 minutes.", code="invalid_minutes", field="minutes"
@@ -589,7 +577,7 @@ def handle_round_clock(*, round_id: int, now: datetime | None = None) -> bool:
 
 
 def _call_time(rnd: Round, tournament: Tournament) -> None:
-    policy = _overdue_policy(_stage_of(rnd))
+    policy = formats.overdue_policy(_stage_of(rnd))
     unfinished = lock_all(
         Match.objects.exclude(status=MatchStatus.CONFIRMED),
         related=("round__tournament", "a__player", "b__player"),

@@ -15,23 +15,30 @@ from django.urls import reverse
 from core.errors import DomainError, InvalidInput
 from core.web import parse_int, run_action
 from gameplay.rules import games as game_rules
-from tournaments.models import MatchStatus, PodFill, PodScoring, TournamentStatus
+from gameplay.rules import pod_game
+from tournaments.models import MatchStatus, PodFill, PodScoring, PodSettings, TournamentStatus
 from tournaments.selectors import pods as selectors
 from tournaments.selectors import policies
 from tournaments.selectors.rounds import entrant_of
 from tournaments.services import pods
 from tournaments.web.common import tournament_context, tournament_for
 
-#: Game-round rows on a pod's result form (Gesoseka: two deals of two game rounds, then
-#: more if nobody has won: the form grows with what was reported).
+#: Game-round rows a pod's result form shows open (Gesoseka: two deals of two game rounds);
+#: the rest up to the pod's bound (``pod_game.max_game_rounds``) are one tap away, and the
+#: open rows grow with what was reported.
 FORM_ROWS = 4
 
 
-def parse_rounds(data: Any, seats: int) -> list[list[int]]:
-    """The pod's game rounds from the form (``r<round>_s<seat>``), empty rows skipped; a
-    row filled in part is refused by name."""
+def game_round_bound(view: selectors.PodView, settings: PodSettings) -> int:
+    """The most game rounds this pod's game may record (its seats and win target)."""
+    return pod_game.max_game_rounds(players=len(view.seats), rounds_to_win=settings.rounds_to_win)
+
+
+def parse_rounds(data: Any, seats: int, *, bound: int) -> list[list[int]]:
+    """The pod's game rounds from the form (``r<round>_s<seat>``, rounds 1 to ``bound``),
+    empty rows skipped; a row filled in part is refused by name."""
     rounds: list[list[int]] = []
-    for number in range(1, game_rules.MAX_POD_GAME_ROUNDS + 1):
+    for number in range(1, bound + 1):
         names = [f"r{number}_s{seat}" for seat in range(seats)]
         raw = [(data.get(name) or "").strip() for name in names]
         if not any(raw):
@@ -89,8 +96,9 @@ def _act(request: HttpRequest, tournament_pk: int) -> HttpResponse:
             "Result confirmed.",
         )
         return redirect(anchor)
+    bound = game_round_bound(view, selectors.settings_of(view.match.round.stage))
     try:
-        rounds = parse_rounds(request.POST, len(view.seats))
+        rounds = parse_rounds(request.POST, len(view.seats), bound=bound)
     except DomainError as error:
         messages.error(request, error.detail)
         return redirect(anchor)
@@ -116,14 +124,24 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
     user_id = request.user.pk if request.user.is_authenticated else None
     judge = policies.can_judge(request.user, tournament.club)
     standings = selectors.standings_of(stage) if stage is not None and rounds else []
+    settings = selectors.settings_of(stage) if stage is not None else None
+    # The round clock's controls are here, as a pod round has no pairings page; held, with
+    # the reason shown, while something the round waits for is unfinished (a draft).
+    actions, blocker = policies.hold_round_controls(
+        tournament, context["actions"], current_round=context["current_round"]
+    )
     context.update(
         {
+            "actions": actions,
+            "round_blocker": blocker,
+            "round_minutes": settings.round_minutes if settings is not None else None,
+            "next": reverse("pods", args=[tournament.pk]),
             "stage": stage,
-            "settings": selectors.settings_of(stage) if stage is not None else None,
+            "settings": settings,
             "rounds": [
                 {
                     "view": r,
-                    "pods": [_pod_context(p, user_id, judge) for p in r.pods],
+                    "pods": [_pod_context(p, settings, user_id, judge) for p in r.pods],
                 }
                 for r in reversed(rounds)
             ],
@@ -141,17 +159,25 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
     return render(request, "tournaments/pods.html", context)
 
 
-def _pod_context(view: selectors.PodView, user_id: int | None, judge: bool) -> dict[str, Any]:
+def _pod_context(
+    view: selectors.PodView, settings: PodSettings | None, user_id: int | None, judge: bool
+) -> dict[str, Any]:
     match = view.match
     # A team's pod is either member's.
     mine = any(s.registration.has_member(user_id) for s in view.seats)
     reported = match.status in (MatchStatus.REPORTED, MatchStatus.DISPUTED)
     rows = match.result[0]["rounds"] if match.result else []
+    bound = game_round_bound(view, settings or PodSettings())
+    shown = min(bound, max(FORM_ROWS, len(rows) + 1))
     return {
         "view": view,
         "mine": mine,
         "rows": rows,
-        "form_rows": range(1, max(FORM_ROWS, len(rows) + 1) + 1),
+        # Every game round the pod's game may have has its row: the first ones open, the
+        # others (a long game: ties, a high win target) under "more game rounds".
+        "form_rows": range(1, shown + 1),
+        "more_rows": range(shown + 1, bound + 1),
+        "bound": bound,
         "may_report": mine and match.status != MatchStatus.CONFIRMED,
         "may_confirm": mine and match.status == MatchStatus.REPORTED,
         "may_judge": judge,
@@ -164,8 +190,13 @@ def pod_slips(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
     stage = selectors.pod_stage_of(tournament.pk)
     rounds = selectors.rounds_of(stage) if stage is not None else []
-    if not rounds:
+    if stage is None or not rounds:
         raise Http404
     context = tournament_context(request, tournament)
-    context.update({"round_view": rounds[-1], "rows": range(1, FORM_ROWS + 1)})
+    # A box for each game round a game without a tie may need (4 seats: the most).
+    settings = selectors.settings_of(stage)
+    decisive = pod_game.decisive_rounds(
+        players=max(pod_game.POD_SEATS), rounds_to_win=settings.rounds_to_win
+    )
+    context.update({"round_view": rounds[-1], "rows": range(1, max(FORM_ROWS, decisive) + 1)})
     return render(request, "tournaments/pod_slips.html", context)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from core.errors import InvalidInput
 from core.web import parse_int, run_action, safe_next
-from tournaments import selectors
+from tournaments import formats, selectors
 from tournaments.models import (
     POD_KINDS,
     EntrantType,
@@ -59,7 +59,12 @@ def _hold_controls(context: dict[str, Any], tournament: Tournament) -> None:
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
     rnd = get_object_or_404(
-        Round.objects.select_related("stage"), tournament=tournament, number=number
+        # The stage's settings with it: the start control says the round's own length.
+        Round.objects.select_related(
+            "stage", *(f"stage__{relation}" for relation in formats.SETTINGS_RELATIONS)
+        ),
+        tournament=tournament,
+        number=number,
     )
     if rnd.stage.kind in POD_KINDS:  # a pod round's pods are on the pods page
         return redirect(f"{reverse('pods', args=[tournament.pk])}#round-{rnd.number}")
@@ -70,6 +75,8 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         context["round_controls"] = False
     else:
         _hold_controls(context, tournament)
+        if "start_round" in context["actions"]:
+            context["round_minutes"] = formats.round_minutes(rnd.stage)
         if "repair" in context["actions"]:
             context["pair_again"] = round_selectors.pair_again_of(rnd)
     context.update(
