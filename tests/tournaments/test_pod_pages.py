@@ -108,3 +108,23 @@ def test_the_results_grid_names_every_player_of_a_pod() -> None:
     )
     names = ", ".join(u.player.display_name for u in _users(match))
     assert f"Pod: {names}" in page
+
+
+def test_the_reporter_is_not_offered_to_confirm_their_own_report_and_the_words_fit_a_pod() -> None:
+    """Issue 22, defect 3: a pod's reporter was offered "Confirm the result" on their own
+    report (which the service refuses), and a 4-player pod's status said "waiting for the
+    opponent"."""
+    tournament, _, stage = _pod_event(4, rounds=1)
+    (match,) = _open_pods(stage)
+    users = _users(match)
+    url = f"/tournaments/{tournament.pk}/pods/"
+    scores = {f"r{r}_s{s}": (20 if s == 2 else 10) for r in (1, 2) for s in range(4)}
+    _client(users[0]).post(url, {"action": "report", "match": match.pk, **scores})
+    mine = html.unescape(_client(users[0]).get(url).content.decode())
+    pod = mine[mine.index(f'id="pod-{match.pk}"') :]
+    assert f'id="confirm-pod-{match.pk}"' not in pod
+    assert "You reported this result: another player of the pod confirms it." in pod
+    assert "waiting for the opponent" not in mine
+    assert "reported, waiting for another player to confirm" in pod
+    theirs = html.unescape(_client(users[1]).get(url).content.decode())
+    assert f'id="confirm-pod-{match.pk}"' in theirs

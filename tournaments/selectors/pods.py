@@ -136,6 +136,8 @@ class PodView:
     #: While the result waits for a confirmation: the game rounds reported, and by whom.
     reported: list[list[int]] | None = None
     reported_by: str = ""
+    #: The account that reported it (a player of the pod does not confirm their own).
+    reporter_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -184,6 +186,7 @@ def rounds_of(stage: Stage) -> list[PodRoundView]:
                 match.pod_winner,
                 reported=found.games[0]["rounds"] if found else None,
                 reported_by=_reporter(found) if found else "",
+                reporter_id=found.reported_by_id if found else None,
             )
         )
     return list(views.values())

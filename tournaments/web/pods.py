@@ -159,12 +159,30 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
     return render(request, "tournaments/pods.html", context)
 
 
+#: A pod's result state in the words of a table of three or four (not "the opponent").
+POD_STATUS_WORDS = {
+    MatchStatus.PENDING: "waiting for a report",
+    MatchStatus.REPORTED: "reported, waiting for another player to confirm",
+    MatchStatus.DISPUTED: "disputed, waiting for a judge",
+    MatchStatus.CONFIRMED: "confirmed",
+}
+
+
 def _pod_context(
     view: selectors.PodView, settings: PodSettings | None, user_id: int | None, judge: bool
 ) -> dict[str, Any]:
     match = view.match
     # A team's pod is either member's.
     mine = any(s.registration.has_member(user_id) for s in view.seats)
+    # Who reported plays for an entrant of the pod: that entrant's players wait for
+    # another entrant to confirm (the service refuses their own report's confirmation).
+    reporter_entrant = next(
+        (s.registration_id for s in view.seats if s.registration.has_member(view.reporter_id)),
+        None,
+    )
+    reported_by_me = reporter_entrant is not None and next(
+        s for s in view.seats if s.registration_id == reporter_entrant
+    ).registration.has_member(user_id)
     reported = match.status in (MatchStatus.REPORTED, MatchStatus.DISPUTED)
     rows = match.result[0]["rounds"] if match.result else []
     bound = game_round_bound(view, settings or PodSettings())
@@ -179,7 +197,9 @@ def _pod_context(
         "more_rows": range(shown + 1, bound + 1),
         "bound": bound,
         "may_report": mine and match.status != MatchStatus.CONFIRMED,
-        "may_confirm": mine and match.status == MatchStatus.REPORTED,
+        "may_confirm": mine and match.status == MatchStatus.REPORTED and not reported_by_me,
+        "reported_by_me": reported_by_me,
+        "status_label": POD_STATUS_WORDS.get(MatchStatus(match.status), match.get_status_display()),
         "may_judge": judge,
         "reported": reported,
     }
