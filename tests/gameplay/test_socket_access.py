@@ -78,6 +78,14 @@ async def _next(communicator: WebsocketCommunicator, kind: str) -> dict[str, Any
             return message
 
 
+async def _answer(communicator: WebsocketCommunicator) -> dict[str, Any]:
+    """The answer to the action just sent: its ack or its error."""
+    while True:
+        message = await communicator.receive_json_from(timeout=5)
+        if message["type"] in ("ack", "error"):
+            return message
+
+
 def _logged_in(user: Any) -> Client:
     client = Client()
     client.force_login(user)
@@ -122,15 +130,16 @@ def _removed_judge_is_refused(*, told: bool) -> None:
         await socket.send_json_to(
             {"type": "turn", "id": 2, "number": 1, "kind": "pass", "player": 1}
         )
-        refused = await _next(socket, "error")
-        assert refused["id"] == 2 and refused["code"] == "not_at_table"
+        refused = await _answer(socket)
+        assert refused["type"] == "error" and refused["id"] == 2
+        assert refused["code"] == "not_at_table"
         assert refused["detail"] == (
             "Only the players of this match and the judges can use its table."
         )
         after = await _next(socket, "snapshot")  # downgraded: a watcher now
         assert not after["judge"] and after["can"] == []
         await socket.send_json_to({"type": "undo", "id": 3, "number": 0})
-        refused = await _next(socket, "error")
+        refused = await _answer(socket)
         assert refused["id"] == 3 and refused["code"] == "not_at_table"
         await socket.disconnect()
 
@@ -158,7 +167,7 @@ def test_a_judge_made_a_member_loses_the_judges_powers_on_an_open_table() -> Non
         )
         assert not (await _next(socket, "snapshot"))["judge"]
         await socket.send_json_to({"type": "first", "id": 1, "player": 1})
-        assert (await _next(socket, "error"))["code"] == "not_at_table"
+        assert (await _answer(socket))["code"] == "not_at_table"
         await socket.disconnect()
 
     async_to_sync(scenario)()
@@ -180,7 +189,7 @@ def test_a_phone_logged_out_can_no_longer_tap_at_its_table() -> None:
         now = await _next(socket, "snapshot")  # told at once: no seat, no buttons
         assert now["you"] is None and now["can"] == []
         await socket.send_json_to({"type": "undo", "id": 2, "number": 0})
-        refused = await _next(socket, "error")
+        refused = await _answer(socket)
         assert refused["code"] == "not_logged_in"
         assert refused["detail"].startswith("Your session has ended")
         await socket.disconnect()
@@ -206,7 +215,7 @@ def test_a_phone_whose_password_was_changed_elsewhere_can_no_longer_tap() -> Non
         )
         assert response.status_code == 302
         await socket.send_json_to({"type": "turn", "id": 1, "number": 0, "kind": "play"})
-        refused = await _next(socket, "error")
+        refused = await _answer(socket)
         assert refused["code"] == "not_logged_in"
         assert (await _next(socket, "snapshot"))["you"] is None
         # The laptop changed the password and keeps its own session.
@@ -272,11 +281,11 @@ def _demoted_organiser(*, told: bool) -> None:
         later = await _next(socket, "snapshot")
         assert later["seats"][0]["picks"] == 1 and not _shows_other_seats(later)
         await socket.send_json_to({"type": "pause", "id": 1})
-        refused = await _next(socket, "error")
+        refused = await _answer(socket)
         assert refused["id"] == 1 and refused["code"] == "not_organiser"
         assert "owners and organisers" in refused["detail"]
         await socket.send_json_to({"type": "auto", "id": 2, "seat": 1, "on": True})
-        assert (await _next(socket, "error"))["code"] == "not_organiser"
+        assert (await _answer(socket))["code"] == "not_organiser"
         await socket.disconnect()
 
     async_to_sync(scenario)()
@@ -320,9 +329,15 @@ def test_a_phone_logged_out_can_no_longer_pick() -> None:
         pack = first["you"]["pack"]
         await in_thread(phone.post)("/accounts/logout/")
         await socket.send_json_to(
-            {"type": "pick", "id": 1, "pack": pack["id"], "pick": pack["pick"], "positions": [0]}
+            {
+                "type": "pick",
+                "id": 1,
+                "pack": pack["id"],
+                "pick": pack["pick"],
+                "positions": list(range(pack["keep"])),
+            }
         )
-        refused = await _next(socket, "error")
+        refused = await _answer(socket)
         assert refused["code"] == "not_logged_in" and "log in again to draft" in refused["detail"]
         assert (await _next(socket, "snapshot"))["you"] is None  # a watcher's view from now
         await socket.disconnect()
@@ -345,7 +360,7 @@ def test_an_organiser_made_a_member_loses_the_projector_of_an_unpublished_tourna
         await in_thread(clubs.set_role)(
             actor=owner, membership=await in_thread(_membership)(organiser), role=Role.MEMBER
         )
-        told = await _next(socket, "error")
+        told = await _answer(socket)
         assert told["code"] == "not_visible" and "no longer see" in told["detail"]
         assert (await socket.receive_output(timeout=5))["code"] == 4403
 
@@ -371,8 +386,8 @@ def test_the_access_check_adds_no_query_to_a_tap_or_a_pick() -> None:
     with CaptureQueriesContext(connection) as over_the_socket:
         phones[1]._act_as_now({"type": "turn", "number": 1, "kind": "play"})
     assert len(over_the_socket) == len(service_alone), (
-        [q['sql'][:90] for q in service_alone.captured_queries],
-        [q['sql'][:90] for q in over_the_socket.captured_queries],
+        [q["sql"][:90] for q in service_alone.captured_queries],
+        [q["sql"][:90] for q in over_the_socket.captured_queries],
     )
 
     pod, _, _ = _started_pod()
