@@ -345,10 +345,12 @@ class DraftConsumer(_ActionConsumer):
             await self.after_follow()
 
     async def draft_snapshot(self, event: dict[str, Any]) -> None:
-        # An organiser's view is the one that shows every seat's cards: before sending it,
-        # make sure it is still theirs (one cache read), in case the group message that
-        # would have told this socket was lost. Players' views show only their own.
-        if self.manager and await _in_pool(self.follow)() and not self.visible:
+        # An organiser's view (one who does not play) is the one that shows every seat's
+        # cards: before sending it, make sure it is still theirs (one cache read), in case
+        # the group message that would have told this socket was lost. Players' views
+        # show only their own.
+        referee = self.manager and not self.plays
+        if referee and await _in_pool(self.follow)() and not self.visible:
             await self.after_follow()
             return
         await self.send_snapshot(event["snapshot"])

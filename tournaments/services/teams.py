@@ -297,6 +297,7 @@ def assign_teammate(*, actor: AnyUser, registration: Registration, username: str
         summary=f"{partner.display_name} put in {registration.name}",
         before=before,
     )
+    entrants_changed([registration])
     return registration
 
 
