@@ -158,6 +158,7 @@ class _FollowsAccess(AsyncJsonWebsocketConsumer):
     #: Whether the page may still be seen (set by :meth:`reread`).
     visible: bool = True
     in_access_group: bool = False
+    closing: bool = False
     #: What a socket that may no longer see its page is told before it closes.
     lost_detail = "You may no longer see this page: your role or your session changed."
 
@@ -204,10 +205,12 @@ class _FollowsAccess(AsyncJsonWebsocketConsumer):
         """The permissions were read again: close the page if it is no longer theirs, else
         show it as they may now see it."""
         if not self.visible:
-            await self.send_json(
-                {"type": "error", "code": "not_visible", "detail": self.lost_detail}
-            )
-            await self.close(code=4403)
+            if not self.closing:  # told once; messages already on their way find it shut
+                self.closing = True
+                await self.send_json(
+                    {"type": "error", "code": "not_visible", "detail": self.lost_detail}
+                )
+                await self.close(code=4403)
         else:
             await self.refresh()
 
@@ -349,6 +352,8 @@ class DraftConsumer(_ActionConsumer):
         # cards: before sending it, make sure it is still theirs (one cache read), in case
         # the group message that would have told this socket was lost. Players' views
         # show only their own.
+        if self.closing:
+            return
         referee = self.manager and not self.plays
         if referee and await _in_pool(self.follow)() and not self.visible:
             await self.after_follow()
@@ -603,4 +608,5 @@ class TableConsumer(_ActionConsumer):
             await self.after_follow()
 
     async def table_snapshot(self, event: dict[str, Any]) -> None:
-        await self.send_snapshot(event["snapshot"])
+        if not self.closing:
+            await self.send_snapshot(event["snapshot"])
