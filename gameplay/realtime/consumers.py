@@ -19,8 +19,11 @@ sends actions as JSON with an ``id`` and gets ``{"type": "ack", "id", "version"}
 - ``{"type": "snapshot"}``: send me the current snapshot again.
 
 The services do all the checking; this edge only parses and translates errors. What a
-viewer sees of a snapshot (``selectors.view_for``) is decided once, on connect: nobody
-sees a card before the start, a player sees their own pack and pool only.
+viewer sees of a snapshot (``selectors.view_for``) is decided on connect: nobody sees a
+card before the start, a player sees their own pack and pool only; and decided again
+whenever the viewer's roles or session change (``core.access``, :class:`_FollowsAccess`):
+an organiser made a member stops seeing every seat's pack at once, a phone logged out
+stops acting.
 """
 
 from __future__ import annotations
@@ -33,9 +36,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser, User
 
-from core import clock
+from core import access, clock
 from core.auth import AnyUser
-from core.errors import DomainError, RuleViolation, translate
+from core.errors import DomainError, NotAllowed, RuleViolation, translate
 from core.parsers import BadJSON
 from core.parsers import loads as parse_json
 from gameplay import selectors
@@ -133,7 +136,89 @@ def _pod_lock(pod_id: int) -> asyncio.Lock:
     return lock
 
 
-class _ActionConsumer(AsyncJsonWebsocketConsumer):
+class _FollowsAccess(AsyncJsonWebsocketConsumer):
+    """A live page's socket that follows its user's roles and session (``core.access``):
+    a judge removed from the club, an organiser made a member, a phone logged out (or
+    whose password changed) lose their powers and what they may see on the socket they
+    already hold.
+
+    On connect (:meth:`begin`, before the permissions are read) the socket notes its
+    account, session and access token, and joins the account's group. Before each action
+    :meth:`follow` compares the token (one cache read, no query) and only when it moved
+    reads the session and the viewer's permissions again (:meth:`reread`); the group's
+    ``access.changed``, sent after every such change commits, makes it do so at once. A
+    socket whose user may no longer see its page is told so in words and closed (4403).
+    """
+
+    user: AnyUser
+    account_id: int | None = None
+    session_key: str | None = None
+    #: The access token when the permissions were last read.
+    seen: str | None = None
+    #: Whether the page may still be seen (set by :meth:`reread`).
+    visible: bool = True
+    in_access_group: bool = False
+    closing: bool = False
+    #: What a socket that may no longer see its page is told before it closes.
+    lost_detail = "You may no longer see this page: your role or your session changed."
+
+    def begin(self) -> None:
+        """Who the socket is for (in the pool, on connect, before :meth:`reread`)."""
+        self.user = _user_of(self.scope.get("user"))
+        self.account_id = self.user.pk if self.user.is_authenticated else None
+        session = self.scope.get("session")
+        self.session_key = None if session is None else session.session_key
+        if self.account_id is not None:
+            self.seen = access.token(self.account_id)
+
+    def reread(self) -> bool:
+        """Read what ``self.user`` may see and do here (in the pool); False when they may
+        no longer see the page. Each socket reads its own viewer."""
+        return True
+
+    def follow(self, *, told: bool = False) -> bool:
+        """Read the session and permissions again if the account's access token moved
+        (``told``: the account's group said it did); whether they were read (in the
+        pool). The token is read first: a change committed meanwhile moves it again."""
+        if self.account_id is None or not (told or access.moved(self.account_id, self.seen)):
+            return False
+        self.seen = access.token(self.account_id)
+        self.user = access.session_user(self.session_key, self.account_id)
+        self.visible = self.reread()
+        return True
+
+    async def join_access_group(self) -> None:
+        if self.account_id is not None:
+            await self.channel_layer.group_add(access.group(self.account_id), self.channel_name)
+            self.in_access_group = True
+
+    async def leave_access_group(self) -> None:
+        if self.in_access_group and self.account_id is not None:
+            await self.channel_layer.group_discard(access.group(self.account_id), self.channel_name)
+
+    async def access_changed(self, event: dict[str, Any]) -> None:
+        """The account's roles or session changed (``core.access``): read them again now."""
+        await _in_pool(self.follow)(told=True)
+        await self.after_follow()
+
+    async def after_follow(self) -> None:
+        """The permissions were read again: close the page if it is no longer theirs, else
+        show it as they may now see it."""
+        if not self.visible:
+            if not self.closing:  # told once; messages already on their way find it shut
+                self.closing = True
+                await self.send_json(
+                    {"type": "error", "code": "not_visible", "detail": self.lost_detail}
+                )
+                await self.close(code=4403)
+        else:
+            await self.refresh()
+
+    async def refresh(self) -> None:
+        """Show the page again for the viewer as they are now (pages with a view)."""
+
+
+class _ActionConsumer(_FollowsAccess):
     """A live page's socket that takes actions as JSON: read with the API's reader, and a
     message that is not JSON answered with an error, never a dropped connection."""
 
@@ -150,31 +235,60 @@ class _ActionConsumer(AsyncJsonWebsocketConsumer):
         except BadJSON as error:
             await self.send_json({"type": "error", "code": error.code, "detail": error.detail})
 
+    #: Whether the last action read the permissions again (:meth:`user_as_now`).
+    followed: bool = False
+
+    def user_as_now(self, doing: str) -> AnyUser:
+        """The socket's user as they are now, to act as (in the pool, before the action):
+        their session and permissions read again if their access token moved. A page they
+        may no longer see, or a session that ended, is refused in words."""
+        self.followed = self.follow()
+        if not self.visible:
+            raise NotAllowed(self.lost_detail, code="not_visible")
+        if not self.user.is_authenticated:
+            raise NotAllowed(
+                "Your session has ended (you logged out, or your password changed): "
+                f"log in again to {doing}.",
+                code="not_logged_in",
+            )
+        return self.user
+
 
 class DraftConsumer(_ActionConsumer):
     pod_id: int
-    user: AnyUser
-    user_id: int | None
-    manager: bool
-    plays: bool
+    user_id: int | None = None
+    manager: bool = False
+    plays: bool = False
+    lost_detail = "You may no longer see this draft: your role or your session changed."
 
     async def connect(self) -> None:
         self.pod_id = int(self.scope["url_route"]["kwargs"]["pod_id"])
-        self.user = _user_of(self.scope.get("user"))
-        pod = await database_sync_to_async(selectors.pod_for_viewer)(self.pod_id, self.user)
-        if pod is None:
+        if not await _in_pool(self._open)():
             await self.close(code=4404)
             return
-        who = await database_sync_to_async(selectors.viewer)(pod, self.user)
-        self.user_id, self.manager, self.plays = who.user_id, who.manager, who.plays
         await self.channel_layer.group_add(live.group_name(self.pod_id), self.channel_name)
+        await self.join_access_group()
         await self.accept()
         await self.send_snapshot()
         clock.start_in_event_loop()  # the embedded default has no beat to fire pick timers
 
+    def _open(self) -> bool:
+        self.begin()
+        return self.reread()
+
+    def reread(self) -> bool:
+        pod = selectors.pod_for_viewer(self.pod_id, self.user)
+        if pod is None:  # nothing of the pod for them, even before the socket closes
+            self.user_id, self.manager, self.plays = None, False, False
+            return False
+        who = selectors.viewer(pod, self.user)
+        self.user_id, self.manager, self.plays = who.user_id, who.manager, who.plays
+        return True
+
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "pod_id"):
             await self.channel_layer.group_discard(live.group_name(self.pod_id), self.channel_name)
+        await self.leave_access_group()
 
     async def send_snapshot(self, full: dict[str, Any] | None = None) -> None:
         if full is None:
@@ -186,6 +300,13 @@ class DraftConsumer(_ActionConsumer):
                 )
             )
 
+    async def refresh(self) -> None:
+        await self.send_snapshot()
+
+    def _act_as_now(self, message: dict[str, Any]) -> tuple[int, list[tuple[int, dict[str, Any]]]]:
+        """:func:`_act` for the socket's user as they are now (in the pool)."""
+        return _act(self.pod_id, self.user_as_now("draft"), message)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self.send_json(
@@ -194,9 +315,12 @@ class DraftConsumer(_ActionConsumer):
             return
         request_id = content.get("id")
         if content.get("type") == "snapshot":
+            if await _in_pool(self.follow)() and not self.visible:
+                await self.after_follow()
+                return
             await self.send_snapshot()
             return
-        if not self.user.is_authenticated:
+        if self.account_id is None:  # never logged in (a session that ended: user_as_now)
             await self.send_json(
                 {
                     "type": "error",
@@ -206,9 +330,10 @@ class DraftConsumer(_ActionConsumer):
                 }
             )
             return
+        self.followed = False
         try:
             async with _pod_lock(self.pod_id):
-                version, pending = await _in_pool(_act)(self.pod_id, self.user, content)
+                version, pending = await _in_pool(self._act_as_now)(content)
         except (DomainError, RuleViolation) as error:
             problem = translate(error)
             assert problem is not None
@@ -219,8 +344,20 @@ class DraftConsumer(_ActionConsumer):
             await self.send_json({"type": "ack", "id": request_id, "version": version})
             for pod_id, snapshot in pending:
                 live.publish(self.channel_layer, live.group_name(pod_id), snapshot)
+        if self.followed:  # the viewer changed: show the pod as they may see it now
+            await self.after_follow()
 
     async def draft_snapshot(self, event: dict[str, Any]) -> None:
+        # An organiser's view (one who does not play) is the one that shows every seat's
+        # cards: before sending it, make sure it is still theirs (one cache read), in case
+        # the group message that would have told this socket was lost. Players' views
+        # show only their own.
+        if self.closing:
+            return
+        referee = self.manager and not self.plays
+        if referee and await _in_pool(self.follow)() and not self.visible:
+            await self.after_follow()
+            return
         await self.send_snapshot(event["snapshot"])
 
 
@@ -228,28 +365,39 @@ def _stage_visible(stage_id: int, user: AnyUser) -> bool:
     return tournament_selectors.stage_visible_to(user, stage_id)
 
 
-class StageConsumer(AsyncJsonWebsocketConsumer):
+class StageConsumer(_FollowsAccess):
     """A bracket's or round robin's page (``/ws/stages/<stage>/``): ``{"type": "hello"}`` on
     connect, then ``{"type": "changed"}`` after every change to the stage, on which the page
     fetches its drawing again (and on every reconnect: it may have missed one). A stage the
-    user may not see closes the socket (4404). Anything the page sends is ignored but
-    ``{"type": "ping"}``, answered ``{"type": "pong"}``."""
+    user may not see closes the socket (4404; 4403 once their role or session no longer
+    lets them). Anything the page sends is ignored but ``{"type": "ping"}``, answered
+    ``{"type": "pong"}``."""
+
+    lost_detail = "You may no longer see this stage: your role or your session changed."
 
     async def connect(self) -> None:
         self.stage_id = int(self.scope["url_route"]["kwargs"]["stage_id"])
-        user = _user_of(self.scope.get("user"))
-        if not await _in_pool(_stage_visible)(self.stage_id, user):
+        if not await _in_pool(self._open)():
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(live.stage_group(self.stage_id), self.channel_name)
+        await self.join_access_group()
         await self.accept()
         await self.send_json({"type": "hello"})
+
+    def _open(self) -> bool:
+        self.begin()
+        return self.reread()
+
+    def reread(self) -> bool:
+        return _stage_visible(self.stage_id, self.user)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "stage_id"):
             await self.channel_layer.group_discard(
                 live.stage_group(self.stage_id), self.channel_name
             )
+        await self.leave_access_group()
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -261,32 +409,42 @@ class StageConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "changed"})
 
 
-class ProjectorConsumer(AsyncJsonWebsocketConsumer):
+class ProjectorConsumer(_FollowsAccess):
     """A tournament's projector screen (``/ws/tournaments/<tournament>/projector/``), as the
     stage pages' socket: ``{"type": "hello"}`` on connect, then ``{"type": "changed"}``
     after every change it shows (an entry of the tournament's event feed, the
     announcement), on which the page fetches its content again (and on every hello: after
     a reconnect it may have missed one). A tournament the user may not see closes the
-    socket (4404). Anything the page sends is ignored but ``{"type": "ping"}``, answered
-    ``{"type": "pong"}``."""
+    socket (4404; 4403 once their role or session no longer lets them). Anything the page
+    sends is ignored but ``{"type": "ping"}``, answered ``{"type": "pong"}``."""
+
+    lost_detail = "You may no longer see this tournament: your role or your session changed."
 
     async def connect(self) -> None:
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        user = _user_of(self.scope.get("user"))
-        if not await _in_pool(tournament_visible_to)(user, self.tournament_id):
+        if not await _in_pool(self._open)():
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(
             live.tournament_group(self.tournament_id), self.channel_name
         )
+        await self.join_access_group()
         await self.accept()
         await self.send_json({"type": "hello"})
+
+    def _open(self) -> bool:
+        self.begin()
+        return self.reread()
+
+    def reread(self) -> bool:
+        return tournament_visible_to(self.user, self.tournament_id)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "tournament_id"):
             await self.channel_layer.group_discard(
                 live.tournament_group(self.tournament_id), self.channel_name
             )
+        await self.leave_access_group()
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -357,32 +515,50 @@ class TableConsumer(_ActionConsumer):
     """
 
     table_id: int
-    user: AnyUser
     who: Any
+    lost_detail = "You may no longer see this table: your role or your session changed."
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = _user_of(self.scope.get("user"))
-        table = await _in_pool(table_selectors.table_for_viewer)(self.table_id, self.user)
-        if table is None:
+        if not await _in_pool(self._open)():
             await self.close(code=4404)
             return
-        self.who = await _in_pool(table_selectors.viewer)(table, self.user)
         await self.channel_layer.group_add(live.table_group(self.table_id), self.channel_name)
+        await self.join_access_group()
         await self.accept()
         await self.send_snapshot()
+
+    def _open(self) -> bool:
+        self.begin()
+        return self.reread()
+
+    def reread(self) -> bool:
+        table = table_selectors.table_for_viewer(self.table_id, self.user)
+        if table is None:  # no powers at all, even before the socket closes
+            self.who = table_selectors.Viewer(user_id=None, seat=None, judge=False)
+            return False
+        self.who = table_selectors.viewer(table, self.user)
+        return True
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "who"):
             await self.channel_layer.group_discard(
                 live.table_group(self.table_id), self.channel_name
             )
+        await self.leave_access_group()
 
     async def send_snapshot(self, full: dict[str, Any] | None = None) -> None:
         if full is None:
             full = await _in_pool(table_selectors.full_snapshot)(self.table_id)
         if full is not None:
             await self.send_json(table_selectors.view_for(full, self.who))
+
+    async def refresh(self) -> None:
+        await self.send_snapshot()
+
+    def _act_as_now(self, message: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+        """:func:`_table_act` for the socket's user as they are now (in the pool)."""
+        return _table_act(self.table_id, self.user_as_now("play at this table"), message)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
@@ -392,12 +568,15 @@ class TableConsumer(_ActionConsumer):
             return
         request_id = content.get("id")
         if content.get("type") == "snapshot":
+            if await _in_pool(self.follow)() and not self.visible:
+                await self.after_follow()
+                return
             await self.send_snapshot()
             return
         if content.get("type") == "ping":
             await self.send_json({"type": "pong"})
             return
-        if not self.user.is_authenticated:
+        if self.account_id is None:  # never logged in (a session that ended: user_as_now)
             await self.send_json(
                 {
                     "type": "error",
@@ -407,20 +586,27 @@ class TableConsumer(_ActionConsumer):
                 }
             )
             return
+        self.followed = False
         try:
             async with _pod_lock(-self.table_id):
-                pending = await _in_pool(_table_act)(self.table_id, self.user, content)
+                pending = await _in_pool(self._act_as_now)(content)
         except (DomainError, RuleViolation) as error:
             problem = translate(error)
             assert problem is not None
             await self.send_json(
                 {"type": "error", "id": request_id, "code": problem.code, "detail": problem.detail}
             )
-            await self.send_snapshot()  # what happened instead, at once
+            if self.followed and not self.visible:
+                await self.after_follow()  # told why, then closed
+            else:
+                await self.send_snapshot()  # what happened instead (or what they may do now)
             return
         await self.send_json({"type": "ack", "id": request_id})
         for table_id, snapshot in pending:
             live.publish(self.channel_layer, live.table_group(table_id), snapshot, "table.snapshot")
+        if self.followed:
+            await self.after_follow()
 
     async def table_snapshot(self, event: dict[str, Any]) -> None:
-        await self.send_snapshot(event["snapshot"])
+        if not self.closing:
+            await self.send_snapshot(event["snapshot"])

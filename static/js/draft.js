@@ -59,8 +59,10 @@
       else if (message.type === "error") { sentPick = null; showError(message.detail); }
       else if (message.type === "ack") showError("");
     };
-    ws.onclose = function () {
+    ws.onclose = function (event) {
       ws = null;
+      // 4403: the user's role or session no longer lets them see the draft (told why).
+      if (event.code === 4403) { setConnection("You may no longer see this draft: reload the page."); return; }
       setConnection("Connection lost: updating every few seconds, reconnecting…");
       startPolling();
       // Exponential backoff with jitter: a server restart must not bring every phone back

@@ -125,7 +125,7 @@
     ws.onclose = function (event) {
       ws = null;
       connected = false;
-      if (event.code === 4404) { show("offline", "not found"); return; }
+      if (event.code === 4404 || event.code === 4403) { show("offline", "not found"); return; }
       show("offline", "reconnecting");
       retry();
     };

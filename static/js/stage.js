@@ -22,7 +22,7 @@
       if (message.type === "changed" || (message.type === "hello" && opened)) refresh();
       if (message.type === "hello") { opened = true; attempts = 0; }
     };
-    ws.onclose = function (event) { if (event.code !== 4404) retry(); };
+    ws.onclose = function (event) { if (event.code !== 4404 && event.code !== 4403) retry(); };
   }
 
   function retry() {

@@ -311,6 +311,8 @@
       if (ws !== socket) return;
       ws = null; connection = "";
       if (event.code === 4404) { setConnection("This table is not available.", false); return; }
+      // 4403: the user's role or session no longer lets them see it (they were told why).
+      if (event.code === 4403) { setConnection("You may no longer see this table: reload the page.", false); return; }
       setConnection("Connection lost: counting on here, reconnecting…", false);
       startPolling();
       var wait = Math.min(10000, 500 * Math.pow(2, retry++));

@@ -3,8 +3,10 @@ log records it, and the audit entry itself."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
+from core import access
 from core.audit import record_audit
 from core.auth import Actor
 from tournaments.models import Registration, Tournament
@@ -21,6 +23,19 @@ def registration_state(reg: Registration) -> dict[str, Any]:
         state["partner"] = reg.partner.display_name if reg.partner is not None else None
         state["partner_accepted"] = reg.partner_accepted_at is not None
     return state
+
+
+def entrants_changed(registrations: Iterable[Registration]) -> None:
+    """These entries were made, withdrawn or their team changed: their players' open
+    sockets re-read what they may see once the transaction commits (``core.access``). It
+    matters for an organiser who enters their own tournament: from then on they see its
+    drafts as a player does, not every seat's pack."""
+    access.changed(
+        person.user_id
+        for reg in registrations
+        for person in (reg.player, reg.partner if reg.partner_id else None)
+        if person is not None
+    )
 
 
 def audit_entry(

@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
+from core import access
 from core.audit import record_audit
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput, NotFound
@@ -127,6 +128,7 @@ def add_member(*, actor: AnyUser, club: Club, username: str, role: str = Role.ME
         )
     ensure_player(user)
     membership = Membership.objects.create(club=club, user=user, role=role)
+    access.changed([user.pk])  # their open sockets read the new role (core.access)
     record_audit(
         actor=actor,
         action="membership.added",
@@ -180,6 +182,8 @@ def set_role(*, actor: AnyUser, membership: Membership, role: str) -> Membership
     before = {"role": membership.role}
     membership.role = role
     membership.save(update_fields=["role"])
+    # Their open sockets read the new role at once: a judge made a member stops tapping.
+    access.changed([membership.user_id])
     record_audit(
         actor=actor,
         action="membership.role_set",
@@ -210,6 +214,8 @@ def remove_member(*, actor: AnyUser, membership: Membership) -> None:
         before={"user": membership.user.get_username(), "role": membership.role},
     )
     membership.delete()
+    # Their open sockets lose the role at once: a removed judge stops tapping (core.access).
+    access.changed([membership.user_id])
 
 
 @transaction.atomic(durable=True)
@@ -262,6 +268,7 @@ def accept_invitation(*, user: AnyUser, token: str) -> Membership:
         membership = Membership.objects.create(
             club=invitation.club, user=user, role=invitation.role
         )
+        access.changed([user.pk])
         record_audit(
             actor=user,
             action="membership.added",

@@ -30,7 +30,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.services import teams
-from tournaments.services._entries import audit_entry, registration_state
+from tournaments.services._entries import audit_entry, entrants_changed, registration_state
 from tournaments.services.locks import lock_registration, lock_tournament
 from tournaments.services.people import ensure_player
 
@@ -137,6 +137,7 @@ def _take_seat(
         summary=f"{registration.name} registered for {tournament.name}",
         before=before,
     )
+    entrants_changed([registration])
     return registration
 
 
@@ -203,6 +204,7 @@ def _withdraw(
         summary=f"{registration.name} withdrew from {tournament.name}",
         before=before,
     )
+    entrants_changed([registration])
     return registration
 
 
@@ -486,6 +488,7 @@ def add_late_entrant(
         tournament=tournament,
         after={"status": reg.status, "joined_round": joins},
     )
+    entrants_changed([reg])
     return reg
 
 

@@ -52,7 +52,7 @@ from tournaments.models import (
 from tournaments.models.clubs import CLAIM_CODE_ALPHABET, CLAIM_CODE_LENGTH
 from tournaments.selectors import policies
 from tournaments.services import people, teams
-from tournaments.services._entries import audit_entry
+from tournaments.services._entries import audit_entry, entrants_changed
 from tournaments.services.locks import lock_tournament
 
 User = get_user_model()
@@ -440,6 +440,7 @@ def add_players_by_name(
                 code="team_name_taken",
                 field=FIELD,
             )
+    entrants_changed(result.registrations)  # an organiser may have entered themselves
     return result
 
 

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from core import text
+from core import access, text
 from core.audit import record_audit
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput
@@ -157,4 +157,5 @@ def attach_guest(*, user: AnyUser, code: str, display_name: str = "") -> Player:
         club=guest.club,
         after={"user": user.get_username(), "display_name": guest.display_name},
     )
+    access.changed([user.pk])  # the guest's entries are theirs now (core.access)
     return guest

@@ -37,7 +37,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import policies
-from tournaments.services._entries import audit_entry, registration_state
+from tournaments.services._entries import audit_entry, entrants_changed, registration_state
 from tournaments.services.locks import lock_registration, lock_tournament
 from tournaments.services.people import ensure_player
 
@@ -239,6 +239,7 @@ def answer_invitation(*, actor: AnyUser, registration: Registration, accept: boo
         action = "team.declined"
         summary = f"{partner.display_name} declined to join {registration.name}"
     audit_entry(actor, registration, tournament, action=action, summary=summary, before=before)
+    entrants_changed([registration])
     return registration
 
 
@@ -296,6 +297,7 @@ def assign_teammate(*, actor: AnyUser, registration: Registration, username: str
         summary=f"{partner.display_name} put in {registration.name}",
         before=before,
     )
+    entrants_changed([registration])
     return registration
 
 
