@@ -1,12 +1,16 @@
 """Stand-ins on loopback for the test of what the server sends: a webhook receiver that
 checks nothing and records everything, and a push service that keeps the encrypted
-bodies (decrypted by the test with the browser's private key, as a browser would)."""
+bodies (decrypted by the test with the browser's private key, as a browser would); and
+the hostile ones: a receiver that drips its answer a byte at a time, one that never
+answers, one that redirects."""
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -29,6 +33,15 @@ class Receiver:
     status: int = 200
     received: list[Received] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
+    #: ``"answer"``: ``status`` at once; ``"drip"``: ``200`` and its headers, then one
+    #: byte of the body every ``every`` seconds (a body that never ends); ``"hang"``:
+    #: nothing, ever (the connection stays open); ``"redirect"``: 307 to ``location``.
+    behaviour: str = "answer"
+    every: float = 1.0
+    location: str = ""
+    #: (key, start, end) of every request, for overlaps.
+    spans: list[tuple[str, float, float]] = field(default_factory=list)
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     @property
     def url(self) -> str:
@@ -40,11 +53,43 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
+                began = time.monotonic()
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
                 receiver.received.append(
                     Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
                 )
+                with contextlib.suppress(OSError):  # the sender gave up on us: the point
+                    self._answer()
+                key = self.headers.get("X-Cardclub-Delivery") or self.path
+                receiver.spans.append((key, began, time.monotonic()))
+
+            def _answer(self) -> None:
+                if receiver.behaviour == "hang":
+                    # Nothing, until the sender hangs up (or the test ends).
+                    self.connection.settimeout(0.2)
+                    while not receiver.stopping.is_set():
+                        try:
+                            if not self.connection.recv(1):
+                                return
+                        except TimeoutError:
+                            continue
+                    return
+                if receiver.behaviour == "drip":
+                    self.send_response(200)
+                    self.send_header("Content-Length", "100000")
+                    self.end_headers()
+                    self.wfile.flush()
+                    while not receiver.stopping.wait(receiver.every):
+                        self.wfile.write(b".")
+                        self.wfile.flush()
+                    return
+                if receiver.behaviour == "redirect":
+                    self.send_response(307)
+                    self.send_header("Location", receiver.location)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 self.send_response(receiver.status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -58,6 +103,7 @@ class Receiver:
 
     def __exit__(self, *exc: object) -> None:
         assert self.server is not None
+        self.stopping.set()
         self.server.shutdown()
         self.server.server_close()
 
