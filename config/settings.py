@@ -311,6 +311,9 @@ VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", "")
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+# Seconds a mail server may take over each step (connecting, each command's answer): a
+# mail server that stops answering must not hold the delivery worker past its claim.
+EMAIL_TIMEOUT = env_float("EMAIL_TIMEOUT", 10, minimum=1)
 # For Django's file backend (``EMAIL_BACKEND=django.core.mail.backends.filebased...``).
 EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", "")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "tournaments@localhost")
