@@ -165,7 +165,7 @@ _vapid_lock = threading.Lock()
 
 
 def _vapid_headers(private_key: str, audience: str) -> dict[str, str]:
-    from py_vapid import Vapid
+    from py_vapid import Vapid  # type: ignore[import-untyped]
 
     now = time.time()
     with _vapid_lock:
@@ -184,7 +184,7 @@ def send_push(row: Notification, *, vapid: tuple[str, str] | None = None) -> Out
     """The message encrypted for the browser (RFC 8291, by ``pywebpush``), signed with the
     server's VAPID key, POSTed by ``outbound`` (pywebpush's own sending would follow a
     redirect anywhere and wait on a slow service without a total deadline)."""
-    from pywebpush import WebPusher
+    from pywebpush import WebPusher  # type: ignore[import-untyped]
 
     from notifications.services.push import vapid_keys
 

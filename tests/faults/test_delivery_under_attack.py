@@ -24,6 +24,7 @@ two minutes.
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import random
@@ -142,8 +143,8 @@ def _overlaps(receiver: Receiver) -> list[str]:
 
 
 def test_a_club_night_keeps_its_clocks_and_its_notifications_whatever_the_receivers_do(
-    workers, tmp_path, settings
-) -> None:  # type: ignore[no-untyped-def]
+    workers: Callable[..., Any], tmp_path: Path, settings: Any
+) -> None:
     settings.NOTIFICATIONS_ALLOW_LOOPBACK = True
     mail_dir = tmp_path / "mail"
     mail_dir.mkdir()
@@ -219,16 +220,21 @@ def test_a_club_night_keeps_its_clocks_and_its_notifications_whatever_the_receiv
                 if n % 2:
                     continue
                 at = time.monotonic() + random.uniform(2, ROUND_SECONDS - 4)
-                plan.append((at, lambda m=match: _report(m)))
-                plan.append((at + 1.5, lambda m=match: _confirm(m)))
+                plan.append((at, functools.partial(_report, match)))
+                plan.append((at + 1.5, functools.partial(_confirm, match)))
 
         def _report(match: Match) -> None:
             with contextlib.suppress(Exception):  # the clock may have drawn it already
-                results.report_result(actor=match.a.player.user, match=match, games=A_WINS)
+                user = match.a.player.user
+                assert user is not None
+                results.report_result(actor=user, match=match, games=A_WINS)
 
         def _confirm(match: Match) -> None:
+            assert match.b is not None
             with contextlib.suppress(Exception):
-                results.confirm_result(actor=match.b.player.user, match=match)
+                user = match.b.player.user
+                assert user is not None
+                results.confirm_result(actor=user, match=match)
 
         organisers: dict[int, Any] = {}
         for n in range(3):
@@ -255,9 +261,11 @@ def test_a_club_night_keeps_its_clocks_and_its_notifications_whatever_the_receiv
         club_of(pods[0].tournament, pod_organiser)
         for reg in pod_regs:
             subscribe(reg.player.user, push_service)
-        plan.append(
-            (time.monotonic() + 3, lambda: drafts.start_pod(actor=pod_organiser, pod=pods[0]))
-        )
+
+        def start_pod() -> None:
+            drafts.start_pod(actor=pod_organiser, pod=pods[0])
+
+        plan.append((time.monotonic() + 3, start_pod))
 
         def organisers_start_paired_rounds() -> None:
             for rnd in Round.objects.filter(
