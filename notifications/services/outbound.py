@@ -39,6 +39,18 @@ MAX_HEAD = 64 * 1024
 MAX_TEXT = 1024
 
 
+_tls: ssl.SSLContext | None = None
+
+
+def tls_context() -> ssl.SSLContext:
+    """The system's trusted certificates, hostnames checked; made once (loading the
+    certificates costs milliseconds, and a context serves every thread)."""
+    global _tls
+    if _tls is None:
+        _tls = ssl.create_default_context()
+    return _tls
+
+
 def request_seconds() -> float:
     """The total deadline of one request (``NOTIFY_REQUEST_SECONDS``)."""
     return float(settings.NOTIFY_REQUEST_SECONDS)
@@ -137,7 +149,7 @@ def post(url: str, body: bytes, headers: dict[str, str], *, seconds: float | Non
     try:
         if parts.scheme == "https":
             raw.settimeout(deadline.left())
-            sock = ssl.create_default_context().wrap_socket(raw, server_hostname=parts.hostname)
+            sock = tls_context().wrap_socket(raw, server_hostname=parts.hostname)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         lines = [
             f"POST {target} HTTP/1.1",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import os
+import ssl
 import threading
 import time
 from dataclasses import dataclass, field
@@ -42,11 +43,14 @@ class Receiver:
     #: (key, start, end) of every request, for overlaps.
     spans: list[tuple[str, float, float]] = field(default_factory=list)
     stopping: threading.Event = field(default_factory=threading.Event)
+    #: Serve HTTPS with this context (``url`` then starts with ``https://``).
+    tls: ssl.SSLContext | None = None
 
     @property
     def url(self) -> str:
         assert self.server is not None
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        scheme = "https" if self.tls else "http"
+        return f"{scheme}://127.0.0.1:{self.server.server_address[1]}"
 
     def __enter__(self) -> Receiver:
         receiver = self
@@ -98,6 +102,8 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if self.tls is not None:
+            self.server.socket = self.tls.wrap_socket(self.server.socket, server_side=True)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
 
@@ -138,3 +144,44 @@ class Browser:
         return http_ece.decrypt(
             body, private_key=self.private_key, auth_secret=self.auth, version="aes128gcm"
         )
+
+
+def self_signed(name: str, directory: str) -> tuple[ssl.SSLContext, str]:
+    """A server context with a self-signed certificate for ``name``, and the certificate's
+    file (a client that trusts it verifies the server as ``name``)."""
+    import datetime
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(hours=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file = os.path.join(directory, f"{name}.pem")
+    key_file = os.path.join(directory, f"{name}.key")
+    with open(cert_file, "wb") as out:
+        out.write(certificate.public_bytes(serialization.Encoding.PEM))
+    with open(key_file, "wb") as out:
+        out.write(
+            key.private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption(),
+            )
+        )
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert_file, key_file)
+    return context, cert_file

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import math
+import ssl
 import threading
 import time
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -19,7 +21,7 @@ from django.utils import timezone
 from notifications.models import Channel, DeliveryStatus, Notification, Webhook
 from notifications.services import addresses, outbound, outbox, push, webhooks
 from tests.factories import running_tournament
-from tests.notifications.receivers import Browser, Receiver
+from tests.notifications.receivers import Browser, Receiver, self_signed
 from tournaments.services import swiss
 
 pytestmark = pytest.mark.django_db
@@ -163,3 +165,24 @@ def test_a_signed_body_survives_the_sender_unchanged(loopback) -> None:  # type:
     got = receiver.received[0]
     assert answer.status == 200 and got.body == body and got.path == "/x?y=1"
     assert got.headers["x-cardclub-delivery"] == "k"
+
+
+def test_https_goes_to_the_checked_address_with_the_name_for_sni_and_the_certificate(
+    loopback: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    """TLS is made to the address checked, verifying the certificate against the name (a
+    certificate for another name is refused, and the row retried, never sent in clear)."""
+    server_context, cert_file = self_signed("push.example", str(tmp_path))
+    seen: list[str | None] = []
+    server_context.sni_callback = lambda sock, name, ctx: seen.append(name)  # type: ignore[assignment,func-returns-value]
+    monkeypatch.setattr(addresses, "_getaddrinfo", lambda host, port, timeout: ["127.0.0.1"])
+    trusting = ssl.create_default_context(cafile=cert_file)
+    monkeypatch.setattr(outbound, "tls_context", lambda: trusting)
+    with Receiver(status=201, tls=server_context) as service:
+        port = service.url.rsplit(":", 1)[1]
+        answer = outbound.post(f"https://push.example:{port}/p", b"x", {})
+        assert answer.status == 201 and seen == ["push.example"]
+        assert service.received[0].headers["host"] == f"push.example:{port}"
+        with pytest.raises(ssl.SSLCertVerificationError):
+            outbound.post(f"https://other.example:{port}/p", b"x", {})
+    assert len(service.received) == 1
