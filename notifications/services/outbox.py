@@ -477,7 +477,7 @@ def _deliver(rows: list[Notification]) -> int:
     others = [n for n in rows if n.channel != Channel.EMAIL]
     if emails:
         try:
-            outcomes = senders.send_emails(emails)
+            outcomes = senders.send_emails(emails, send_by=send_by)
         except Exception as error:  # the mail server is down: every one of them retries
             outcomes = {n.pk: senders.Outcome(ok=False, error=str(error)[:300]) for n in emails}
         for row in emails:
@@ -494,16 +494,12 @@ def _deliver(rows: list[Notification]) -> int:
 def _send(row: Notification, keys: tuple[str, str] | None, send_by: float) -> senders.Outcome:
     """One HTTP delivery (in a sending thread: no database here, the row came loaded)."""
     if time.monotonic() + outbound.request_seconds() > send_by:
-        return NOT_TRIED
+        return senders.NOT_TRIED
     try:
         return senders.send(row, vapid=keys)
     except Exception as error:  # a bug or an unexpected answer: logged, retried
         logger.exception("notification %s failed", row.pk)
         return senders.Outcome(ok=False, error=f"{type(error).__name__}: {error}"[:300])
-
-
-#: A row whose claim ran too short to try it: back to the queue, no attempt counted.
-NOT_TRIED = senders.Outcome(ok=False, error="not tried yet")
 
 
 def backoff(attempts: int) -> timedelta:
@@ -514,7 +510,7 @@ def backoff(attempts: int) -> timedelta:
 
 def _record(row: Notification, outcome: senders.Outcome) -> None:
     now = timezone.now()
-    if outcome is NOT_TRIED:
+    if outcome.untried:  # back to the queue, no attempt counted
         Notification.objects.filter(
             pk=row.pk, status=DeliveryStatus.SENDING, claimed_until=row.claimed_until
         ).update(status=DeliveryStatus.PENDING, claimed_until=None, due_at=now)

@@ -41,6 +41,12 @@ class Outcome:
     permanent: bool = False
     #: A push subscription the push service no longer knows: forget it.
     gone: bool = False
+    #: Not tried (too little of the claim was left): back to the queue, no try counted.
+    untried: bool = False
+
+
+#: A row whose claim ran too short to try it.
+NOT_TRIED = Outcome(ok=False, error="not tried yet", untried=True)
 
 
 def send(row: Notification, *, vapid: tuple[str, str] | None = None) -> Outcome:
@@ -53,11 +59,18 @@ def send(row: Notification, *, vapid: tuple[str, str] | None = None) -> Outcome:
 # --- e-mail -----------------------------------------------------------------------------------
 
 
-def send_emails(rows: list[Notification]) -> dict[int, Outcome]:
-    """One connection to the mail server for the batch; an outcome per row."""
+def send_emails(rows: list[Notification], *, send_by: float | None = None) -> dict[int, Outcome]:
+    """One connection to the mail server for the batch; an outcome per row. None is begun
+    that a mail server taking its full timeout at every step could finish after
+    ``send_by`` (``time.monotonic()``; the claim's end): those are left untried."""
     outcomes: dict[int, Outcome] = {}
+    # Connecting, then MAIL, RCPT, DATA and the message: each may take EMAIL_TIMEOUT.
+    worst = 5 * float(getattr(settings, "EMAIL_TIMEOUT", None) or 10)
     with mail.get_connection() as connection:
         for row in rows:
+            if send_by is not None and time.monotonic() + worst > send_by:
+                outcomes[row.pk] = NOT_TRIED
+                continue
             address = row.user.email if row.user is not None else ""
             if not address:
                 outcomes[row.pk] = Outcome(ok=False, error="no e-mail address", permanent=True)
