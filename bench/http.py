@@ -377,7 +377,8 @@ def main() -> int:
             "--loglevel=WARNING",
             "--concurrency=1",
             "-Q",
-            env["CELERY_TASK_DEFAULT_QUEUE"],
+            # Both queues, the clocks' and delivery's (compose runs a worker for each).
+            f"{env['CELERY_TASK_DEFAULT_QUEUE']},{env['CELERY_TASK_DEFAULT_QUEUE']}-notify",
         ],
         env,
         f"{logs}/worker.log",

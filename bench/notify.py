@@ -209,7 +209,9 @@ def main() -> int:
     worker = subprocess.Popen(
         [
             sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel=WARNING",
-            f"--concurrency={args.concurrency}", "-Q", env["CELERY_TASK_DEFAULT_QUEUE"],
+            f"--concurrency={args.concurrency}",
+            # Both queues, the clocks' and delivery's (compose runs a worker for each).
+            "-Q", f"{env['CELERY_TASK_DEFAULT_QUEUE']},{env['CELERY_TASK_DEFAULT_QUEUE']}-notify",
         ],
         env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip

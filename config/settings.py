@@ -18,6 +18,7 @@ from pathlib import Path
 import dj_database_url
 import django_stubs_ext
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 # Django's generic classes written with their type arguments (``admin.ModelAdmin[Club]``,
 # ``forms.ModelForm[Tournament]``) need ``__class_getitem__`` at run time (django-stubs).
@@ -299,6 +300,9 @@ EMAIL_BACKEND = env("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBac
 # the web push key pair (base64url; made once and kept in the database when not given)
 # and the contact the push services see.
 NOTIFY_SWEEP_SECONDS = env_int("NOTIFY_SWEEP_SECONDS", 10, minimum=1)
+# The total time one webhook or push request may take (resolving, connecting, sending, the
+# answer's headers): a receiver that drips its answer a byte at a time is cut off then.
+NOTIFY_REQUEST_SECONDS = env_float("NOTIFY_REQUEST_SECONDS", 10, minimum=1)
 NOTIFICATIONS_ALLOW_LOOPBACK = env_bool("NOTIFICATIONS_ALLOW_LOOPBACK", DEBUG)
 # Without a worker (Celery eager), deliver in a thread of this process (tests turn it off
 # and deliver by hand).
@@ -307,6 +311,9 @@ VAPID_PRIVATE_KEY = env("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = env("VAPID_PUBLIC_KEY", "")
 EMAIL_HOST = env("EMAIL_HOST", "localhost")
 EMAIL_PORT = env_int("EMAIL_PORT", 25, minimum=1)
+# Seconds a mail server may take over each step (connecting, each command's answer): a
+# mail server that stops answering must not hold the delivery worker past its claim.
+EMAIL_TIMEOUT = env_float("EMAIL_TIMEOUT", 10, minimum=1)
 # For Django's file backend (``EMAIL_BACKEND=django.core.mail.backends.filebased...``).
 EMAIL_FILE_PATH = env("EMAIL_FILE_PATH", "")
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "tournaments@localhost")
@@ -392,6 +399,16 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_TASK_DEFAULT_QUEUE", "cardclub")
+# Delivery of notifications (e-mail, push, webhooks: requests to servers outside ours) has
+# a queue of its own, consumed by workers of its own (compose's ``notify``): whatever a
+# receiver does, the default queue's workers keep every deadline, pairing and pick timer
+# on time. A worker started without -Q consumes both (tests, a single small server).
+NOTIFY_QUEUE = env("NOTIFY_QUEUE", f"{CELERY_TASK_DEFAULT_QUEUE}-notify")
+CELERY_TASK_QUEUES = (Queue(CELERY_TASK_DEFAULT_QUEUE), Queue(NOTIFY_QUEUE))
+CELERY_TASK_ROUTES = {
+    "notifications.tasks.deliver_due": {"queue": NOTIFY_QUEUE},
+    "notifications.tasks.sweep_notifications": {"queue": NOTIFY_QUEUE},
+}
 CELERY_TIMEZONE = TIME_ZONE
 # Redis going away (a restart, a failover, a dropped connection) never ends a worker: it
 # reconnects, at start-up too, for as long as it takes (the default gives up after 100

@@ -88,3 +88,22 @@ def test_compose_runs_the_full_stack_with_health_checks() -> None:
     assert services["web"]["environment"]["DATABASE_URL"].startswith("postgres://")
     assert services["web"]["environment"]["REDIS_URL"].startswith("redis://")
     assert (ROOT / "Dockerfile").is_file()
+
+
+def test_compose_delivers_notifications_on_a_queue_and_worker_of_their_own() -> None:
+    """Issue 21: the worker that keeps deadlines, pairing and pick timers never runs a
+    delivery (a receiver that drips its answer held it for minutes); ``notify`` does."""
+    from django.conf import settings
+
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+
+    def queues(name: str) -> list[str]:
+        command = services[name]["command"]
+        return str(command[command.index("-Q") + 1]).split(",")
+
+    assert queues("worker") == ["cardclub"]
+    assert queues("notify") == ["cardclub-notify"]
+    assert "healthcheck" in services["notify"]
+    routes = settings.CELERY_TASK_ROUTES
+    assert routes["notifications.tasks.deliver_due"]["queue"] == settings.NOTIFY_QUEUE
+    assert f"{settings.CELERY_TASK_DEFAULT_QUEUE}-notify" == settings.NOTIFY_QUEUE

@@ -13,10 +13,17 @@ and the club's webhooks. One row per recipient and channel, bulk-inserted with
 ``ignore_conflicts`` on the unique ``key``, so fanning an event out twice queues nothing
 twice. A fixed number of queries per event, whatever the number of players.
 
-Delivery (:func:`deliver_due`): claims due rows (``FOR UPDATE SKIP LOCKED``: two workers
-never take one row) by marking them ``sending`` until ``claimed_until``, commits, sends
-each outside any transaction (a slow endpoint holds no lock and no other row), then
-records the outcome. A failure is retried with exponential backoff (30 s, 1, 2, 4 ...
+Delivery (:func:`deliver_due`, a task on the delivery queue of its own, so no receiver
+delays the workers that keep deadlines, pairings and pick timers): claims due rows
+(``FOR UPDATE SKIP LOCKED``: two workers never take one row) by marking them ``sending``
+until ``claimed_until``, commits, sends each outside any transaction (a slow endpoint holds
+no lock and no other row), then records the outcome. Every request has a total deadline
+(``outbound``), so a claim outlasts the longest its worker can take (:func:`claim_seconds`)
+and no attempt starts that could outrun it: a row is never taken over while its first
+attempt may still be running. Rows of a paused webhook are never sent (marked failed,
+with the reason, when next claimed); a removed webhook's rows go with it.
+
+A failure is retried with exponential backoff (30 s, 1, 2, 4 ...
 minutes, at most an hour apart) up to :data:`MAX_ATTEMPTS`; a permanent refusal (an
 address gone, a subscription expired) fails at once. A claim whose worker died is taken
 over when ``claimed_until`` passes: at least once, then; webhooks carry the row's key
@@ -26,8 +33,10 @@ over when ``claimed_until`` passes: at least once, then; webhooks carry the row'
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
+import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -54,7 +63,7 @@ from notifications.models import (
     Topic,
     Webhook,
 )
-from notifications.services import senders
+from notifications.services import outbound, senders
 from notifications.services.push import vapid_keys as push_keys
 from tournaments.models import (
     MATCH_ENTRANTS,
@@ -74,8 +83,6 @@ logger = logging.getLogger(__name__)
 DELIVER_TASK = "notifications.tasks.deliver_due"
 #: Tries before a row is given up.
 MAX_ATTEMPTS = 8
-#: How long a claim holds a row before another worker may take it over.
-CLAIM_SECONDS = 120
 #: Rows claimed at a time by one worker.
 BATCH = 100
 
@@ -395,6 +402,22 @@ WEBHOOKS = (Channel.WEBHOOK,)
 SEND_THREADS = 32
 
 
+def claim_seconds(rows: int = BATCH) -> float:
+    """How long a claim of ``rows`` holds them: longer than the longest its worker can take
+    (every request has a total deadline, ``SEND_THREADS`` at a time), so no other worker
+    takes a row over while its first attempt may still be running. A worker that died is
+    taken over once it passes."""
+    rounds = math.ceil(max(rows, 1) / SEND_THREADS)
+    return CLAIM_MARGIN_SECONDS + rounds * outbound.request_seconds()
+
+
+#: Added to the claim for the database's and the mail server's part.
+CLAIM_MARGIN_SECONDS = 60.0
+
+#: Why a webhook's rows are not sent (the delivery log shows it).
+PAUSED = "Not sent: the webhook was paused."
+
+
 def _claim(limit: int, channels: tuple[str, ...]) -> list[Notification]:
     now = timezone.now()
     with transaction.atomic():
@@ -410,11 +433,20 @@ def _claim(limit: int, channels: tuple[str, ...]) -> list[Notification]:
             skip_locked=True,
         )
         rows = list(due[:limit])
-        if rows:
-            Notification.objects.filter(pk__in=[n.pk for n in rows]).update(
-                status=DeliveryStatus.SENDING,
-                claimed_until=now + timedelta(seconds=CLAIM_SECONDS),
+        # A paused webhook sends nothing more, queued before its pause or not.
+        paused = [n.pk for n in rows if n.webhook is not None and not n.webhook.active]
+        if paused:
+            Notification.objects.filter(pk__in=paused).update(
+                status=DeliveryStatus.FAILED, claimed_until=None, last_error=PAUSED
             )
+            rows = [n for n in rows if n.pk not in set(paused)]
+        if rows:
+            until = now + timedelta(seconds=claim_seconds(len(rows)))
+            Notification.objects.filter(pk__in=[n.pk for n in rows]).update(
+                status=DeliveryStatus.SENDING, claimed_until=until
+            )
+            for row in rows:
+                row.status, row.claimed_until = DeliveryStatus.SENDING, until
     return rows
 
 
@@ -434,11 +466,18 @@ def deliver_due(limit: int = BATCH, *, lane: str = "") -> int:
 
 
 def _deliver(rows: list[Notification]) -> int:
+    if not rows:
+        return 0
+    # No attempt starts that could outlast the claim (the claim leaves room for all of
+    # them; this holds even if the mail server or the database were slow).
+    claim_ends = rows[0].claimed_until
+    assert claim_ends is not None
+    send_by = time.monotonic() + (claim_ends - timezone.now()).total_seconds()
     emails = [n for n in rows if n.channel == Channel.EMAIL]
     others = [n for n in rows if n.channel != Channel.EMAIL]
     if emails:
         try:
-            outcomes = senders.send_emails(emails)
+            outcomes = senders.send_emails(emails, send_by=send_by)
         except Exception as error:  # the mail server is down: every one of them retries
             outcomes = {n.pk: senders.Outcome(ok=False, error=str(error)[:300]) for n in emails}
         for row in emails:
@@ -446,14 +485,16 @@ def _deliver(rows: list[Notification]) -> int:
     if others:
         keys = push_keys() if any(n.channel == Channel.PUSH for n in others) else None
         with ThreadPoolExecutor(max_workers=min(SEND_THREADS, len(others))) as pool:
-            results = list(pool.map(lambda row: _send(row, keys), others))
+            results = list(pool.map(lambda row: _send(row, keys, send_by), others))
         for row, outcome in zip(others, results, strict=True):
             _record(row, outcome)
     return len(rows)
 
 
-def _send(row: Notification, keys: tuple[str, str] | None) -> senders.Outcome:
+def _send(row: Notification, keys: tuple[str, str] | None, send_by: float) -> senders.Outcome:
     """One HTTP delivery (in a sending thread: no database here, the row came loaded)."""
+    if time.monotonic() + outbound.request_seconds() > send_by:
+        return senders.NOT_TRIED
     try:
         return senders.send(row, vapid=keys)
     except Exception as error:  # a bug or an unexpected answer: logged, retried
@@ -469,6 +510,11 @@ def backoff(attempts: int) -> timedelta:
 
 def _record(row: Notification, outcome: senders.Outcome) -> None:
     now = timezone.now()
+    if outcome.untried:  # back to the queue, no attempt counted
+        Notification.objects.filter(
+            pk=row.pk, status=DeliveryStatus.SENDING, claimed_until=row.claimed_until
+        ).update(status=DeliveryStatus.PENDING, claimed_until=None, due_at=now)
+        return
     attempts = row.attempts + 1
     fields: dict[str, Any] = {
         "attempts": attempts,
@@ -486,4 +532,6 @@ def _record(row: Notification, outcome: senders.Outcome) -> None:
     else:
         fields.update(status=DeliveryStatus.PENDING, due_at=now + backoff(attempts))
     # Only the claim's own row: a claim taken over meanwhile is the other worker's now.
-    Notification.objects.filter(pk=row.pk, status=DeliveryStatus.SENDING).update(**fields)
+    Notification.objects.filter(
+        pk=row.pk, status=DeliveryStatus.SENDING, claimed_until=row.claimed_until
+    ).update(**fields)

@@ -12,8 +12,9 @@ from django.db import transaction
 from core.audit import record_audit
 from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput
-from notifications.models import Topic, Webhook, WebhookFormat
+from notifications.models import DeliveryStatus, Notification, Topic, Webhook, WebhookFormat
 from notifications.services.addresses import require_public_url
+from notifications.services.outbox import PAUSED
 from tournaments.models import Club
 from tournaments.selectors import policies
 
@@ -105,6 +106,10 @@ def change_webhook(
         hook.topics = _topics(topics)
     if active is not None:
         hook.active = bool(active)
+        if not hook.active:  # what was queued for it is not sent either
+            Notification.objects.filter(webhook=hook, status=DeliveryStatus.PENDING).update(
+                status=DeliveryStatus.FAILED, last_error=PAUSED
+            )
     if new_secret:
         hook.secret = secrets.token_hex(32)
     hook.save()

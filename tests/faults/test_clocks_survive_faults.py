@@ -34,6 +34,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection, transaction
@@ -167,7 +168,20 @@ def broker(redis_server: RedisServer) -> Iterator[str]:
 
 
 class Worker:
-    def __init__(self, broker_url: str, log: Path) -> None:
+    """A worker process (as compose runs it: prefork, gossip, mingle, heartbeats). Without
+    ``queues`` it consumes every queue (the default and the delivery queue); ``env`` adds
+    to its environment."""
+
+    def __init__(
+        self,
+        broker_url: str,
+        log: Path,
+        *,
+        queues: str | None = None,
+        concurrency: int = 1,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        extra = env
         db = connection.settings_dict
         env = dict(os.environ)
         env["DATABASE_URL"] = (
@@ -176,18 +190,19 @@ class Worker:
         env["REDIS_URL"] = broker_url
         for name in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CELERY_TASK_ALWAYS_EAGER"):
             env.pop(name, None)
+        env.update(extra or {})
         self.name = f"fault-{uuid.uuid4().hex[:8]}@localhost"
         self.env = env
         self.log = log
-        # As compose runs it (prefork, gossip, mingle, heartbeats), with one child.
         self.process = subprocess.Popen(
             [
                 *CELERY,
                 "worker",
                 "--loglevel=INFO",
-                "--concurrency=1",
+                f"--concurrency={concurrency}",
                 "--hostname",
                 self.name,
+                *(["-Q", queues] if queues else []),
             ],
             env=env,
             stdout=log.open("w"),
@@ -245,12 +260,13 @@ class Worker:
 
 
 @pytest.fixture
-def workers(transactional_db, broker: str, tmp_path: Path) -> Iterator[Callable[[], Worker]]:  # type: ignore[no-untyped-def]
-    """``start()`` starts a worker (stopped after the test, before the database is reset)."""
+def workers(transactional_db, broker: str, tmp_path: Path) -> Iterator[Callable[..., Worker]]:  # type: ignore[no-untyped-def]
+    """``start()`` starts a worker (stopped after the test, before the database is reset);
+    its keyword arguments go to :class:`Worker`."""
     started: list[Worker] = []
 
-    def start() -> Worker:
-        worker = Worker(broker, tmp_path / f"worker-{len(started) + 1}.log")
+    def start(**options: Any) -> Worker:
+        worker = Worker(broker, tmp_path / f"worker-{len(started) + 1}.log", **options)
         started.append(worker)
         return worker
 

@@ -31,6 +31,25 @@ from tournaments.services import swiss
         ("http://[::1]/hook", "a loopback address"),
         ("http://[::ffff:10.0.0.1]/hook", "a private address"),
         ("http://0.0.0.0/", "an unspecified address"),
+        # Issue 21: shared address space (carrier-grade NAT; cloud metadata services live
+        # there), the same written in hex as the resolver reads it, protocol assignments,
+        # site-local IPv6, 6to4 and NAT64 wrappers of loopback, decimal and octal forms.
+        ("http://100.64.0.1/hook", "a private address"),
+        ("http://100.100.100.200/latest/meta-data", "a private address"),
+        ("http://0x64.0x64.0x64.0xc8/latest/meta-data", "(100.100.100.200) is a private"),
+        ("http://192.0.0.8/hook", "a private address"),
+        ("http://[fec0::1]/hook", "a site-local address"),
+        ("http://[2002:7f00:1::1]/hook", "a loopback address in disguise (127.0.0.1)"),
+        ("http://[2002:a00:1::1]/hook", "a private address in disguise (10.0.0.1)"),
+        ("http://[64:ff9b::a00:1]/hook", "a private address in disguise (10.0.0.1)"),
+        ("http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook", "a Teredo tunnel address"),
+        ("http://[::10.0.0.1]/hook", "a private address"),
+        ("http://[fc00::1]/hook", "a private address"),
+        ("http://2130706433/hook", "(127.0.0.1) is a loopback address"),
+        ("http://0177.0.0.1/hook", "(127.0.0.1) is a loopback address"),
+        ("http://198.18.0.1/hook", "a private address"),
+        ("http://192.0.2.1/hook", "a documentation address"),
+        ("http://240.0.0.1/hook", "a reserved address"),
         ("https://user:pw@1.1.1.1/", "user name or password"),
         ("https:///nohost", "has no host"),
         ("https://1.1.1.1/" + "x" * 600, "too long"),
@@ -46,6 +65,12 @@ def test_loopback_is_allowed_only_by_the_setting_and_private_ranges_never(settin
     assert addresses.problem_with("http://127.0.0.1:9/x") is None
     assert addresses.problem_with("http://10.1.2.3/x") is not None
     assert addresses.problem_with("https://1.1.1.1/hook") is None
+    # Loopback wrapped in another address is not what the setting lets through.
+    assert addresses.problem_with("http://[2002:7f00:1::1]/x") is not None
+    assert addresses.problem_with("http://[64:ff9b::7f00:1]/x") is not None
+    assert addresses.problem_with("http://100.100.100.200/x") is not None
+    assert addresses.problem_with("https://[2606:4700:4700::1111]/hook") is None
+    assert addresses.problem_with("https://[64:ff9b::101:101]/hook") is None  # NAT64 of 1.1.1.1
 
 
 @pytest.mark.django_db
