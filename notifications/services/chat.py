@@ -76,7 +76,12 @@ def digest(event: Event, tournament: Tournament, url: str) -> Digest:
         if len(rows) > TOP:
             lines.append(f"… and {len(rows) - TOP} more on the site.")
         return Digest(f"{tournament.name} is over: final results", url, lines)
-    return Digest(f"{tournament.name}: {event.message}", url)
+    return Digest(titled(tournament, event.message), url)
+
+
+def titled(tournament: Tournament, message: str) -> str:
+    """ "Draft Night: round 1 started", but never "Draft Night: Draft Night has started"."""
+    return message if tournament.name in message else f"{tournament.name}: {message}"
 
 
 def _pairings(tournament: Tournament, number: int) -> list[str]:

@@ -62,8 +62,9 @@ from notifications.models import (
     PushSubscription,
     Topic,
     Webhook,
+    WebhookFormat,
 )
-from notifications.services import outbound, senders
+from notifications.services import chat, outbound, senders
 from notifications.services.push import vapid_keys as push_keys
 from tournaments.models import (
     MATCH_ENTRANTS,
@@ -157,18 +158,26 @@ def fan_out(event: Event) -> int:
         for w in Webhook.objects.filter(club_id=tournament.club_id, active=True)
         if not w.topics or topic in w.topics
     ]
+    chats = _chat_messages(event, tournament, {w.format for w in webhooks})
     for webhook in webhooks:
-        rows.append(
-            Notification(
-                key=f"{event.pk}:webhook:w{webhook.pk}",
-                event=event,
-                topic=topic,
-                channel=Channel.WEBHOOK,
-                webhook=webhook,
-                message=_webhook_message(event, tournament),
-                due_at=now,
+        # A chat target's post may take several messages (Discord's and Slack's size
+        # limits): a row each, so each is delivered, retried and logged on its own.
+        parts = chats.get(webhook.format) or [None]
+        for number, part in enumerate(parts, start=1):
+            message = _webhook_message(event, tournament)
+            if part is not None:
+                message["chat"] = part
+            rows.append(
+                Notification(
+                    key=f"{event.pk}:webhook:w{webhook.pk}" + (f":p{number}" if number > 1 else ""),
+                    event=event,
+                    topic=topic,
+                    channel=Channel.WEBHOOK,
+                    webhook=webhook,
+                    message=message,
+                    due_at=now,
+                )
             )
-        )
     if topic != Topic.OTHER:
         people = _recipients(event, topic, tournament)
         rows += _personal_rows(event, topic, tournament, people, now)
@@ -181,9 +190,40 @@ def _link(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
+def _chat_messages(
+    event: Event, tournament: Tournament, formats: set[str]
+) -> dict[str, list[dict[str, Any]]]:
+    """The posts of the event for the chat targets among ``formats`` (read once, whatever
+    the number of webhooks): Discord embeds, Slack blocks."""
+    wanted = formats & {WebhookFormat.DISCORD, WebhookFormat.SLACK}
+    if not wanted:
+        return {}
+    digest = chat.digest(event, tournament, _link(_page_of(event, tournament)))
+    found: dict[str, list[dict[str, Any]]] = {}
+    if WebhookFormat.DISCORD in wanted:
+        found[WebhookFormat.DISCORD] = chat.discord_messages(digest)
+    if WebhookFormat.SLACK in wanted:
+        found[WebhookFormat.SLACK] = chat.slack_messages(digest)
+    return found
+
+
+def _page_of(event: Event, tournament: Tournament) -> str:
+    """The page a channel's post links to: the round's pairings, the standings, the final
+    results; else the tournament's page."""
+    base = f"/tournaments/{tournament.pk}"
+    number = event.payload.get("round")
+    if event.kind == "round.paired" and isinstance(number, int):
+        return f"{base}/rounds/{number}/"
+    if event.kind == "round.complete":
+        return f"{base}/standings/"
+    if event.kind == "tournament.finished":
+        return f"{base}/results/"
+    return f"{base}/"
+
+
 def _webhook_message(event: Event, tournament: Tournament) -> dict[str, Any]:
     return {
-        "subject": f"{tournament.name}: {event.message}",
+        "subject": chat.titled(tournament, event.message),
         "body": event.message,
         "url": _link(f"/tournaments/{tournament.pk}/"),
         "tournament": {"id": tournament.pk, "name": tournament.name},

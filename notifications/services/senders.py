@@ -99,6 +99,11 @@ def webhook_body(row: Notification) -> dict[str, object]:
     webhook = row.webhook
     assert webhook is not None
     text = row.message.get("subject") or event.message
+    chat_post = row.message.get("chat")
+    if webhook.format in (WebhookFormat.DISCORD, WebhookFormat.SLACK) and isinstance(
+        chat_post, dict
+    ):
+        return chat_post  # the post made at fan-out (services.chat): embeds or blocks
     if webhook.format == WebhookFormat.DISCORD:
         return {"content": f"{text}\n{row.message.get('url', '')}"[:2000]}
     if webhook.format == WebhookFormat.SLACK:

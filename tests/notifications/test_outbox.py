@@ -26,7 +26,7 @@ from notifications.models import (
     Topic,
     Webhook,
 )
-from notifications.services import outbox, push, senders, webhooks
+from notifications.services import chat, outbox, push, senders, webhooks
 from tests.factories import A_WINS, member, running_team_tournament, running_tournament
 from tests.notifications.receivers import Browser, Receiver
 from tournaments.models import Match, Role
@@ -149,7 +149,7 @@ def test_a_signed_webhook_gets_each_event_once_and_a_failing_one_is_retried_late
     assert got.headers["x-cardclub-signature"] == f"sha256={expected}"
     assert got.headers["x-cardclub-delivery"] == body["id"]
     assert len(bad.received) == 1  # tried once: the retry waits for its backoff
-    assert "content" in json.loads(bad.received[0].body)  # Discord's shape
+    assert "embeds" in json.loads(bad.received[0].body)  # Discord's shape
     failed = Notification.objects.get(webhook__url=bad.url)
     assert failed.status == DeliveryStatus.PENDING and failed.attempts == 1
     assert failed.response_status == 500 and "HTTP 500" in failed.last_error
@@ -296,3 +296,48 @@ def test_a_row_whose_worker_died_while_sending_is_sent_by_another_once_its_claim
     assert len(receiver.received) == 1
     row.refresh_from_db()
     assert row.status == DeliveryStatus.SENT and row.attempts == 1
+
+
+def test_chat_channels_get_the_pairings_in_their_own_format_split_within_limits(loopback) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22, defect 15: "Round 1 paired: 2 matches" with no pairings, and the
+    tournament's name twice, were all a channel saw."""
+    tournament, organiser, regs = running_tournament(4)
+    with Receiver() as discord, Receiver() as slack:
+        webhooks.add_webhook(
+            actor=organiser, club=tournament.club, url=discord.url, format="discord"
+        )
+        webhooks.add_webhook(actor=organiser, club=tournament.club, url=slack.url, format="slack")
+        swiss.pair_next_round(actor=organiser, tournament=tournament)
+        outbox.deliver_due()
+    (posted,) = [json.loads(r.body) for r in discord.received]
+    embed = posted["embeds"][0]
+    assert embed["title"] == f"{tournament.name}: round 1 pairings"
+    assert embed["url"].endswith(f"/tournaments/{tournament.pk}/rounds/1/")
+    assert embed["description"].count("Table ") == 2
+    assert posted["allowed_mentions"] == {"parse": []}
+    (blocks,) = [json.loads(r.body)["blocks"] for r in slack.received]
+    text = " ".join(b["text"]["text"] for b in blocks if b["type"] == "section")
+    for reg in regs:
+        assert chat.slack_escape(reg.name) in text
+
+
+def test_a_long_post_is_several_rows_each_delivered_on_its_own(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Discord's limits made small, so 50 tables take several messages.
+    monkeypatch.setattr(chat, "DISCORD_DESCRIPTION", 400)
+    monkeypatch.setattr(chat, "DISCORD_MESSAGE", 1200)
+    tournament, organiser, _ = running_tournament(100, auto_pair=False)
+    hook = webhooks.add_webhook(
+        actor=organiser, club=tournament.club, url="https://93.184.216.34/hook", format="discord"
+    )
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+    event = Event.objects.get(tournament_id=tournament.pk, kind="round.paired")
+    outbox.fan_out(event)
+    rows = list(Notification.objects.filter(event=event, webhook=hook).order_by("key"))
+    assert len(rows) > 1
+    keys = {r.key for r in rows}
+    assert f"{event.pk}:webhook:w{hook.pk}" in keys and f"{event.pk}:webhook:w{hook.pk}:p2" in keys
+    lines = []
+    for row in sorted(rows, key=lambda r: int(r.key.rsplit(":p", 1)[1]) if ":p" in r.key else 1):
+        for embed in row.message["chat"]["embeds"]:
+            lines += embed.get("description", "").split("\n")
+    assert len([line for line in lines if line.startswith("Table ")]) == 50
