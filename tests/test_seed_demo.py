@@ -21,6 +21,7 @@ from django.utils import timezone
 from gameplay.management.commands.seed_demo import DEMO_PASSWORD
 from tests import demo_walk
 from tournaments.models import Club, Match, Tournament
+from tournaments.services import teams
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -107,6 +108,32 @@ def test_the_demo_has_a_team_event_registering(client) -> None:  # type: ignore[
     client.force_login(waiting.partner.user)
     page = client.get(f"/tournaments/{teams.pk}/").content.decode()
     assert "invites you to play for <strong>Militia" in page
+
+
+@pytest.mark.django_db
+def test_seeding_again_says_what_the_demo_is_now_not_what_it_was_seeded_as(capsys) -> None:  # type: ignore[no-untyped-def]
+    """A second ``make demo`` adds nothing and describes the data as it is then: the demo
+    may have been played since (here player14 accepted the invitation it was seeded with)."""
+    call_command("seed_demo")
+    assert "player14 has an invitation to accept" in capsys.readouterr().out
+    teams_event = Tournament.objects.get(name="Friday 2 vs 2 Vanilla Gwent")
+    waiting = next(r for r in teams_event.registrations.all() if not r.team_complete)
+    player14 = get_user_model().objects.get(username="player14")
+    teams.answer_invitation(actor=player14, registration=waiting, accept=True)
+    tournaments = Tournament.objects.count()
+    call_command("seed_demo")
+    printed = capsys.readouterr().out
+    assert Tournament.objects.count() == tournaments
+    assert "already present" in printed and "demo-pass-2026" in printed
+    assert "invitation to accept" not in printed and "round 1 under way" not in printed
+    for line in (
+        "Thursday Gesoseka Swiss: open for registration.",
+        f"{RUNNING}: running, round 2.",
+        "Saturday Gesoseka double elimination: running, round 1.",
+        "Friday 2 vs 2 Vanilla Gwent: open for registration.",
+        "Round 2 of Monday Vanilla Gwent Swiss:",
+    ):
+        assert line in printed, printed
 
 
 # --- the walk: every account, every page it reaches --------------------------------------
