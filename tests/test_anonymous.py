@@ -10,14 +10,13 @@ with ``not_logged_in``; the others refuse them through ``policies`` like any out
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import get_resolver
 from rest_framework import permissions
 from rest_framework.test import APIClient
 
@@ -27,6 +26,7 @@ from core.models import AuditEntry, Event
 from gameplay.models import DraftPod, LiveTable
 from gameplay.services import drafts as draft_services
 from gameplay.services import picks, tables
+from tests.demo_walk import routes
 from tests.factories import A_WINS, member, running_tournament
 from tournaments.models import (
     Club,
@@ -215,14 +215,6 @@ def test_services_refuse_anonymous_actors(world: World) -> None:
 # --- the API -----------------------------------------------------------------------------
 
 
-def _routes(patterns: list[Any], prefix: str = "") -> Iterator[tuple[str, URLPattern]]:
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            yield from _routes(pattern.url_patterns, prefix + str(pattern.pattern))
-        else:
-            yield prefix + str(pattern.pattern), pattern
-
-
 WRITE_METHODS = ("post", "put", "patch", "delete")
 
 
@@ -230,7 +222,7 @@ def _api_writes() -> list[tuple[str, str]]:
     """(route, method) of every API operation that changes something and asks for a login
     (the rules calculator and the token login are open by design)."""
     found = []
-    for route, pattern in _routes(get_resolver().url_patterns):
+    for route, pattern in routes(get_resolver().url_patterns):
         view = pattern.callback
         cls = getattr(view, "cls", None)
         if not route.startswith("api/v1/") or cls is None:
@@ -301,17 +293,17 @@ PAGE_MODULES = ("tournaments.web.", "gameplay.web.", "notifications.web.")
 def _page_routes() -> list[str]:
     return [
         route
-        for route, pattern in _routes(get_resolver().url_patterns)
+        for route, pattern in routes(get_resolver().url_patterns)
         if pattern.callback.__module__.startswith(PAGE_MODULES)
     ]
 
 
 def test_anonymous_posts_to_pages_change_nothing(client: Client, world: World) -> None:
-    routes = _page_routes()
-    assert len(routes) >= 30, routes
+    page_routes = _page_routes()
+    assert len(page_routes) >= 30, page_routes
     before = _writes()
     counts = (Club.objects.count(), Membership.objects.count(), Registration.objects.count())
-    for route in routes:
+    for route in page_routes:
         url = _url(route, world) if route else "/"
         response = client.post(url, {"form": "add", "username": "x", "games": "1-0"})
         assert response.status_code < 500, (url, response.status_code)

@@ -19,15 +19,20 @@ def playing_links(
     sender: object, *, user_id: int, match_ids: list[int], tournament_ids: list[int], **_: Any
 ) -> PlayingLinks:
     """The hook's receiver: the matches' open tables, the user's open draft pods (one
-    query: the two reads as one UNION)."""
+    query: the two reads as one UNION).
+
+    Neither side keeps its model's default ordering (``order_by()``): SQLite, the embedded
+    default, refuses an ORDER BY inside a compound statement; the rows are sorted here."""
     tables = (
-        LiveTable.objects.filter(match_id__in=match_ids)
+        LiveTable.objects.order_by()
+        .filter(match_id__in=match_ids)
         .exclude(status=TableStatus.DONE)
         .annotate(kind=Value("table"), key=F("match_id"))
         .values_list("kind", "key", "pk")
     )
     pods = (
-        DraftSeat.objects.filter(
+        DraftSeat.objects.order_by()
+        .filter(
             player__user_id=user_id,
             pod__tournament_id__in=tournament_ids,
             pod__status__in=OPEN_PODS,

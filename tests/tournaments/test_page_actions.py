@@ -36,12 +36,14 @@ from tournaments.models import (
     Registration,
     Role,
     Round,
+    Stage,
+    StageKind,
     SwissSettings,
     Tournament,
     TournamentStatus,
 )
 from tournaments.selectors import policies
-from tournaments.services import entrants, lifecycle, results, swiss
+from tournaments.services import brackets, entrants, lifecycle, results, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -427,6 +429,24 @@ def test_swiss_settings_page_writes_nothing_on_get(client) -> None:  # type: ign
     ]
     assert writes == []
     assert SwissSettings.objects.count() == settings_rows
+
+
+def test_the_settings_tab_of_a_tournament_without_swiss_rounds_leads_to_its_stages(client) -> None:  # type: ignore[no-untyped-def]
+    """The tabs offer "Settings" to every organiser; a bracket (no Swiss stage) is set up
+    on its stages page, never a server error (the demo's double elimination was one)."""
+    tournament = TournamentFactory()
+    organiser = member(tournament.club, Role.ORGANISER)
+    brackets.add_stage(
+        actor=organiser,
+        tournament=tournament,
+        kind=StageKind.DOUBLE_ELIMINATION,
+        position=brackets.ONLY,
+    )
+    assert not Stage.objects.filter(tournament=tournament, kind=StageKind.SWISS).exists()
+    client.force_login(organiser)
+    response = client.get(reverse("swiss-settings", args=[tournament.pk]), follow=True)
+    assert response.redirect_chain == [(reverse("stages", args=[tournament.pk]), 302)]
+    assert "has no Swiss rounds" in response.content.decode()
 
 
 #: The match page's grid filled in: the first player wins two game rounds to none.

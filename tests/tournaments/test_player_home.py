@@ -6,6 +6,7 @@ whatever the number of tournaments the player is in."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from html import escape
 from typing import Any
 
@@ -13,15 +14,17 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import (
     A_WINS,
     PlayerFactory,
     RegistrationFactory,
+    TournamentFactory,
     running_team_tournament,
     running_tournament,
 )
-from tournaments.models import Match
+from tournaments.models import Match, Tournament
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import results, swiss
 
@@ -124,3 +127,17 @@ def test_the_home_pages_cards_cost_the_same_queries_for_1_and_4_tournaments(clie
     one = _home_queries(client, 1)
     four = _home_queries(client, 4)
     assert one == four, (one, four)
+
+
+def test_the_home_page_lists_running_tournaments_under_way_not_coming_up(client) -> None:  # type: ignore[no-untyped-def]
+    """A tournament that started hours ago is under way; "Coming up" lists only the ones
+    open for registration (the demo's running events were listed as coming up)."""
+    running, _, _ = running_tournament(2)
+    Tournament.objects.filter(pk=running.pk).update(
+        scheduled_start=timezone.now() - timedelta(hours=2)
+    )
+    upcoming = TournamentFactory()
+    page = client.get("/").content.decode()
+    under_way, coming_up = page.split("<h2>Under way</h2>")[1].split("<h2>Coming up</h2>")
+    assert escape(running.name) in under_way and escape(running.name) not in coming_up
+    assert escape(upcoming.name) in coming_up and escape(upcoming.name) not in under_way

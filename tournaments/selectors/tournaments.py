@@ -231,15 +231,18 @@ def round_game_options(rnd: Round) -> GameOptions:
 
 
 def home_page(user: AnyUser) -> dict[str, Any]:
-    """The home page's lists: upcoming tournaments, the user's unfinished ones, their clubs
-    (3 queries, whatever the number of rows), and ``playing``: a "your match" card for each
-    running tournament where the user has a match now (``rounds.playing_now``: 2 queries
-    more, 3 with a pod, whatever the number of tournaments)."""
+    """The home page's lists: running and upcoming tournaments, the user's unfinished ones,
+    their clubs (3 queries, whatever the number of rows), and ``playing``: a "your match"
+    card for each running tournament where the user has a match now
+    (``rounds.playing_now``: 2 queries more, 3 with a pod, whatever the number of
+    tournaments)."""
     # Imported here: ``rounds`` reads this module's helpers at import time.
     from tournaments.selectors.rounds import playing_now
 
     tournaments = visible_tournaments(user)
-    upcoming = list(
+    # One query for both lists: the running ones are under way (they started, maybe hours
+    # ago), the ones open for registration are coming up.
+    open_or_running = list(
         tournaments.filter(
             status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING]
         ).order_by("scheduled_start")[:10]
@@ -265,7 +268,8 @@ def home_page(user: AnyUser) -> dict[str, Any]:
         )
     latest = {t.pk: t.latest_round for t in mine if t.latest_round is not None}  # type: ignore[attr-defined]
     return {
-        "upcoming": upcoming,
+        "running": [t for t in open_or_running if t.status == TournamentStatus.RUNNING],
+        "upcoming": [t for t in open_or_running if t.status != TournamentStatus.RUNNING],
         "mine": mine,
         "my_clubs": clubs,
         "playing": playing_now(user, mine, latest=latest),

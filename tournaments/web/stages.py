@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from core.errors import DomainError
+from core.errors import DomainError, NotFound
 from core.web import add_form_error
 from tournaments import selectors
 from tournaments.models import StageStatus
@@ -32,7 +32,13 @@ def swiss_settings(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
     if not policies.can_manage_club(request.user, tournament.club):
         raise Http404
-    settings = selectors.swiss_settings_of(tournament)
+    try:
+        settings = selectors.swiss_settings_of(tournament)
+    except NotFound:
+        # The tabs offer "Settings" to every organiser; a bracket or a pods event has no
+        # Swiss stage, and its stages are set up on the stages page.
+        messages.info(request, "This tournament has no Swiss rounds: its stages are set here.")
+        return redirect("stages", pk=pk)
     form = SwissSettingsForm(request.POST or None, instance=settings, game=tournament.game)
     if request.method == "POST" and form.is_valid():
         try:

@@ -1,7 +1,9 @@
 """Demo data: a club, an organiser, a judge, 24 players, a tournament open for
 registration and a Swiss tournament in its second round with Gosu draft pods, created
-through the real services (each its own transaction). Safe to run twice (it does nothing
-the second time). Prints the logins to use and who plays whom in the running round.
+through the real services (each its own transaction). Safe to run twice (it adds nothing
+the second time). Prints the logins to use and who plays whom in the running round; what
+it seeded right after seeding, and on a second run each tournament's state as it is then
+(the demo may have been played since).
 
 Reproducible: the running tournament pairs with a fixed seed (``DEMO_SEED``) and its round-1
 results go to the tables in order, so every fresh seeding gives the same pairings (the
@@ -19,6 +21,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.db.models import Max
 from django.utils import timezone
 
 from gameplay.services import drafts, tables
@@ -32,6 +35,7 @@ from tournaments.models import (
     Round,
     StageKind,
     Tournament,
+    TournamentStatus,
 )
 from tournaments.services import (
     brackets,
@@ -47,10 +51,18 @@ from tournaments.services import (
 
 DEMO_PASSWORD = "demo-pass-2026"
 CLUB_NAME = "Riverside Card Club"
+OPEN_NAME = "Thursday Gesoseka Swiss"
 RUNNING_NAME = "Monday Vanilla Gwent Swiss"
 BRACKET_NAME = "Saturday Gesoseka double elimination"
 PODS_NAME = "Sunday Gesoseka pods"
 TEAMS_NAME = "Friday 2 vs 2 Vanilla Gwent"
+#: A tournament's state, as a second run of the command tells it.
+STATE_WORDS = {
+    TournamentStatus.DRAFT: "not published",
+    TournamentStatus.REGISTRATION: "open for registration",
+    TournamentStatus.RUNNING: "running",
+    TournamentStatus.FINISHED: "finished",
+}
 #: The team event's teams: a name and its two players (by index in PLAYER_NAMES, from 1).
 DEMO_TEAMS = [
     ("Aces High", 1, 2),
@@ -103,9 +115,14 @@ class Command(BaseCommand):
     help = "Create demo data (club, organiser, judge, 24 players, an open tournament)."
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if Club.objects.filter(name=CLUB_NAME).exists():
-            self.stdout.write("Demo data already present.")
+        club = Club.objects.filter(name=CLUB_NAME).first()
+        if club is not None:
+            # Seeded earlier, and played since maybe: say what the data is now, never what
+            # it was when it was seeded.
+            self.stdout.write("Demo data already present (seeded earlier): nothing added.")
             self._print_logins()
+            self._print_now(club)
+            self._print_pairings()
             return
         owner, club = self._create()
         self._running_swiss(owner, club)
@@ -113,6 +130,8 @@ class Command(BaseCommand):
         self._pods(owner, club)
         self._teams(owner, club)
         self._print_logins()
+        self._print_seeded()
+        self._print_pairings()
 
     def _create(self) -> tuple[Any, Club]:
         User = get_user_model()
@@ -141,7 +160,7 @@ class Command(BaseCommand):
         tournament = lifecycle.create_tournament(
             actor=owner,
             club=club,
-            name="Thursday Gesoseka Swiss",
+            name=OPEN_NAME,
             game=Game.GESOSEKA,
             capacity=32,
             best_of=1,
@@ -370,8 +389,14 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS(f"Demo logins (password for all: {DEMO_PASSWORD})"))
         self.stdout.write("  organiser  club owner, runs the tournament")
         self.stdout.write("  judge      club judge")
-        self.stdout.write("  player1 … player24  players (1-20 registered, 1-12 checked in)")
+        self.stdout.write("  player1 … player24  players")
         self.stdout.write("  admin      staff, for /admin/")
+
+    def _print_seeded(self) -> None:
+        """What was just seeded (only right after seeding: it is the state of that moment)."""
+        self.stdout.write(
+            f"{OPEN_NAME}: open for registration (players 1-20 registered, 1-12 checked in)."
+        )
         self.stdout.write(
             f"{RUNNING_NAME} is running (round 2): pairings, standings, two Gosu draft "
             "pods ready to start from its page, table 1 at a live table (the turn limit "
@@ -383,7 +408,16 @@ class Command(BaseCommand):
             f"{TEAMS_NAME}: teams of two registering (player14 has an invitation to accept; "
             "players 15-24 may register an eighth team)."
         )
-        self._print_pairings()
+
+    def _print_now(self, club: Club) -> None:
+        """The club's tournaments as they are now: each one's state and latest round."""
+        self.stdout.write("Its tournaments now:")
+        tournaments = club.tournaments.annotate(latest_round=Max("rounds__number")).order_by("pk")
+        for tournament in tournaments:
+            state = STATE_WORDS[TournamentStatus(tournament.status)]
+            if tournament.latest_round:
+                state += f", round {tournament.latest_round}"
+            self.stdout.write(f"  {tournament.name}: {state}.")
 
     def _print_pairings(self) -> None:
         """Who plays whom in the running tournament's current round (the README's list)."""
