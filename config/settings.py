@@ -221,11 +221,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    #: Redis restarted: a pooled connection is dead though the server is back. redis-py
+    #: retries nothing by default, so the first command on each such connection failed
+    #: (a websocket's handshake answered 500); one retry on a fresh connection heals it.
+    #: Timeouts are not retried (the command may have run).
+    REDIS_RECONNECT = {"retry_on_error": [RedisConnectionError]}
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", "cardclub"),
+            # An unreachable host (not a refused port) would otherwise hang a sign-in (the
+            # throttle asks the cache first and fails open: core/throttle.py).
+            "OPTIONS": {"socket_connect_timeout": 2, **REDIS_RECONNECT},
         }
     }
     CHANNEL_LAYERS = {
@@ -234,7 +244,7 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py 8 times out a socket read after 5 s by default, exactly as long
                 # as channels-redis blocks waiting for a message: idle sockets would crash.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, **REDIS_RECONNECT}],
                 "prefix": env("CHANNELS_PREFIX", "cardclub"),
                 # Every socket of one web process shares one Redis inbox, and channels-redis
                 # drops messages past its capacity (default 100) silently: a draft of 32
