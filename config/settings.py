@@ -141,6 +141,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE, of any type, is a 413 before it is read.
+    "core.middleware.BodyLimitMiddleware",
     # Refuses NUL in the address and forms (a 400, not PostgreSQL's 500); errors under /api/
     # are always JSON.
     "core.middleware.BadInputMiddleware",

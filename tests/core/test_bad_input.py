@@ -347,9 +347,11 @@ def test_a_3_mb_form_under_the_api_is_a_json_413(world: World) -> None:
     assert_api_error(response, 413, "too_large")
 
 
-def test_a_3_mb_form_on_a_page_keeps_an_html_400(world: World) -> None:
+def test_a_3_mb_form_on_a_page_is_an_html_413(world: World) -> None:
     response = as_page_user(world.organiser).post("/clubs/new/", {"name": "x" * 3_000_000})
-    assert_page_400(response)
+    assert response.status_code == 413
+    assert response["Content-Type"].startswith("text/html")
+    assert "too large" in response.content.decode()
 
 
 # --- unknown keys -----------------------------------------------------------------------
