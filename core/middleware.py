@@ -201,5 +201,5 @@ class BodyLimitMiddleware:
                 if len(body) > limit:
                     return refuse_too_large(request)
                 request.META["CONTENT_LENGTH"] = str(len(body))
-                request._stream = LimitedStream(io.BytesIO(body), len(body))  # type: ignore[attr-defined]  # WSGIRequest's body stream
+                request._stream = LimitedStream(io.BytesIO(body), len(body))  # type: ignore[assignment]  # Django reads its body from it
         return self.get_response(request)

@@ -29,7 +29,8 @@ even with the right password — until the window ends.
 The limits (``settings.LOGIN_FAILURE_LIMIT_PER_USERNAME``, ``..._PER_ADDRESS``) are set
 so that a club evening behind one router does not lock itself out: the per-address limit
 is several times the per-name one. Behind a reverse proxy the web server must put the
-client's address in ``REMOTE_ADDR`` (its trusted-proxy setting), or every client shares
+client's address in ``REMOTE_ADDR`` (``FORWARDED_ALLOW_IPS``, the proxies
+whose ``X-Forwarded-For`` ``scripts/web`` trusts), or every client shares
 the proxy's address and its limit.
 """
 

@@ -8,6 +8,7 @@ the test stops and starts; the shared Redis of the suite is never touched."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.cookiejar
 import os
 import re
@@ -89,15 +90,14 @@ def redis18379() -> Iterator[ThrowawayRedis]:
         redis.stop()
 
 
-@pytest.fixture
-def server(redis18379: ThrowawayRedis) -> Iterator[tuple[ThrowawayRedis, int, Path]]:
-    """``scripts/web`` (one worker) on the test database and the throwaway Redis; yields
-    the Redis, the port and the server's log file."""
+@contextlib.contextmanager
+def web_server(port: int, **settings: str) -> Iterator[Path]:
+    """``scripts/web`` (one worker) on the test database, on ``port``, with ``settings``
+    in its environment; yields its log file."""
     db = connection.settings_dict
     env = dict(os.environ)
     env.update(
         DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        REDIS_URL=f"redis://127.0.0.1:{REDIS_PORT}/0",
         WEB_WORKERS="1",
         DB_POOL="1",
         HOST="127.0.0.1",
@@ -105,8 +105,8 @@ def server(redis18379: ThrowawayRedis) -> Iterator[tuple[ThrowawayRedis, int, Pa
         # Plain HTTP here: cookies without the Secure flag, so the login form works.
         SESSION_COOKIE_SECURE="0",
         CSRF_COOKIE_SECURE="0",
+        **settings,
     )
-    port = WEB_PORT
     log = Path(tempfile.mkstemp(prefix="web-", suffix=".log")[1])
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -119,7 +119,7 @@ def server(redis18379: ThrowawayRedis) -> Iterator[tuple[ThrowawayRedis, int, Pa
         )
     try:
         _wait_until(lambda: _get(port, "/healthz")[0] == 200)
-        yield redis18379, port, log
+        yield log
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         try:
@@ -129,6 +129,13 @@ def server(redis18379: ThrowawayRedis) -> Iterator[tuple[ThrowawayRedis, int, Pa
             process.wait()
         print(log.read_text(errors="replace")[-5000:])  # shown when a test fails
         log.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def server(redis18379: ThrowawayRedis) -> Iterator[tuple[ThrowawayRedis, int, Path]]:
+    """The web server on the throwaway Redis; yields the Redis, the port and the log."""
+    with web_server(WEB_PORT, REDIS_URL=f"redis://127.0.0.1:{REDIS_PORT}/0") as log:
+        yield redis18379, WEB_PORT, log
 
 
 def _post(port: int, path: str, data: dict[str, str], opener=None) -> tuple[int, str]:  # type: ignore[no-untyped-def]
