@@ -7,7 +7,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cardclub
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 PORT ?= 8000
 
-.PHONY: venv demo web test lint format typecheck bench clean
+.PHONY: venv demo web test fuzz lint format typecheck bench clean
 
 $(BIN)/python: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,12 @@ test: venv
 	CHROMIUM_PATH=$(CHROMIUM_PATH) scripts/test-prereqs $(BIN)/python \
 		'$(TEST_DATABASE_URL)' '$(TEST_REDIS_URL)' '$(PYTEST_ARGS)'
 	$(TEST_ENV) CHROMIUM_PATH=$(CHROMIUM_PATH) $(BIN)/pytest $(PYTEST_ARGS)
+
+# Open-ended fuzzing of the API (schemathesis): new random cases on every run, unlike the
+# fixed cases `make test` runs; what it finds is replayed first next time (.hypothesis/).
+# FUZZ_EXAMPLES cases per operation (default 25). CI runs it without letting it decide.
+fuzz: venv
+	$(TEST_ENV) FUZZ_EXPLORE=1 $(BIN)/pytest -m fuzz tests/test_api_fuzz.py $(PYTEST_ARGS)
 
 lint: venv
 	$(BIN)/ruff check .

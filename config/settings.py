@@ -142,6 +142,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE, of any type, is a 413 before it is read.
+    "core.middleware.BodyLimitMiddleware",
     # Refuses NUL in the address and forms (a 400, not PostgreSQL's 500); errors under /api/
     # are always JSON.
     "core.middleware.BadInputMiddleware",
@@ -222,11 +224,21 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    #: Redis restarted: a pooled connection is dead though the server is back. redis-py
+    #: retries nothing by default, so the first command on each such connection failed
+    #: (a websocket's handshake answered 500); one retry on a fresh connection heals it.
+    #: Timeouts are not retried (the command may have run).
+    REDIS_RECONNECT = {"retry_on_error": [RedisConnectionError]}
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", "cardclub"),
+            # An unreachable host (not a refused port) would otherwise hang a sign-in (the
+            # throttle asks the cache first and fails open: core/throttle.py).
+            "OPTIONS": {"socket_connect_timeout": 2, **REDIS_RECONNECT},
         }
     }
     CHANNEL_LAYERS = {
@@ -235,7 +247,7 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py 8 times out a socket read after 5 s by default, exactly as long
                 # as channels-redis blocks waiting for a message: idle sockets would crash.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30}],
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, **REDIS_RECONNECT}],
                 "prefix": env("CHANNELS_PREFIX", "cardclub"),
                 # Every socket of one web process shares one Redis inbox, and channels-redis
                 # drops messages past its capacity (default 100) silently: a draft of 32
@@ -375,6 +387,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Every operation with a body documents 413 and 415 (core.api.document_body_refusals).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "core.api.document_body_refusals",
+    ],
     # Swagger UI served from this site, not a CDN: the docs work offline and behind firewalls.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

@@ -304,3 +304,26 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if not is_api(request):
         return defaults.server_error(request)
     return error_response(500)
+
+
+#: Refusals any operation that takes a body may answer, whatever its view (drf-spectacular
+#: documents only what a view declares).
+BODY_REFUSALS = {
+    "413": "Request body too large (at most DATA_UPLOAD_MAX_MEMORY_SIZE, 1 MiB by default)",
+    "415": "Unsupported content type: send JSON, a form or multipart/form-data",
+}
+
+
+def document_body_refusals(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular post-processing hook (``SPECTACULAR_SETTINGS``): every operation with
+    a request body documents 413 (``core.middleware.BodyLimitMiddleware``, the parsers)
+    and 415 (a non-empty body of a content type none of the API's parsers takes, such as
+    ``text/plain`` or an empty one), both as ``{"code", "detail"}``."""
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                responses = operation.setdefault("responses", {})
+                for status, description in BODY_REFUSALS.items():
+                    responses.setdefault(status, {"content": error, "description": description})
+    return result

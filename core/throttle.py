@@ -19,11 +19,18 @@ even with the right password — until the window ends.
   push the end further away.
 - **Where the counts live**: Django's default cache, Redis on the full stack (shared by
   every web process) and process memory in the embedded default (one process).
+- **Without the cache** (Redis restarting, unreachable) the throttle fails open: sign-ins
+  go on, checked by their passwords but neither counted nor limited, and a warning is
+  logged. Locking everybody out while Redis is away would be worse than a few minutes
+  without the limit. After a failure the cache is left alone for
+  :data:`CACHE_RETRY_SECONDS`, so a dead cache costs one refused connection, not one per
+  call, and one warning.
 
 The limits (``settings.LOGIN_FAILURE_LIMIT_PER_USERNAME``, ``..._PER_ADDRESS``) are set
 so that a club evening behind one router does not lock itself out: the per-address limit
 is several times the per-name one. Behind a reverse proxy the web server must put the
-client's address in ``REMOTE_ADDR`` (its trusted-proxy setting), or every client shares
+client's address in ``REMOTE_ADDR`` (``FORWARDED_ALLOW_IPS``, the proxies
+whose ``X-Forwarded-For`` ``scripts/web`` trusts), or every client shares
 the proxy's address and its limit.
 """
 
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 import math
 import time
 import unicodedata
@@ -43,11 +51,21 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from redis.exceptions import RedisError
 
 from core.text import username_key
 
+log = logging.getLogger(__name__)
+
 #: Prefix of every cache key written here (tests give each test its own).
 KEY_PREFIX = "sign-in-failures"
+#: What the cache raises when it cannot be reached: Redis' errors (refused, timed out,
+#: dropped) and the socket's own.
+CACHE_ERRORS: tuple[type[Exception], ...] = (RedisError, OSError)
+#: After the cache failed, how long sign-ins skip it before trying it again.
+CACHE_RETRY_SECONDS = 5.0
+#: ``time.monotonic()`` until which the cache is skipped (0: it is used).
+_cache_down_until = 0.0
 
 
 class SignInThrottled(PermissionDenied):
@@ -97,8 +115,37 @@ def _keys(request: Any, username: str | None) -> list[tuple[str, int]]:
     return keys
 
 
+def _cache_usable() -> bool:
+    return time.monotonic() >= _cache_down_until
+
+
+def _cache_failed(doing: str, error: Exception) -> None:
+    """Skip the cache for a while and say so: sign-ins go on unlimited meanwhile."""
+    global _cache_down_until
+    _cache_down_until = time.monotonic() + CACHE_RETRY_SECONDS
+    log.warning(
+        "The sign-in throttle cannot reach the cache while %s (%s: %s): sign-ins are "
+        "neither counted nor limited for the next %g s.",
+        doing,
+        type(error).__name__,
+        error,
+        CACHE_RETRY_SECONDS,
+    )
+
+
 def retry_after(request: Any, username: str | None) -> int:
-    """Seconds until this name and address may sign in again (0: they may now)."""
+    """Seconds until this name and address may sign in again (0: they may now, or the
+    cache cannot be reached)."""
+    if not _cache_usable():
+        return 0
+    try:
+        return _retry_after(request, username)
+    except CACHE_ERRORS as error:
+        _cache_failed("checking a sign-in", error)
+        return 0
+
+
+def _retry_after(request: Any, username: str | None) -> int:
     now = time.time()
     wait = 0.0
     for key, limit in _keys(request, username):
@@ -111,7 +158,17 @@ def retry_after(request: Any, username: str | None) -> int:
 
 
 def record_failure(request: Any, username: str | None) -> None:
-    """Count one failed sign-in against the address and the name."""
+    """Count one failed sign-in against the address and the name (not at all while the
+    cache cannot be reached)."""
+    if not _cache_usable():
+        return
+    try:
+        _record_failure(request, username)
+    except CACHE_ERRORS as error:
+        _cache_failed("counting a failed sign-in", error)
+
+
+def _record_failure(request: Any, username: str | None) -> None:
     window = settings.LOGIN_FAILURE_WINDOW_SECONDS
     for key, _limit in _keys(request, username):
         # The first failure opens the window; later ones count inside it.
@@ -126,8 +183,13 @@ def record_failure(request: Any, username: str | None) -> None:
 
 def record_success(username: str) -> None:
     """A sign-in with the right password clears its name's failures."""
+    if not _cache_usable():
+        return
     key = _key("name", username_key(username))
-    cache.delete_many([key, f"{key}:until"])
+    try:
+        cache.delete_many([key, f"{key}:until"])
+    except CACHE_ERRORS as error:
+        _cache_failed("clearing a name's failed sign-ins", error)
 
 
 class ThrottledModelBackend(ModelBackend):

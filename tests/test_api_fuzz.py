@@ -6,7 +6,16 @@ Each operation gets Schemathesis' coverage phase (every boundary, wrong type, mi
 field and unexpected method the schema implies) plus ``FUZZ_EXAMPLES`` random cases
 (default 10), which keeps the whole file under two minutes. Requests are sent as a
 logged-in club owner, so write operations get past auth, and reads anonymously as well
-(an anonymous write is refused before its body is read)."""
+(an anonymous write is refused before its body is read).
+
+Two ways to run it:
+
+- ``make test`` runs a fixed set of cases, the same on every run (Hypothesis derandomized,
+  no database of examples): a red run means a new defect, never an unlucky draw.
+- ``make fuzz`` (``FUZZ_EXPLORE=1``) explores: new random cases on every run
+  (``FUZZ_EXAMPLES``, default 25 per operation), and a failure it finds is kept in
+  Hypothesis' database of examples (``.hypothesis/``) and tried first next time. CI runs
+  it without letting it decide the build; what it finds becomes a fix and a pinned case."""
 
 from __future__ import annotations
 
@@ -25,7 +34,20 @@ from schemathesis.checks import (
 from config.wsgi import application
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application)
-EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "10"))
+EXPLORE = os.environ.get("FUZZ_EXPLORE", "") not in ("", "0")
+EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25" if EXPLORE else "10"))
+FUZZ_SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+    # Exploring keeps Hypothesis' defaults (random, with the database of examples);
+    # otherwise the same cases every run.
+    **({} if EXPLORE else {"derandomize": True, "database": None}),
+)
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -64,16 +86,34 @@ def auth_headers(db) -> dict[str, str]:  # type: ignore[no-untyped-def]
 @pytest.mark.fuzz
 @pytest.mark.django_db
 @schema.parametrize()
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[
-        HealthCheck.function_scoped_fixture,
-        HealthCheck.too_slow,
-        HealthCheck.filter_too_much,
-    ],
-)
+@FUZZ_SETTINGS
 def test_no_input_causes_a_server_error(case, auth_headers) -> None:  # type: ignore[no-untyped-def]
     if case.method.upper() == "GET":
         case.call_and_validate(checks=CHECKS)
     case.call_and_validate(headers=auth_headers, checks=CHECKS)
+
+
+@pytest.mark.skipif(EXPLORE, reason="exploring: new cases on purpose")
+def test_the_cases_are_the_same_on_every_run() -> None:
+    """The settings above draw the same cases twice (a fresh clone's run once failed on a
+    case no earlier run had drawn)."""
+    from hypothesis import given
+
+    operation = schema["/api/v1/auth/token/"]["POST"]
+
+    def draw() -> list[tuple[object, ...]]:
+        drawn: list[tuple[object, ...]] = []
+
+        @FUZZ_SETTINGS
+        @given(case=operation.as_strategy())
+        def collect(case) -> None:  # type: ignore[no-untyped-def]
+            drawn.append(
+                (case.method, case.path, case.media_type, repr(case.query), repr(case.body))
+            )
+
+        collect()
+        return drawn
+
+    first = draw()
+    assert len(first) >= EXAMPLES // 2
+    assert draw() == first

@@ -3,6 +3,7 @@ describes the full stack the design card names, with health checks."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import shutil
 import subprocess
@@ -107,3 +108,24 @@ def test_compose_delivers_notifications_on_a_queue_and_worker_of_their_own() -> 
     routes = settings.CELERY_TASK_ROUTES
     assert routes["notifications.tasks.deliver_due"]["queue"] == settings.NOTIFY_QUEUE
     assert f"{settings.CELERY_TASK_DEFAULT_QUEUE}-notify" == settings.NOTIFY_QUEUE
+
+
+def test_compose_trusts_the_proxy_on_its_own_network_for_client_addresses() -> None:
+    """Behind the proxy every client would count as the proxy for the sign-in throttle
+    (per client address) unless the web server trusts the proxy's X-Forwarded-For:
+    compose sets the trusted addresses to its own fixed network, and both can be set."""
+    resolved = yaml.safe_load(_compose_config(SECRET_KEY=KEY).stdout)
+    trusted = resolved["services"]["web"]["environment"]["FORWARDED_ALLOW_IPS"]
+    subnet = resolved["networks"]["default"]["ipam"]["config"][0]["subnet"]
+    assert trusted == subnet == "172.30.72.0/24"
+    assert ipaddress.ip_network(trusted).is_private
+
+    resolved = yaml.safe_load(
+        _compose_config(
+            SECRET_KEY=KEY, FORWARDED_ALLOW_IPS="10.0.0.5", COMPOSE_SUBNET="10.9.0.0/24"
+        ).stdout
+    )
+    assert resolved["services"]["web"]["environment"]["FORWARDED_ALLOW_IPS"] == "10.0.0.5"
+    assert resolved["networks"]["default"]["ipam"]["config"][0]["subnet"] == "10.9.0.0/24"
+    # scripts/web hands the setting to uvicorn.
+    assert '--forwarded-allow-ips "${FORWARDED_ALLOW_IPS' in (ROOT / "scripts" / "web").read_text()

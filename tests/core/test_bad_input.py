@@ -347,9 +347,11 @@ def test_a_3_mb_form_under_the_api_is_a_json_413(world: World) -> None:
     assert_api_error(response, 413, "too_large")
 
 
-def test_a_3_mb_form_on_a_page_keeps_an_html_400(world: World) -> None:
+def test_a_3_mb_form_on_a_page_is_an_html_413(world: World) -> None:
     response = as_page_user(world.organiser).post("/clubs/new/", {"name": "x" * 3_000_000})
-    assert_page_400(response)
+    assert response.status_code == 413
+    assert response["Content-Type"].startswith("text/html")
+    assert "too large" in response.content.decode()
 
 
 # --- unknown keys -----------------------------------------------------------------------
@@ -499,3 +501,27 @@ def test_a_created_club_has_every_field_its_schema_requires(world: World) -> Non
     assert response.status_code == 201
     assert response.json()["member_count"] == 1
     assert response.json()["tournament_count"] == 0
+
+
+# --- content types ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("", b"username=nina&password=x"),
+        ("text/plain", b"username=nina&password=x"),
+        ("multipart/mixed; boundary=b", b"--b\r\nContent-Type: \r\n\r\nnina\r\n--b--\r\n"),
+    ],
+)
+def test_a_body_of_a_type_the_api_does_not_read_is_a_415_the_schema_documents(
+    content_type: str, body: bytes
+) -> None:
+    response = APIClient().generic("POST", "/api/v1/auth/token/", body, content_type=content_type)
+    assert_api_error(response, 415, "unsupported_media_type")
+
+    schema = Client().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                assert {"413", "415"} <= set(operation["responses"]), (method, path)

@@ -128,3 +128,53 @@ def test_a_worker_that_dies_is_replaced_and_the_others_serve_meanwhile(server): 
     assert _get(port, "/healthz")[0] == 200  # the other worker answers at once
     _wait_until(lambda: len(_workers(process.pid)) == 2 and victim not in _workers(process.pid))
     assert _get(port, "/healthz")[0] == 200
+
+
+def _send_partly(port: int, head: str, body: list[bytes]) -> bytes:
+    """Send a request's head and the first parts of its body, never the rest, and return
+    what the server answers: it must answer without waiting for a body it will not read."""
+    with socket.create_connection(("127.0.0.1", port), timeout=15) as s:
+        s.sendall(head.encode("latin-1"))
+        try:
+            for part in body:
+                s.sendall(part)
+        except OSError:  # the server answered and closed before taking it all: fine
+            pass
+        answer = s.recv(65536)  # the status line and headers at least
+        s.settimeout(2)  # then whatever follows soon (the body), until closed or quiet
+        try:
+            while piece := s.recv(65536):
+                answer += piece
+        except TimeoutError:
+            pass
+        return answer
+
+
+def test_the_server_refuses_a_100_mb_body_with_a_413_without_reading_it(server):  # type: ignore[no-untyped-def]
+    _, port = server
+    boundary = "----limit"
+    part = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="f"; filename="x.bin"\r\n'
+        "Content-Type: application/octet-stream\r\n\r\n"
+    ).encode() + b"x" * 65536
+    for path in ("/api/v1/auth/token/", "/accounts/login/", "/admin/login/"):
+        head = (
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Content-Type: multipart/form-data; boundary={boundary}\r\n"
+            f"Content-Length: {100 * 1024 * 1024}\r\n\r\n"
+        )
+        # 64 KiB of the declared 100 MB is all that is ever sent: an answer proves the
+        # server did not wait for the rest.
+        answer = _send_partly(port, head, [part])
+        assert answer.startswith(b"HTTP/1.1 413"), (path, answer[:300])
+        if path.startswith("/api/"):
+            assert b'"code":"too_large"' in answer.replace(b" ", b""), answer
+    # Chunked, without a Content-Length: 2 MiB sent of a body that never ends.
+    chunk = b"%x\r\n%s\r\n" % (65536, b" " * 65536)
+    head = (
+        "POST /api/v1/auth/token/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
+    answer = _send_partly(port, head, [b'4\r\n{"a"\r\n', *[chunk] * 32])
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert b'"too_large"' in answer
