@@ -72,10 +72,41 @@ class Failure:
 
 @dataclass
 class Walked:
-    """How many addresses each account opened, and every answer of 5xx."""
+    """How many addresses each account opened, every answer of 5xx, and every page whose
+    words read like code (``word_problems``)."""
 
     opened: dict[str, int] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
+    words: dict[str, str] = field(default_factory=dict)  # "what: text" -> the first URL
+
+
+#: What a person must never read on a page (issue 22): "(s)" plurals, a Python value or
+#: repr, a code name (a lower-case word with an underscore, as statuses and kinds are
+#: stored), "player 1" where a name is known.
+WORD_PATTERNS = [
+    ("a plural written (s)", re.compile(r"\w\((?:s|es)\)")),
+    (
+        "a Python value",
+        re.compile(r"\bNone\b(?! yet)|object at 0x|<QuerySet|\{'\w+': |\bTrue\b|\bFalse\b"),
+    ),
+    ("a code name", re.compile(r"(?<![\w@/.-])[a-z]+_[a-z_]+\b(?![\w@/.-])")),
+    ("a player by number", re.compile(r"\b[Pp]layer [0-9]+\b")),
+]
+_HIDDEN = re.compile(r"<(script|style|template|code|pre|textarea)\b.*?</\1>", re.S | re.I)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def word_problems(html: str) -> list[str]:
+    """What the page's visible words show that a person should never read."""
+    from html import unescape
+
+    text = unescape(_TAG.sub(" ", _HIDDEN.sub(" ", html)))
+    found = []
+    for what, pattern in WORD_PATTERNS:
+        for match in pattern.finditer(text):
+            start = max(0, match.start() - 30)
+            found.append(f"{what}: …{' '.join(text[start : match.end() + 30].split())}…")
+    return found
 
 
 class _Links(HTMLParser):
@@ -190,7 +221,11 @@ def walk_as(username: str | None, *, password: str, api_urls: list[str], walked:
             response = get(url)
             if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
                 continue
-            for link in _links(url, response.content.decode(errors="replace")):
+            html = response.content.decode(errors="replace")
+            if not url.startswith("/admin/"):  # Django's admin is for staff, in its words
+                for problem in word_problems(html):
+                    walked.words.setdefault(problem, f"{account}: {url}")
+            for link in _links(url, html):
                 route = _route(urlsplit(link).path)
                 if link in seen or route is None or route in SKIPPED_ROUTES:
                     continue
@@ -249,7 +284,7 @@ def main(directory: str) -> int:
     except Exception:
         failures = ["the demo could not be seeded or walked:\n" + traceback.format_exc()]
     (Path(directory) / RESULT).write_text(
-        json.dumps({"opened": walked.opened, "failures": failures})
+        json.dumps({"opened": walked.opened, "failures": failures, "words": walked.words})
     )
     return 0
 

@@ -143,8 +143,12 @@ def test_seeding_again_says_what_the_demo_is_now_not_what_it_was_seeded_as(capsy
 LEAST_OPENED = 20
 
 
-def _check(opened: dict[str, int], failures: list[str]) -> None:
+def _check(opened: dict[str, int], failures: list[str], words: dict[str, str]) -> None:
     assert not failures, f"{len(failures)} server errors:\n" + "\n".join(failures)
+    # Issue 22: no page reads like code ("(s)", a Python value, a code name, "player 1").
+    assert not words, f"{len(words)} pages read like code:\n" + "\n".join(
+        f"{problem}  ({where})" for problem, where in sorted(words.items())
+    )
     accounts = [account or "anonymous" for account in demo_walk.ACCOUNTS]
     short = {a: opened.get(a, 0) for a in accounts if opened.get(a, 0) < LEAST_OPENED}
     assert not short, f"these accounts' walks stopped early: {short}"
@@ -155,7 +159,7 @@ def test_every_demo_account_opens_every_page_it_reaches_without_a_server_error()
     """On PostgreSQL, in the suite's own test database."""
     call_command("seed_demo")
     walked = demo_walk.walk(DEMO_PASSWORD)
-    _check(walked.opened, [str(failure) for failure in walked.failures])
+    _check(walked.opened, [str(failure) for failure in walked.failures], walked.words)
 
 
 def _settings_variables() -> set[str]:
@@ -189,4 +193,4 @@ def test_every_demo_account_walks_the_embedded_default_without_a_server_error() 
         )
         assert run.returncode == 0, run.stderr[-5000:]
         result = json.loads((Path(directory) / demo_walk.RESULT).read_text())
-    _check(result["opened"], result["failures"])
+    _check(result["opened"], result["failures"], result.get("words", {}))

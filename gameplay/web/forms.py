@@ -104,13 +104,13 @@ class GesosekaBoardForm(forms.Form):
 class KontsinaForm(forms.Form):
     pile_a = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
-        label="Player 1's score pile",
-        help_text="The cards player 1 captured, e.g. 10D 2C AS 7H …",
+        label="First player's score pile",
+        help_text="The cards the first player captured, e.g. 10D 2C AS 7H …",
     )
     pile_b = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
-        label="Player 2's score pile",
-        help_text="The cards player 2 captured.",
+        label="Second player's score pile",
+        help_text="The cards the second player captured.",
     )
     layout = forms.CharField(
         required=False,
@@ -118,7 +118,7 @@ class KontsinaForm(forms.Form):
         help_text="Optional. If you list them, the two piles and these cards must be all 52.",
     )
     last_capturer = forms.ChoiceField(
-        choices=[("", "—"), ("0", "Player 1"), ("1", "Player 2")], required=False
+        choices=[("", "—"), ("0", "First player"), ("1", "Second player")], required=False
     )
     last_capturer_takes_layout = forms.BooleanField(
         required=False, label="The last player to capture takes the layout"

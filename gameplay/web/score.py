@@ -57,7 +57,7 @@ def _counted(category: kontsina.Category, counts: list[int]) -> str:
         return f"{counts[0]} {_DASH} {counts[1]} {'card' if counts == [1, 1] else 'cards'}"
     if category is kontsina.Category.MOST_CLUBS:
         return f"{counts[0]} {_DASH} {counts[1]} {'club' if counts == [1, 1] else 'clubs'}"
-    holders = [f"player {p + 1}'s" for p in (0, 1) if counts[p]]
+    holders = [f"the {('first', 'second')[p]} player's" for p in (0, 1) if counts[p]]
     return f"in {holders[0]} pile" if holders else "in neither pile"
 
 

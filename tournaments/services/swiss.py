@@ -719,7 +719,9 @@ def update_swiss_settings(
     record_audit(
         actor=actor,
         action="swiss.settings_changed",
-        summary=f"{tournament.name}: Swiss settings changed ({', '.join(changes)})",
+        summary=f"{tournament.name}: Swiss settings changed ("
+        + ", ".join(str(SwissSettings._meta.get_field(name).verbose_name) for name in changes)
+        + ")",
         obj=settings,
         club=tournament.club,
         tournament=tournament,

@@ -28,6 +28,7 @@ from tournaments.models import (
     ReportSide,
     Role,
     RoundStatus,
+    StageKind,
     StageStatus,
     TournamentStatus,
     Winner,
@@ -82,6 +83,7 @@ CHOICES: Mapping[str, type[models.TextChoices]] = {
     "overdue_policy": OverduePolicy,
     "first_round": FirstRoundPairing,
     "late_entry": LateEntry,
+    "kind": StageKind,
 }
 
 #: The status choices of each kind of object the log names.
