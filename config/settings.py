@@ -139,6 +139,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Only our own scripts and styles run; nobody frames the site (core/csp.py).
+    "core.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Refuses NUL in the address and forms (a 400, not PostgreSQL's 500); errors under /api/
