@@ -26,6 +26,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs Django set u
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from core.shutdown import install_deadline  # noqa: E402
 from gameplay.realtime.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -37,6 +38,11 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+# scripts/web: each worker exits at the latest this long after SIGTERM (core/shutdown.py).
+# uvicorn imports the application inside its own handlers' reach, so they are chained.
+if settings.WEB_SHUTDOWN_DEADLINE:
+    install_deadline(settings.WEB_SHUTDOWN_DEADLINE)
 
 # Everything imported so far (Django, the apps, the URL and model registries) lives as long
 # as the process: take it out of the garbage collector's view. Without this a full

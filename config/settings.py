@@ -140,6 +140,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Only our own scripts and styles run; nobody frames the site (core/csp.py).
+    "core.csp.ContentSecurityPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # A body over DATA_UPLOAD_MAX_MEMORY_SIZE, of any type, is a 413 before it is read.
@@ -161,6 +163,9 @@ ROOT_URLCONF = "config.urls"
 #: Requests one web process serves at once (threads; the rest wait in line, config/asgi.py).
 #: Keep it at most DB_POOL_MAX_SIZE: each holds a database connection while it runs.
 WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1)
+#: Seconds after SIGTERM when a web process exits, even with requests still stuck in a
+#: thread (``core/shutdown.py``); 0: no deadline. scripts/web sets it (the grace plus 10).
+WEB_SHUTDOWN_DEADLINE = env_int("WEB_SHUTDOWN_DEADLINE", 0, minimum=0)
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 

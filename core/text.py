@@ -5,6 +5,12 @@ serializers both call these; the people service calls them too).
   ligatures and other compatibility forms fold to their plain letters), then only letters,
   digits and ``. _ - @ +`` (Django's ``UnicodeUsernameValidator`` after NFKC). Two names
   are the same account when their :func:`username_key` (NFKC, then case-folded) match.
+  A new user name may not **mix alphabets** (``player20`` with a Cyrillic ``\u0440`` for
+  its ``p``), except the mixes Japanese, Chinese and Korean names use with Latin (UTS
+  #39's "highly restrictive" level); and it may not **look like** another account's: two
+  names look alike when their :func:`username_skeleton` match (case, width, accents, letters of
+  another alphabet that look like Latin ones, and ``i l 1``, ``o 0``, ``rn m``, ``vv w``
+  folded), as PyPI refuses a project name whose "ultranormalised" form is taken.
 - A **name** (a display name, a club's or a tournament's name) is shown to other people on
   one line: NFC-normalised (what was typed, in its canonical form), runs of spaces made
   one, and no invisible or control characters: Unicode categories Cc (control, NUL
@@ -23,8 +29,11 @@ what its owner believes they typed.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+
+from confusable_homoglyphs import categories, confusables
 
 from core.errors import InvalidInput
 
@@ -92,7 +101,8 @@ def clean_text(raw: str, *, what: str = "the text", field: str | None = None) ->
 
 def normalise_username(raw: str, *, field: str | None = "username") -> str:
     """A new account's user name as stored: NFKC, trimmed; only letters, digits and
-    ``. _ - @ +``, at most 150 characters (``InvalidInput`` naming what is wrong)."""
+    ``. _ - @ +``, at most 150 characters, of one alphabet (``mixes_scripts``)
+    (``InvalidInput`` naming what is wrong)."""
     value = unicodedata.normalize("NFKC", raw).strip()
     if not value:
         raise InvalidInput("Choose a user name.", code="username_required", field=field)
@@ -111,7 +121,84 @@ def normalise_username(raw: str, *, field: str | None = "username") -> str:
             code="invalid_username",
             field=field,
         )
+    _refuse_mixed_scripts(value, field=field)
     return value
+
+
+#: Scripts every alphabet shares (digits, ``. _ - @ +``) or that take their base's script
+#: (combining marks): never a second alphabet.
+NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED"})
+#: The mixes of scripts a name may have (Unicode TS #39, "highly restrictive"): one script,
+#: or Latin with the scripts written together in Japanese, Chinese and Korean.
+ALLOWED_SCRIPT_MIXES = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+#: Words for the scripts a mixed name is most likely to hold (others: their Unicode alias).
+SCRIPT_WORDS = {"LATIN": "Latin", "CYRILLIC": "Cyrillic", "GREEK": "Greek"}
+#: Latin letters and digits that look alike, made one (after case folding: ``I`` and
+#: ``l`` look alike only as capital and small letter, so ``i`` joins them), as PyPI's
+#: ultranormalisation does; then the letter pairs UTS #39 folds into one letter.
+_ASCII_LOOK_ALIKES = str.maketrans({"i": "l", "1": "l", "0": "o"})
+_ASCII_PAIRS = (("rn", "m"), ("vv", "w"))
+
+
+def _is_accent(char: str) -> bool:
+    """A combining diacritical mark (U+0300-U+036F): the accents of Latin, Greek and
+    Cyrillic letters, and the dot that case-folding ``İ`` leaves on its ``i``."""
+    return "\u0300" <= char <= "\u036f"
+
+
+def scripts_of(value: str) -> frozenset[str]:
+    """The Unicode scripts of ``value``'s letters (``LATIN``, ``CYRILLIC``...), without
+    the neutral ones (digits, punctuation, combining marks)."""
+    return frozenset(categories.unique_aliases(value)) - NEUTRAL_SCRIPTS
+
+
+def mixes_scripts(value: str) -> bool:
+    """Whether ``value`` has letters of more than one script, beyond the allowed mixes."""
+    scripts = scripts_of(value)
+    return len(scripts) > 1 and not any(scripts <= mix for mix in ALLOWED_SCRIPT_MIXES)
+
+
+@functools.cache
+def _latin_look_alike(char: str) -> str:
+    """The ASCII letters or digits that ``char`` (not ASCII) looks like, per Unicode's
+    confusables (Cyrillic ``\u0440`` -> ``p``, Greek ``\u03bf`` -> ``o``); else ``char`` itself."""
+    if char.isascii():
+        return char
+    for entry in confusables.confusables_data.get(char, ()):
+        glyph = entry["c"]
+        if isinstance(glyph, str) and glyph.isascii() and glyph.isalnum():
+            return glyph.casefold()
+    return char
+
+
+def username_skeleton(raw: str) -> str:
+    """What a user name looks like: two names with the same skeleton can pass for each
+    other on a screen (``ORGANİSER`` and ``organiser``, ``player`` with a Cyrillic
+    ``\u0440``, ``Ian`` and ``lan``). NFKC, case-folded, accents dropped, letters of other
+    alphabets replaced by the Latin ones they look like, look-alike Latin letters and
+    digits made one. Never raises."""
+    value = unicodedata.normalize("NFKC", raw).strip().casefold()
+    value = "".join(c for c in unicodedata.normalize("NFD", value) if not _is_accent(c))
+    value = "".join(_latin_look_alike(c) for c in value).translate(_ASCII_LOOK_ALIKES)
+    for pair, letter in _ASCII_PAIRS:
+        value = value.replace(pair, letter)
+    return unicodedata.normalize("NFC", value)
+
+
+def _refuse_mixed_scripts(value: str, *, field: str | None) -> None:
+    if not mixes_scripts(value):
+        return
+    words = sorted(SCRIPT_WORDS.get(s, s.replace("_", " ").title()) for s in scripts_of(value))
+    raise InvalidInput(
+        f"A user name cannot mix alphabets (this one has {' and '.join(words)} letters): "
+        "such a name can pass for another player's. Use the letters of one alphabet.",
+        code="mixed_scripts",
+        field=field,
+    )
 
 
 def username_key(raw: str) -> str:

@@ -12,8 +12,10 @@ from core.text import (
     clean_name,
     clean_text,
     describe_character,
+    mixes_scripts,
     normalise_username,
     username_key,
+    username_skeleton,
 )
 
 #: Characters no name may hold, and how the refusal names them.
@@ -155,3 +157,72 @@ def test_a_cleaned_name_is_clean_and_cleaning_it_again_changes_nothing(raw: str)
 @given(st.text())
 def test_username_key_never_raises(raw: str) -> None:
     assert isinstance(username_key(raw), str)
+
+
+# --- issue 21, 9: look-alike user names -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "scripts"),
+    [
+        ("\u0440layer20", "Cyrillic and Latin"),  # a Cyrillic er for the p
+        ("\u0399oannis", "Greek and Latin"),  # a Greek capital iota for the I
+        ("adm\u0456n", "Cyrillic and Latin"),  # a Cyrillic i
+        ("\u03a9mega", "Greek and Latin"),  # not a look-alike, still two alphabets
+    ],
+)
+def test_a_user_name_mixing_alphabets_is_refused_naming_them(typed: str, scripts: str) -> None:
+    with pytest.raises(InvalidInput) as refused:
+        normalise_username(typed)
+    assert refused.value.code == "mixed_scripts"
+    assert refused.value.field == "username"
+    assert f"this one has {scripts} letters" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "player20",
+        "Zoë",
+        "\u0430\u043d\u043d\u0430",
+        "\u03bd\u03af\u03ba\u03b7",
+        "李小龍",
+        "やまだtaro",
+        "山田タロウ",
+        "김minsu",
+        "nina_1",
+        "jo2@club+x",
+    ],
+)
+def test_a_user_name_of_one_alphabet_or_a_cjk_mix_with_latin_is_accepted(typed: str) -> None:
+    assert not mixes_scripts(typed)
+    assert normalise_username(typed) == typed
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("ORGANİSER", "organiser"),  # a capital I with a dot, case-folded to i + dot
+        ("\u0440\u043e\u0440", "pop"),  # all Cyrillic letters that look Latin
+        ("Ian", "lan"),  # a capital I is a small l on screen
+        ("player1", "playerl"),
+        ("b0b", "bob"),
+        ("modern", "rnodern"),
+        ("Zoë", "zoe"),
+        ("ｎｉｎａ", "NINA"),  # noqa: RUF001
+        ("Straße", "strasse"),
+    ],
+)
+def test_look_alike_user_names_have_one_skeleton(one: str, other: str) -> None:
+    assert username_skeleton(one) == username_skeleton(other)
+
+
+def test_the_demo_user_names_do_not_look_alike() -> None:
+    names = ["admin", "organiser", "judge"] + [f"player{n}" for n in range(1, 25)]
+    assert len({username_skeleton(n) for n in names}) == len(names)
+    assert username_skeleton("nina") != username_skeleton("nino")
+
+
+@given(st.text())
+def test_username_skeleton_never_raises(raw: str) -> None:
+    assert isinstance(username_skeleton(raw), str)

@@ -5,19 +5,25 @@ and a worker that dies is replaced while the others go on serving."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import http.client
 import json
 import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
+
+from tournaments.models import Tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,6 +34,15 @@ pytestmark = [
 
 
 def _free_port() -> int:
+    # TEST_PORTS=first-last: where a shared machine lets this run listen (any free port else).
+    first, _, last = os.environ.get("TEST_PORTS", "").partition("-")
+    for candidate in range(int(first or 0), int(last or 0) + 1):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", candidate))
+            except OSError:
+                continue
+            return candidate
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -73,6 +88,7 @@ def server():  # type: ignore[no-untyped-def]
         DB_POOL="1",  # as in production (the suite runs without it: Makefile)
         HOST="127.0.0.1",
         LOG_LEVEL="WARNING",
+        WEB_SHUTDOWN_GRACE=str(TEST_GRACE),
     )
     port = _free_port()
     process = subprocess.Popen(
@@ -178,3 +194,85 @@ def test_the_server_refuses_a_100_mb_body_with_a_413_without_reading_it(server):
     answer = _send_partly(port, head, [b'4\r\n{"a"\r\n', *[chunk] * 32])
     assert answer.startswith(b"HTTP/1.1 413"), answer[:300]
     assert b'"too_large"' in answer
+
+
+# --- issue 21, 9: a bounded shutdown -------------------------------------------------------
+
+#: What the test gives ``scripts/web`` (``WEB_SHUTDOWN_GRACE``): seconds a worker waits for
+#: its requests and websockets after SIGTERM before it cancels them.
+TEST_GRACE = 3
+
+
+def _raw_websocket(port: int, path: str) -> socket.socket:
+    """A websocket opened by hand and then left alone: a client that never answers the
+    server's closing frame nor reads another byte (a phone gone to sleep, a stuck proxy)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        ).encode()
+    )
+    assert sock.recv(4096).startswith(b"HTTP/1.1 101")
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    return sock
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _stuck_requests(port: int, count: int) -> list[threading.Thread]:
+    """``count`` requests to a page whose query waits for a lock the test holds (cut off
+    when their worker stops: no answer)."""
+
+    def request(n: int) -> None:
+        with contextlib.suppress(OSError, http.client.HTTPException):
+            _get(port, f"/api/v1/tournaments/?n={n}")
+
+    threads = [threading.Thread(target=request, args=(n,), daemon=True) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def test_every_process_exits_within_the_bound_after_sigterm_even_when_stuck(
+    server,  # type: ignore[no-untyped-def]
+) -> None:
+    """Open websockets whose client never answers, and requests stuck in a query (a table
+    locked by another connection, as a long migration or a stuck transaction would): every
+    process is gone within the grace plus the deadline's margin of SIGTERM."""
+    process, port = server
+    workers = _workers(process.pid)
+    from tests.factories import draft_pods
+
+    pods, _, _ = draft_pods(4, pod_size=4)
+    # Several of each, so that both workers very likely hold some.
+    sockets = [_raw_websocket(port, f"/ws/drafts/{pods[0].pk}/") for _ in range(8)]
+    db = connection.settings_dict
+    with psycopg.connect(
+        host=db["HOST"], port=db["PORT"], user=db["USER"], dbname=db["NAME"], autocommit=False
+    ) as locker:
+        locker.execute(f"LOCK TABLE {Tournament._meta.db_table} IN ACCESS EXCLUSIVE MODE")
+        _stuck_requests(port, 6)
+        time.sleep(1.0)  # the requests reach their query and wait
+        try:
+            started = time.monotonic()
+            process.send_signal(signal.SIGTERM)  # what docker stop and systemd send first
+            gone = lambda: not any(_alive(pid) for pid in {process.pid, *workers})  # noqa: E731
+            with contextlib.suppress(AssertionError):
+                _wait_until(gone, 60)
+            took = time.monotonic() - started
+            assert gone(), "the server was still running 60 s after SIGTERM"
+        finally:
+            locker.rollback()
+            for sock in sockets:
+                sock.close()
+    # The grace, then the deadline's margin (scripts/web: WEB_SHUTDOWN_DEADLINE).
+    assert took < TEST_GRACE + 10 + 2, f"the server took {took:.1f} s to stop"
+    assert process.wait(timeout=5) is not None  # reaped: it had exited

@@ -15,6 +15,8 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from core import text
+from core.errors import Conflict
 from tests.factories import (
     ClubFactory,
     PlayerFactory,
@@ -24,8 +26,8 @@ from tests.factories import (
     running_tournament,
 )
 from tournaments.api.serializers import ClubInput, TournamentUpdateInput
-from tournaments.models import Club, Match, MatchStatus, Player, Role, Tournament
-from tournaments.services import swiss
+from tournaments.models import AccountName, Club, Match, MatchStatus, Player, Role, Tournament
+from tournaments.services import people, swiss
 from tournaments.web.forms import ClubForm, SignUpForm
 
 pytestmark = pytest.mark.django_db
@@ -205,6 +207,51 @@ def test_a_full_width_user_name_is_stored_in_plain_letters(client: Client) -> No
     response = client.post(reverse("signup"), _sign_up_data("ｎｉｎａ＿１"))  # noqa: RUF001
     assert response.status_code == 302
     assert User.objects.get().username == "nina_1"
+
+
+LOOKS_ALIKE = "That name looks like another player's: choose another."
+
+
+def test_sign_up_refuses_a_user_name_mixing_alphabets(client: Client) -> None:
+    response = client.post(reverse("signup"), _sign_up_data("\u0440layer20"))  # Cyrillic er
+    assert response.status_code == 200
+    errors = response.context["form"].errors["username"]
+    assert any("cannot mix alphabets (this one has Cyrillic and Latin" in e for e in errors)
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("made_by", ["sign-up", "admin"])
+@pytest.mark.parametrize("variant", ["ORGANİSER", "0rganiser", "organlser", "orga\u0144iser"])
+def test_sign_up_refuses_a_user_name_that_looks_like_another_account(
+    client: Client, made_by: str, variant: str
+) -> None:
+    if made_by == "sign-up":
+        people.sign_up(username="organiser", email="", password="quiet-harbour-47")
+    else:  # an account without a stored skeleton (the admin's, createsuperuser's)
+        UserFactory(username="organiser")
+    response = client.post(reverse("signup"), _sign_up_data(variant))
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"] == [LOOKS_ALIKE]
+    assert list(User.objects.values_list("username", flat=True)) == ["organiser"]
+
+
+def test_two_look_alike_sign_ups_at_once_cannot_both_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The database refuses the second one (``AccountName.skeleton`` is unique) when both
+    passed the check before either committed: played here by skipping the check."""
+    people.sign_up(username="organiser", email="", password="quiet-harbour-47")
+    monkeypatch.setattr(people, "_refuse_look_alike", text.username_skeleton)
+    with pytest.raises(Conflict) as refused:
+        people.sign_up(username="ORGANİSER", email="", password="quiet-harbour-47")
+    assert refused.value.code == "username_looks_alike"
+    assert list(User.objects.values_list("username", flat=True)) == ["organiser"]
+    assert Player.objects.count() == 1
+
+
+def test_a_new_account_stores_what_its_name_looks_like(client: Client) -> None:
+    assert client.post(reverse("signup"), _sign_up_data("Nina")).status_code == 302
+    assert AccountName.objects.get().skeleton == "nlna"
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import re
 import time
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -26,7 +27,7 @@ from tournaments.pairing.elimination import (
     build_single,
     resolve,
 )
-from tournaments.web.bracket_svg import NAME_CHARS, bracket_svg
+from tournaments.web.bracket_svg import MAX_COLUMNS, NAME_CHARS, bracket_svg, columns_of
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -437,3 +438,24 @@ def test_sides_are_laid_out_winners_on_top_losers_below() -> None:
         if bracket.slot(k).side is Side.LOSERS
     )
     assert highest_loser > lowest_winner
+
+
+@pytest.mark.parametrize(
+    ("fmt", "n"), [("single", 2), ("single", 8), ("double", 12), ("double", 64)]
+)
+def test_the_natural_width_comes_from_the_style_sheet_not_a_style_attribute(
+    fmt: str, n: int
+) -> None:
+    """The Content-Security-Policy refuses style attributes (core/csp.py): the drawing says
+    how many columns it has, and bracket.css sizes every count a bracket can have."""
+    bracket = (build_double if fmt == "double" else build_single)(field(n))
+    _, state = play(bracket, random.Random(5), 0.5)
+    root = ET.fromstring(draw(bracket, state))
+    assert "style" not in root.attrib
+    width = int(root.get("viewBox", "").split()[2])
+    columns = int(root.get("data-columns", ""))
+    assert 224 + (columns - 1) * 244 == width
+    css = (Path(__file__).parents[2] / "static" / "css" / "bracket.css").read_text()
+    assert f'.bracket-svg[data-columns="{columns}"] {{ --columns:{columns}; }}' in css
+    assert f'[data-columns="{MAX_COLUMNS}"]' in css
+    assert columns_of(width) <= MAX_COLUMNS

@@ -17,6 +17,7 @@ re-exported here: ``from tournaments.models import Tournament`` is the way to im
 from tournaments.models.clubs import (
     JUDGING_ROLES,
     MANAGING_ROLES,
+    AccountName,
     Club,
     Invitation,
     Membership,
@@ -69,6 +70,7 @@ __all__ = [
     "MATCH_ENTRANTS",
     "POD_KINDS",
     "SCHEDULED_KINDS",
+    "AccountName",
     "BracketSettings",
     "Club",
     "EntrantType",

@@ -25,6 +25,25 @@ CLAIM_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CLAIM_CODE_LENGTH = 10
 
 
+class AccountName(models.Model):
+    """An account's user name as it looks (``core.text.username_skeleton``), unique: two
+    sign-ups of look-alike names at the same moment cannot both pass
+    (``services.people.sign_up`` writes it with the account; accounts made elsewhere, by
+    the admin or ``createsuperuser``, have none and are compared by their user name)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="account_name",
+    )
+    #: Never longer than the NFKC user name (150) case-folded (at most 3 characters each).
+    skeleton = models.CharField(max_length=450, unique=True)
+
+    def __str__(self) -> str:
+        return self.skeleton
+
+
 class Player(models.Model):
     """A person's public face in the tournaments: one per user account, or a guest (no
     account: ``user`` empty, a ``claim_code``, the ``club`` that added them)."""

@@ -18,7 +18,7 @@ from core.audit import record_audit
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput
 from core.locks import lock_one
-from tournaments.models import Player
+from tournaments.models import AccountName, Player
 from tournaments.models.clubs import CLAIM_CODE_ALPHABET, CLAIM_CODE_LENGTH
 
 User = get_user_model()
@@ -46,7 +46,11 @@ def sign_up(
 
     The user name is NFKC-normalised and may hold only letters, digits and ``. _ - @ +``
     (``core.text.normalise_username``); it is taken when another account has the same
-    name in any case (so neither ``Admin`` nor full-width ``ADMIN`` is a second ``admin``).
+    name in any case (so neither ``Admin`` nor full-width ``ADMIN`` is a second ``admin``);
+    a name mixing alphabets is refused (``mixed_scripts``), and so is one that looks like
+    another account's (``username_looks_alike``: ``ORGANİSER`` beside ``organiser``,
+    compared on ``core.text.username_skeleton``; the skeleton is stored unique,
+    ``AccountName``, so two such sign-ups at once cannot both pass).
     The password must pass ``AUTH_PASSWORD_VALIDATORS`` (not ``password``, ``12345678``,
     nor the user name). The display name is cleaned like every name (``clean_name``).
     """
@@ -54,6 +58,7 @@ def sign_up(
     display_name = text.clean_name(display_name, what="the display name", field="display_name")
     if User.objects.filter(username__iexact=username).exists():
         raise Conflict("That user name is taken.", code="username_taken", field="username")
+    skeleton = _refuse_look_alike(username)
     try:
         password_validation.validate_password(password, user=User(username=username, email=email))
     except ValidationError as error:
@@ -63,10 +68,36 @@ def sign_up(
     if claim_code.strip():  # refused before anything is made (checked again under lock)
         normalise_claim_code(claim_code)
     user = User.objects.create_user(username=username, email=email, password=password)
+    try:
+        with transaction.atomic():
+            AccountName.objects.create(user=user, skeleton=skeleton)
+    except IntegrityError:  # a look-alike name signed up a moment ago
+        raise _looks_alike() from None
     if claim_code.strip():
         return attach_guest(user=user, code=claim_code, display_name=display_name)
     player = Player.objects.create(user=user, display_name=display_name[:80] or username[:80])
     return player
+
+
+def _looks_alike() -> Conflict:
+    return Conflict(
+        "That name looks like another player's: choose another.",
+        code="username_looks_alike",
+        field="username",
+    )
+
+
+def _refuse_look_alike(username: str) -> str:
+    """``username``'s skeleton, refused when an account's looks the same: the stored
+    skeletons, and the names of the few accounts made without one (by the admin,
+    ``createsuperuser``)."""
+    skeleton = text.username_skeleton(username)
+    unnamed = User.objects.filter(account_name__isnull=True).values_list("username", flat=True)
+    if AccountName.objects.filter(skeleton=skeleton).exists() or any(
+        text.username_skeleton(name) == skeleton for name in unnamed.iterator()
+    ):
+        raise _looks_alike()
+    return skeleton
 
 
 @transaction.atomic(durable=True)

@@ -91,6 +91,8 @@ NAME_X = 36
 SCORE_RIGHT = BOX_W - 8
 TEXT_Y = ("15.5", "37.5")  # baselines of the two lines (caps centred on each half)
 CAPTION_Y = BOX_H + 14
+#: The most columns static/css/bracket.css sizes (a double elimination of 1,024 has 20).
+MAX_COLUMNS = 48
 
 # Characters XML 1.0 cannot carry (or that no name needs): dropped from every text.
 _UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufffe\uffff]")
@@ -130,6 +132,11 @@ def bracket_svg(
     return mark_safe(
         _Drawing(bracket, state, names, seeds, scores or {}, links or {}, highlight).svg(title)
     )
+
+
+def columns_of(width: int) -> int:
+    """How many columns a drawing ``width`` wide has (every box starts on a column)."""
+    return (width - 2 * PAD - BOX_W) // COL_W + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +217,10 @@ class _Drawing:
 
     def svg(self, title: str) -> str:
         width = max(b.x for b in self.boxes.values()) + BOX_W + PAD
+        # Its natural width (min-width, at most twice that) comes from bracket.css by the
+        # number of columns: a style="..." attribute would be refused by the site's
+        # Content-Security-Policy (core/csp.py).
+        columns = min(columns_of(width), MAX_COLUMNS)
         height = max(b.y for b in self.boxes.values()) + CAPTION_Y + 8 + PAD
         role = "img"
         if self.links:
@@ -220,7 +231,7 @@ class _Drawing:
         out.append(
             f'<svg xmlns="http://www.w3.org/2000/svg" class="bracket-svg {self.bracket.format}"'
             f' viewBox="0 0 {width} {height}" width="100%" preserveAspectRatio="xMinYMin meet"'
-            f' style="min-width:{width}px;max-width:{2 * width}px" role="{role}"'
+            f' data-columns="{columns}" role="{role}"'
             f' font-size="{FONT}" fill="currentColor">'
         )
         out.append(f"<title>{_text(title or self._default_title())}</title>")
