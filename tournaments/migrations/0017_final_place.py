@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0015_tables_time_zones'),
+        ('tournaments', '0016_account_names'),
     ]
 
     operations = [

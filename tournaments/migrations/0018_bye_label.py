@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0016_final_place'),
+        ('tournaments', '0017_final_place'),
     ]
 
     operations = [
