@@ -447,7 +447,10 @@ def result_status(match: Match, side: str | None) -> ResultStatus:
 
 def _progress_words(match: Match, side: str | None) -> str:
     """ "Ann saved 3 game rounds so far: report the final result when the match is over." """
-    names = {ReportSide.A: match.a.name, ReportSide.B: match.b.name if match.b else ""}
+    names: dict[str, str] = {
+        ReportSide.A: match.a.name,
+        ReportSide.B: match.b.name if match.b else "",
+    }
     parts = []
     for report in _progress(match):
         count = _game_rounds(report)

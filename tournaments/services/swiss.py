@@ -612,6 +612,12 @@ def _call_time(rnd: Round, tournament: Tournament) -> None:
     )
 
 
+def _setting_label(name: str) -> str:
+    """A Swiss setting by its label ("automatic pairing"), as the settings page names it."""
+    field = SwissSettings._meta.get_field(name)
+    return str(getattr(field, "verbose_name", name))
+
+
 def time_called_words(number: int, policy: str, *, unfinished: int, decided: int) -> str:
     """What time being called means now, for players and judges, by the event's overdue
     policy: what was decided, what is left and what to do about it."""
@@ -720,7 +726,7 @@ def update_swiss_settings(
         actor=actor,
         action="swiss.settings_changed",
         summary=f"{tournament.name}: Swiss settings changed ("
-        + ", ".join(str(SwissSettings._meta.get_field(name).verbose_name) for name in changes)
+        + ", ".join(_setting_label(name) for name in changes)
         + ")",
         obj=settings,
         club=tournament.club,
