@@ -315,7 +315,7 @@ def test_judges_grid_reads_the_matches_once_and_counts_them_in_the_database(clie
     listing = [q for q in from_matches if q not in counting and "LIMIT" not in q]
     assert len(counting) == 1 and len(listing) == 1, from_matches
     page = client.get(f"/tournaments/{world.tournament.pk}/judge/").content.decode()
-    assert "confirmed" in page and "1 reported" in page
+    assert "confirmed" in page and "1 to confirm" in page
 
 
 def test_report_grid_reads_the_game_options_once(client) -> None:  # type: ignore[no-untyped-def]

@@ -251,3 +251,21 @@ def test_an_unknown_winner_or_game_is_refused() -> None:
         games.standard_result("generic", winner=2, best_of=1, options=GameOptions())
     with pytest.raises(RuleViolation):
         games.standard_result("chess", winner=0, best_of=1, options=GameOptions())
+
+
+def test_the_grid_stays_live_its_body_fetched_again_with_its_filters(client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22, defect 5: after one-tap entries the grid still said "7 pending · 1
+    confirmed". The page listens on the tournament's socket (static/js/live.js) and fetches
+    its body again, with the same filters, after every change from any device."""
+    tournament, _, judge, matches = _round_one(players=4)
+    client.force_login(judge)
+    url = reverse("judge", args=[tournament.pk])
+    page = client.get(url, {"round": "1"}).content.decode()
+    assert f'data-live-socket="/ws/tournaments/{tournament.pk}/projector/"' in page
+    assert 'hx-get="' + url + '?round=1&amp;part=body"' in page and "js/live.js" in page
+    assert "2 waiting for a report" in page
+    results.judge_result(actor=judge, match=matches[0], games=A_WINS)  # another device
+    body = client.get(url, {"round": "1", "part": "body"}).content.decode()
+    assert "<html" not in body and 'id="judge-counts"' in body
+    assert "1 waiting for a report · 1 confirmed" in body
+    assert "pending" not in body.split('id="judge-counts"', 1)[1].split("</p>", 1)[0]

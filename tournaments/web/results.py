@@ -138,6 +138,15 @@ def _posted_games(request: HttpRequest, tournament: Tournament) -> list[Any]:
         return []
 
 
+#: The grid's counts in words: "3 waiting for a report · 1 disputed · 4 confirmed".
+COUNT_WORDS = {
+    MatchStatus.PENDING: "waiting for a report",
+    MatchStatus.REPORTED: "to confirm",
+    MatchStatus.DISPUTED: "disputed",
+    MatchStatus.CONFIRMED: "confirmed",
+}
+
+
 @login_required
 def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
     """The judges' results grid; a POST is a one-tap result (:func:`_quick_result`)."""
@@ -158,18 +167,29 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
         tournament, round_number=round_number, status=state or None
     )
     counts = round_selectors.match_counts(tournament)
+    # The body (counts and rows) is fetched again after every change of the tournament
+    # (static/js/live.js), with the page's own filters.
+    page_query = request.GET.copy()
+    page_query.pop("part", None)
+    query = page_query.copy()
+    query["part"] = "body"
     return render(
         request,
-        "tournaments/judge.html",
+        "tournaments/_judge_body.html"
+        if request.GET.get("part") == "body"
+        else "tournaments/judge.html",
         {
+            "body_url": f"{request.path}?{query.urlencode()}",
             **tournament_context(request, tournament),
             "rows": round_selectors.judge_rows(matches, tournament),
             "rounds": selectors.tournament_rounds(tournament),
             "filter_round": round_raw,
             "filter_status": state,
             "statuses": [*MatchStatus.choices, ("overdue", "Overdue")],
-            "counts": counts,
-            "grid_next": request.get_full_path(),
+            "counts": [
+                (n, COUNT_WORDS[status]) for status, n in counts.items() if status in COUNT_WORDS
+            ],
+            "grid_next": f"{request.path}?{page_query.urlencode()}" if page_query else request.path,
         },
     )
 
