@@ -91,6 +91,7 @@ WORD_PATTERNS = [
     ),
     ("a code name", re.compile(r"(?<![\w@/.-])[a-z]+_[a-z_]+\b(?![\w@/.-])")),
     ("a player by number", re.compile(r"\b[Pp]layer [0-9]+\b")),
+    ("template code", re.compile(r"\{[#%{]|[#%}]\}")),
 ]
 _HIDDEN = re.compile(r"<(script|style|template|code|pre|textarea)\b.*?</\1>", re.S | re.I)
 _TAG = re.compile(r"<[^>]+>")
