@@ -2,7 +2,10 @@
 // core/csp.py, runs only files from /static/):
 // - round clocks count down from the server's deadline (data-ends-at); htmx refreshes them;
 // - a form with data-confirm asks before it is sent (a button can carry its own question);
-// - a button with data-print prints the page.
+// - a button with data-print prints the page;
+// - the outcome of an action (the messages) shows as a toast at the bottom of the screen,
+//   in view wherever the control was (a phone scrolled far down a long page): a close
+//   button on each, a success fading after a while, a refusal staying until closed.
 (function () {
   "use strict";
 
@@ -35,7 +38,25 @@
     }
   });
 
+  function toasts() {
+    document.querySelectorAll(".messages li:not([data-toast])").forEach(function (item) {
+      item.setAttribute("data-toast", "1");
+      var close = document.createElement("button");
+      close.type = "button";
+      close.className = "toast-close";
+      close.setAttribute("aria-label", "Close this message");
+      close.textContent = "×";
+      close.addEventListener("click", function () { item.remove(); });
+      item.appendChild(close);
+      if (item.classList.contains("success") || item.classList.contains("info")) {
+        setTimeout(function () { item.classList.add("fading"); }, 9000);
+        setTimeout(function () { item.remove(); }, 10000);
+      }
+    });
+  }
+
   tick();
+  toasts();
   setInterval(tick, 1000);
-  document.addEventListener("htmx:afterSwap", tick);
+  document.addEventListener("htmx:afterSwap", function () { tick(); toasts(); });
 })();
