@@ -26,6 +26,7 @@ class Topic(models.TextChoices):
     DISPUTE_RESOLVED = "dispute_resolved", "A judge decided your disputed match"
     TOURNAMENT_FINISHED = "tournament_finished", "A tournament you played is over"
     DRAFT_STARTED = "draft_started", "Your draft starts: your first pack is waiting"
+    JUDGE_CALLED = "judge_called", "A player calls a judge to their table (judges)"
     #: Webhooks only: every other event of the feed (results confirmed, brackets ...).
     OTHER = "other", "Everything else in the tournament's feed"
 
@@ -38,6 +39,7 @@ DEFAULT_EMAIL_TOPICS = [
     Topic.TOURNAMENT_FINISHED,
 ]
 DEFAULT_PUSH_TOPICS = [
+    Topic.JUDGE_CALLED,
     Topic.DRAFT_STARTED,
     Topic.ROUND_PAIRED,
     Topic.ROUND_STARTED,

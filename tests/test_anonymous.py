@@ -247,6 +247,7 @@ def _url(route: str, w: World) -> str:
         "drafts": w.pod.pk,
         "tables": w.table.pk,
         "webhooks": 1,  # refused before it is looked up
+        "judge-calls": 1,  # refused before it is looked up (anonymous)
     }
     values = {
         "slug": w.club.slug,

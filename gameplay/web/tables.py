@@ -20,6 +20,7 @@ from gameplay.rules.cards import DeckType, one_deck
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables as services
 from tournaments import selectors as tournament_selectors
+from tournaments.selectors import judge_calls as call_selectors
 from tournaments.selectors import policies
 
 _SUITS = (("C", "\u2663"), ("D", "\u2666"), ("H", "\u2665"), ("S", "\u2660"))
@@ -72,8 +73,21 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
             "viewer": who,
             "ranks": _deck_ranks(tournament.game) if table.score_helper else [],
             "suits": _SUITS,
+            **_judge_call(request, table, tournament),
         },
     )
+
+
+def _judge_call(request: HttpRequest, table: Any, tournament: Any) -> dict[str, Any]:
+    """ "Call a judge" at the table: the match's open call, who may call or answer."""
+    match = table.match
+    call = call_selectors.open_call_of(match)
+    return {
+        "judge_call": call_selectors.words_for(call) if call is not None else None,
+        "may_call": call_selectors.plays_in(request.user, match),
+        "may_answer": policies.can_judge(request.user, tournament.club),
+        "call_next": request.path,
+    }
 
 
 def round_tables(request: HttpRequest, tournament_pk: int) -> HttpResponse:

@@ -67,9 +67,11 @@ from notifications.models import (
 from notifications.services import chat, outbound, senders
 from notifications.services.push import vapid_keys as push_keys
 from tournaments.models import (
+    JUDGING_ROLES,
     MATCH_ENTRANTS,
     Match,
     MatchStatus,
+    Membership,
     Player,
     Registration,
     RegistrationStatus,
@@ -95,6 +97,7 @@ _TOPICS = {
     "result.reported": Topic.RESULT_TO_CONFIRM,
     "tournament.finished": Topic.TOURNAMENT_FINISHED,
     "draft.started": Topic.DRAFT_STARTED,
+    "judge.called": Topic.JUDGE_CALLED,
 }
 
 
@@ -303,6 +306,17 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
             f"{name}: your draft starts",
             f"Draft pod {event.payload.get('number')} has started: your first pack is waiting.",
             f"/drafts/{event.payload.get('pod')}/",
+        )
+    elif topic == Topic.JUDGE_CALLED:
+        # The club's judges (organisers and owners judge too), by their own choices.
+        judges = Membership.objects.filter(
+            club_id=tournament.club_id, role__in=JUDGING_ROLES
+        ).select_related("user")
+        add(
+            [m.user for m in judges],
+            f"{name}: a judge is called to table {event.payload.get('table')}",
+            f"{event.message}. Take the call on the results grid.",
+            f"{base}/matches/{event.payload.get('match')}/",
         )
     elif topic == Topic.TOURNAMENT_FINISHED:
         regs = Registration.objects.select_related("player__user", "partner__user").filter(

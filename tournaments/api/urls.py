@@ -2,6 +2,7 @@ from django.urls import path, re_path
 
 from tournaments.api import (
     clubs,
+    judge_calls,
     matches,
     people,
     pods,
@@ -174,4 +175,19 @@ urlpatterns = [
     path("matches/<int:pk>/report/", matches.MatchReportView.as_view(), name="api-match-report"),
     path("matches/<int:pk>/confirm/", matches.MatchConfirmView.as_view(), name="api-match-confirm"),
     path("matches/<int:pk>/judge/", matches.MatchJudgeView.as_view(), name="api-match-judge"),
+    path(
+        "matches/<int:pk>/call-judge/",
+        judge_calls.CallJudgeView.as_view(),
+        name="api-match-call-judge",
+    ),
+    path(
+        "judge-calls/<int:pk>/answer/",
+        judge_calls.AnswerCallView.as_view(),
+        name="api-judge-call-answer",
+    ),
+    path(
+        "judge-calls/<int:pk>/close/",
+        judge_calls.CloseCallView.as_view(),
+        name="api-judge-call-close",
+    ),
 ]

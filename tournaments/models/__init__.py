@@ -26,6 +26,7 @@ from tournaments.models.clubs import (
 )
 from tournaments.models.rounds import (
     MATCH_ENTRANTS,
+    JudgeCall,
     Match,
     MatchSeat,
     MatchStatus,
@@ -78,6 +79,7 @@ __all__ = [
     "Game",
     "GrandFinal",
     "Invitation",
+    "JudgeCall",
     "LateEntry",
     "Match",
     "MatchSeat",

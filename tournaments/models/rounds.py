@@ -221,3 +221,39 @@ class ResultReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_side_display()} report for {self.match}"
+
+
+class JudgeCall(models.Model):
+    """A player of a match calls a judge to the table: open until a judge (or the caller)
+    closes it; a judge takes it first ("on my way"), which the players see. One open call
+    a match: a second tap while one is open finds that one."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="judge_calls")
+    called_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    called_at = models.DateTimeField(default=timezone.now)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    answered_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["called_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(closed_at__isnull=True), name="one_open_call_a_match"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Judge call for {self.match}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.closed_at is None

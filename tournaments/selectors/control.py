@@ -36,6 +36,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import policies
+from tournaments.selectors.judge_calls import open_calls, words_for
 from tournaments.selectors.rounds import RoundClock, current_round, round_clock
 
 #: Matches listed by name at most (the rest are counted, and the grid has them all).
@@ -130,6 +131,18 @@ def control_view(
             }
         )
         base = reverse("match", args=[tournament.pk, 0]).rsplit("/0/", 1)[0]
+        calls = open_calls(tournament)
+        view.counts["judge_calls"] = len(calls)
+        for call in sorted(calls.values(), key=lambda c: c.called_at):
+            words = words_for(call, now=now)
+            view.problems.append(
+                Problem(
+                    f"Table {call.match.table}: {words.called}"
+                    + (f"; {words.answered}" if words.answered else ": nobody has taken it yet"),
+                    f"{base}/{call.match_id}/",
+                    "warn" if words.answered else "bad",
+                )
+            )
         for match in [m for m in open_matches if m.status == MatchStatus.DISPUTED][:LISTED]:
             view.problems.append(
                 Problem(

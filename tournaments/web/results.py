@@ -21,10 +21,12 @@ from core.web import parse_int, safe_next
 from tournaments import selectors
 from tournaments.models import (
     POD_KINDS,
+    Match,
     MatchStatus,
     ReportSide,
     Tournament,
 )
+from tournaments.selectors import judge_calls as call_selectors
 from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import results
@@ -127,8 +129,22 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
             "next": next_page,
             "grid": report_grid(tournament, prefill=prefill),
             "score": selectors.score_line(match) if confirmed else "",
+            **_judge_call_context(request, tournament, match, side, actions),
         },
     )
+
+
+def _judge_call_context(
+    request: HttpRequest, tournament: Tournament, match: Match, side: str | None, actions: Any
+) -> dict[str, Any]:
+    """The match's open judge call in words, and who may call, answer or close (one query)."""
+    call = call_selectors.open_call_of(match)
+    return {
+        "judge_call": call_selectors.words_for(call) if call is not None else None,
+        "may_call": side is not None and match.status != MatchStatus.CONFIRMED,
+        "may_answer": "judge" in actions,
+        "call_next": request.path,
+    }
 
 
 def _posted_games(request: HttpRequest, tournament: Tournament) -> list[Any]:
@@ -139,7 +155,7 @@ def _posted_games(request: HttpRequest, tournament: Tournament) -> list[Any]:
 
 
 #: The grid's counts in words: "3 waiting for a report · 1 disputed · 4 confirmed".
-COUNT_WORDS = {
+COUNT_WORDS: dict[str, str] = {
     MatchStatus.PENDING: "waiting for a report",
     MatchStatus.REPORTED: "to confirm",
     MatchStatus.DISPUTED: "disputed",
@@ -182,6 +198,7 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
             "body_url": f"{request.path}?{query.urlencode()}",
             **tournament_context(request, tournament),
             "rows": round_selectors.judge_rows(matches, tournament),
+            "calls": call_selectors.open_calls(tournament),
             "rounds": selectors.tournament_rounds(tournament),
             "filter_round": round_raw,
             "filter_status": state,
