@@ -83,7 +83,9 @@ def _judge_call(request: HttpRequest, table: Any, tournament: Any) -> dict[str, 
     match = table.match
     call = call_selectors.open_call_of(match)
     return {
-        "judge_call": call_selectors.words_for(call) if call is not None else None,
+        "judge_call": (
+            call_selectors.words_for(call, viewer_id=request.user.pk) if call is not None else None
+        ),
         "may_call": call_selectors.plays_in(request.user, match),
         "may_answer": policies.can_judge(request.user, tournament.club),
         "call_next": request.path,

@@ -61,10 +61,18 @@ class CallWords:
     answered: str
 
 
-def words_for(call: JudgeCall, *, now: datetime | None = None) -> CallWords:
+def words_for(
+    call: JudgeCall, *, now: datetime | None = None, viewer_id: int | None = None
+) -> CallWords:
+    """The call in words; ``viewer_id``: who reads it ("You called a judge just now")."""
     now = now or timezone.now()
-    who = _person(call.called_by) if call.called_by is not None else "A player"
-    ago = timesince(call.called_at, now).split(",")[0]
-    called = f"{who} called a judge {ago} ago"
+    if viewer_id is not None and call.called_by_id == viewer_id:
+        who = "You"
+    else:
+        who = _person(call.called_by) if call.called_by is not None else "A player"
+    if (now - call.called_at).total_seconds() < 60:
+        called = f"{who} called a judge just now"
+    else:
+        called = f"{who} called a judge {timesince(call.called_at, now).split(',')[0]} ago"
     answered = f"{_person(call.answered_by)} is on the way" if call.answered_by is not None else ""
     return CallWords(call=call, called=called, answered=answered)

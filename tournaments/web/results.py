@@ -140,7 +140,9 @@ def _judge_call_context(
     """The match's open judge call in words, and who may call, answer or close (one query)."""
     call = call_selectors.open_call_of(match)
     return {
-        "judge_call": call_selectors.words_for(call) if call is not None else None,
+        "judge_call": (
+            call_selectors.words_for(call, viewer_id=request.user.pk) if call is not None else None
+        ),
         "may_call": side is not None and match.status != MatchStatus.CONFIRMED,
         "may_answer": "judge" in actions,
         "call_next": request.path,
