@@ -128,7 +128,10 @@ def test_swiss_limits_hold_for_the_page_the_api_and_the_service(
     from core.errors import InvalidInput
     from tournaments.models import SwissSettings
 
-    tournament, organiser, _ = running_tournament(4)
+    # The page shows a game's own settings only: Kontsina's game rounds on a Kontsina event.
+    tournament, organiser, _ = running_tournament(
+        4, game="kontsina" if field == "kontsina_rounds" else "generic"
+    )
     before = SwissSettings.objects.get(stage__tournament=tournament)
     response = api_as(organiser).patch(
         f"/api/v1/tournaments/{tournament.pk}/swiss/", changes, format="json"
