@@ -165,14 +165,24 @@ A_WINS = [{"rounds": [[10, 5], [10, 5]]}]
 B_WINS = [{"rounds": [[5, 10], [5, 10]]}]
 
 
-def draft_pods(players: int = 4, *, pod_size: int = 4, seconds: int = 60, game: str = "generic"):  # type: ignore[no-untyped-def]
+def draft_pods(  # type: ignore[no-untyped-def]
+    players: int = 4,
+    *,
+    pod_size: int = 4,
+    seconds: int = 60,
+    game: str = "generic",
+    auto_pair: bool = True,
+):
     """A running tournament with its players seated in draft pods (not started).
 
-    Returns ``(pods, organiser, registrations)``.
+    Returns ``(pods, organiser, registrations)``. ``auto_pair=False`` for a live server
+    whose embedded clock would otherwise pair round 1 before the pods are seated.
     """
     from gameplay.services import drafts as draft_services
 
-    tournament, organiser, registrations = running_tournament(players, game=game)
+    tournament, organiser, registrations = running_tournament(
+        players, game=game, auto_pair=auto_pair
+    )
     pods = draft_services.create_pods(
         actor=organiser, tournament=tournament, pod_size=pod_size, seconds_per_pick=seconds
     )

@@ -57,7 +57,7 @@ class DuplicateCardsInTheBrowser(ChannelsLiveServerTestCase):
         self.browser = browser
 
     def test_a_player_keeps_both_copies_of_7h(self) -> None:
-        pods, organiser, _ = draft_pods(4, pod_size=4, seconds=0)
+        pods, organiser, _ = draft_pods(4, pod_size=4, seconds=0, auto_pair=False)
         pod = pods[0]
         _deal_two_7h(pod)
         seat = DraftSeat.objects.select_related("registration__player__user").get(

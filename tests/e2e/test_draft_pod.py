@@ -85,7 +85,7 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
         return True
 
     def test_two_players_draft_and_two_time_out(self) -> None:
-        pods, organiser, _ = draft_pods(4, pod_size=4, seconds=3)
+        pods, organiser, _ = draft_pods(4, pod_size=4, seconds=3, auto_pair=False)
         pod = pods[0]
         seats = {
             s.position: s.registration.player.user.username
@@ -147,7 +147,7 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
         """Issue 22, defect 7: the pass direction and neighbours are shown, "waiting for
         the next pack" says who holds it, and a tap during a pause says why nothing
         happened."""
-        pods, organiser, _ = draft_pods(4, pod_size=4, seconds=120)
+        pods, organiser, _ = draft_pods(4, pod_size=4, seconds=120, auto_pair=False)
         pod = pods[0]
         seats = {
             s.position: s

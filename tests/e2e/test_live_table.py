@@ -77,7 +77,9 @@ class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
         return context, page
 
     def test_a_match_played_at_the_table_to_its_confirmed_result(self) -> None:
-        tournament, organiser, _ = running_tournament(2)
+        tournament, organiser, _ = running_tournament(
+            2, auto_pair=False
+        )  # the live server's clock must not pair first
         TableSettings.objects.create(tournament=tournament, turn_limit=4)
         swiss.pair_next_round(actor=organiser, tournament=tournament)
         match = Match.objects.select_related("a__player__user", "b__player__user").get(
