@@ -50,6 +50,19 @@ DEFAULT_PUSH_TOPICS = [
     Topic.TOURNAMENT_FINISHED,
 ]
 PLAYER_TOPICS = [t for t in Topic if t != Topic.OTHER]
+#: The topics as a club's channel reads them (the Topic labels speak to a player).
+WEBHOOK_TOPIC_LABELS = {
+    Topic.ROUND_PAIRED: "A round is paired (every table)",
+    Topic.ROUND_STARTED: "A round starts",
+    Topic.TIME_WARNING: "10 minutes left in a round",
+    Topic.TIME_CALLED: "Time is called in a round",
+    Topic.RESULT_TO_CONFIRM: "A result is reported, to be confirmed",
+    Topic.DISPUTE_RESOLVED: "A judge decides a disputed match",
+    Topic.TOURNAMENT_FINISHED: "A tournament is over (the champion)",
+    Topic.DRAFT_STARTED: "A draft starts",
+    Topic.JUDGE_CALLED: "A player calls a judge",
+    Topic.OTHER: "Everything else in the tournaments' feed",
+}
 PLAYER_TOPIC_CHOICES = [(t.value, t.label) for t in PLAYER_TOPICS]
 
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 
 from core.web import run_action
 from notifications import selectors
-from notifications.models import PLAYER_TOPICS, Topic, Webhook, WebhookFormat
+from notifications.models import PLAYER_TOPICS, WEBHOOK_TOPIC_LABELS, Topic, Webhook, WebhookFormat
 from notifications.services import preferences, push, webhooks
 from tournaments.models import Club
 from tournaments.selectors import policies
@@ -88,10 +88,13 @@ def club_webhooks(request: HttpRequest, slug: str) -> HttpResponse:
         "notifications/webhooks.html",
         {
             "club": club,
-            "webhooks": selectors.club_webhooks(club),
+            "webhooks": [
+                (hook, [WEBHOOK_TOPIC_LABELS.get(Topic(t), t) for t in hook.topics if t in Topic])
+                for hook in selectors.club_webhooks(club)
+            ],
             "log": selectors.club_log(club),
             "formats": WebhookFormat.choices,
-            "topics": Topic.choices,
+            "topics": list(WEBHOOK_TOPIC_LABELS.items()),
         },
     )
 

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core.errors import InvalidInput
-from notifications.models import DeliveryStatus, Notification, PushSubscription, Webhook
+from notifications.models import DeliveryStatus, Notification, PushSubscription, Topic, Webhook
 from notifications.services import addresses, outbox, push, webhooks
 from tests.factories import ClubFactory, UserFactory, member, running_tournament
 from tests.notifications.receivers import Browser, Receiver
@@ -239,3 +239,20 @@ def test_the_webhook_lists_of_the_api_cost_the_same_queries_for_more_rows(api_as
             assert len(client.get(f"{base}{made[0].pk}/deliveries/").json()) == 2
         counts.append((len(listing), len(log)))
     assert counts[0] == counts[1], counts
+
+
+@pytest.mark.django_db
+def test_the_webhooks_page_words_topics_for_a_club_channel_one_a_line(client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22, defect 15: the topics ran together, were worded for a player ("Your
+    opponent reported a result to confirm") and a webhook's own showed as codes."""
+    tournament, organiser, _ = running_tournament(2)
+    client.force_login(organiser)
+    client.post(
+        f"/clubs/{tournament.club.slug}/webhooks/",
+        {"url": "https://1.1.1.1/hook", "topics": ["round_paired", "judge_called"]},
+    )
+    page = client.get(f"/clubs/{tournament.club.slug}/webhooks/").content.decode()
+    assert "Topics: A round is paired (every table); A player calls a judge" in page
+    assert "round_paired" not in page.split("<form", 1)[0]
+    assert page.count('class="check-row"') == len(Topic)
+    assert "Your opponent reported" not in page
