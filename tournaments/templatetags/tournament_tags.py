@@ -14,8 +14,11 @@ register = template.Library()
 
 
 @register.filter
-def get_item(mapping: Mapping[str, Any], key: str) -> Any:
-    """``{{ row.explain|get_item:key }}``: a mapping's value, or "" when absent."""
+def get_item(mapping: Mapping[Any, Any], key: Any) -> Any:
+    """``{{ row.explain|get_item:key }}``: a mapping's value, or "" when absent (or when
+    there is no mapping: a variable missing from the context reads as "")."""
+    if not isinstance(mapping, Mapping):
+        return ""
     try:
         return mapping[key]
     except (KeyError, TypeError):

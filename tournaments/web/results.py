@@ -256,6 +256,7 @@ def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             "tournament": tournament,
             "row": round_selectors.judge_rows([match], tournament)[0],
+            "calls": {c.match_id: c for c in [call_selectors.open_call_of(match)] if c is not None},
             "row_error": error,
             "entered": entered,
             "grid_next": grid,
