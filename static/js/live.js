@@ -18,13 +18,22 @@
   function watch(root) {
     var ws = null, attempts = 0, connected = false, timer = null, lastSeen = 0;
 
+    // The user's own requests on the page (a one-tap result in the grid) answer in place
+    // ("Entered"): a refresh waits a few seconds after one, so that answer is seen.
+    var QUIET_MS = 5000, lastOwn = 0;
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      if (event.target !== root) lastOwn = Date.now();
+    });
+
     function refresh() {
       // A burst of changes (eight results in a row) becomes one or two fetches.
       if (timer) return;
+      var wait = Math.max(150 + Math.random() * 350, lastOwn + QUIET_MS - Date.now());
       timer = setTimeout(function () {
         timer = null;
+        if (Date.now() - lastOwn < QUIET_MS) { refresh(); return; }
         if (window.htmx) window.htmx.trigger(root, "live:refresh");
-      }, 150 + Math.random() * 350);
+      }, wait);
     }
 
     function connect() {
