@@ -36,7 +36,7 @@ pytestmark = [
 def _free_port() -> int:
     # TEST_PORTS=first-last: where a shared machine lets this run listen (any free port else).
     first, _, last = os.environ.get("TEST_PORTS", "").partition("-")
-    for candidate in range(int(first or 0), int(last or 0) + 1):
+    for candidate in range(int(first), int(last) + 1) if first and last else ():
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", candidate))
