@@ -25,7 +25,7 @@ from tournaments.services import teams
 
 ROOT = Path(__file__).resolve().parent.parent
 
-RUNNING = "Monday Vanilla Gwent Swiss"
+RUNNING = "Vanilla Gwent Swiss"
 
 
 def _who_plays_whom() -> list[tuple[int, int, str, str]]:
@@ -88,7 +88,7 @@ def test_the_demo_has_a_top_cut_and_a_double_elimination_under_way(client) -> No
         ("swiss", "running"),
         ("single_elim", "pending"),
     ]
-    bracket = Tournament.objects.get(name="Saturday Gesoseka double elimination")
+    bracket = Tournament.objects.get(name="Gesoseka double elimination")
     stage = bracket.stages.get()
     assert stage.kind == "double_elim" and stage.status == "running"
     assert Match.objects.filter(round__stage=stage, status="confirmed").count() == 4
@@ -99,7 +99,7 @@ def test_the_demo_has_a_top_cut_and_a_double_elimination_under_way(client) -> No
 @pytest.mark.django_db
 def test_the_demo_has_a_team_event_registering(client) -> None:  # type: ignore[no-untyped-def]
     call_command("seed_demo")
-    teams = Tournament.objects.get(name="Friday 2 vs 2 Vanilla Gwent")
+    teams = Tournament.objects.get(name="2 vs 2 Vanilla Gwent")
     registrations = list(teams.registrations.select_related("partner"))
     assert len(registrations) == 7
     assert sum(r.checked_in for r in registrations) == 6
@@ -116,7 +116,7 @@ def test_seeding_again_says_what_the_demo_is_now_not_what_it_was_seeded_as(capsy
     may have been played since (here player14 accepted the invitation it was seeded with)."""
     call_command("seed_demo")
     assert "player14 has an invitation to accept" in capsys.readouterr().out
-    teams_event = Tournament.objects.get(name="Friday 2 vs 2 Vanilla Gwent")
+    teams_event = Tournament.objects.get(name="2 vs 2 Vanilla Gwent")
     waiting = next(r for r in teams_event.registrations.all() if not r.team_complete)
     player14 = get_user_model().objects.get(username="player14")
     teams.answer_invitation(actor=player14, registration=waiting, accept=True)
@@ -127,11 +127,11 @@ def test_seeding_again_says_what_the_demo_is_now_not_what_it_was_seeded_as(capsy
     assert "already present" in printed and "demo-pass-2026" in printed
     assert "invitation to accept" not in printed and "round 1 under way" not in printed
     for line in (
-        "Thursday Gesoseka Swiss: open for registration.",
+        "Gesoseka Swiss: open for registration.",
         f"{RUNNING}: running, round 2.",
-        "Saturday Gesoseka double elimination: running, round 1.",
-        "Friday 2 vs 2 Vanilla Gwent: open for registration.",
-        "Round 2 of Monday Vanilla Gwent Swiss:",
+        "Gesoseka double elimination: running, round 1.",
+        "2 vs 2 Vanilla Gwent: open for registration.",
+        "Round 2 of Vanilla Gwent Swiss:",
     ):
         assert line in printed, printed
 

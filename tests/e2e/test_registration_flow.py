@@ -15,7 +15,7 @@ def test_sign_up_register_for_the_demo_tournament_and_see_yourself_listed(
     page,  # type: ignore[no-untyped-def]
 ) -> None:
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    tournament = Tournament.objects.get(name="Thursday Gesoseka Swiss")
+    tournament = Tournament.objects.get(name="Gesoseka Swiss")
 
     page.goto(f"{live_server.url}/")
     page.get_by_role("link", name="Sign up").first.click()
@@ -25,7 +25,7 @@ def test_sign_up_register_for_the_demo_tournament_and_see_yourself_listed(
     page.get_by_role("button", name="Create account").click()
     page.get_by_text("Welcome, Nova Newcomer!").wait_for()
 
-    page.get_by_role("link", name="Thursday Gesoseka Swiss").first.click()
+    page.get_by_role("link", name="Gesoseka Swiss").first.click()
     page.get_by_role("button", name="Register").click()
     # htmx swaps the panel in place: the confirmation and the player list update.
     page.get_by_text("You are registered", exact=True).wait_for()

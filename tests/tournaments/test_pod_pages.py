@@ -11,8 +11,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from tests.factories import member
 from tests.tournaments.test_pods import _event_before_start, _open_pods, _pod_event, _users
-from tournaments.models import Match, MatchStatus, StageKind
+from tournaments.models import JudgeCall, Match, MatchStatus, Role, StageKind
 from tournaments.selectors import pods as pod_selectors
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -128,3 +129,35 @@ def test_the_reporter_is_not_offered_to_confirm_their_own_report_and_the_words_f
     assert "reported, waiting for another player to confirm" in pod
     theirs = html.unescape(_client(users[1]).get(url).content.decode())
     assert f'id="confirm-pod-{match.pk}"' in theirs
+
+
+def test_a_pod_player_calls_a_judge_from_the_pods_page_and_sees_the_judge_coming() -> None:
+    """Issue 22 ("Call a judge"): a pod has no match page of its own, so its players call
+    from the pods page, where the judge takes the call too."""
+    tournament, _, stage = _pod_event(4, rounds=1)
+    (match,) = _open_pods(stage)
+    users = _users(match)
+    url = f"/tournaments/{tournament.pk}/pods/"
+    page = _client(users[1]).get(url).content.decode()
+    assert f'id="call-judge-{match.pk}"' in page
+    called = _client(users[1]).post(
+        f"/tournaments/{tournament.pk}/matches/{match.pk}/judge-call/",
+        {"action": "call", "next": f"{url}#pod-{match.pk}"},
+    )
+    assert called.status_code == 302 and called["Location"] == f"{url}#pod-{match.pk}"
+    judge = member(tournament.club, Role.JUDGE)
+    seen = html.unescape(_client(judge).get(url).content.decode())
+    pod = seen[seen.index(f'id="pod-{match.pk}"') :]
+    name = users[1].player.display_name
+    assert f"{name} called a judge just now." in pod and f'id="answer-call-{match.pk}"' in pod
+    call = JudgeCall.objects.get(match=match)
+    _client(judge).post(
+        f"/tournaments/{tournament.pk}/matches/{match.pk}/judge-call/",
+        {"action": "answer", "call": call.pk, "next": url},
+    )
+    theirs = html.unescape(_client(users[3]).get(url).content.decode())
+    assert f"{judge.player.display_name} is on the way." in theirs
+    stranger = html.unescape(
+        _client(member(tournament.club, Role.MEMBER)).get(url).content.decode()
+    )
+    assert f'id="call-judge-{match.pk}"' not in stranger

@@ -16,7 +16,15 @@ from core.errors import DomainError, InvalidInput
 from core.web import parse_int, run_action
 from gameplay.rules import games as game_rules
 from gameplay.rules import pod_game
-from tournaments.models import MatchStatus, PodFill, PodScoring, PodSettings, TournamentStatus
+from tournaments.models import (
+    JudgeCall,
+    MatchStatus,
+    PodFill,
+    PodScoring,
+    PodSettings,
+    TournamentStatus,
+)
+from tournaments.selectors import judge_calls as call_selectors
 from tournaments.selectors import pods as selectors
 from tournaments.selectors import policies
 from tournaments.selectors.rounds import entrant_of
@@ -124,6 +132,9 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
     user_id = request.user.pk if request.user.is_authenticated else None
     judge = policies.can_judge(request.user, tournament.club)
     standings = selectors.standings_of(stage) if stage is not None and rounds else []
+    # The pods' open judge calls (one query), each shown with its pod.
+    calls = call_selectors.open_calls(tournament) if rounds else {}
+    page = reverse("pods", args=[tournament.pk])
     settings = selectors.settings_of(stage) if stage is not None else None
     # The round clock's controls are here, as a pod round has no pairings page; held, with
     # the reason shown, while something the round waits for is unfinished (a draft).
@@ -141,7 +152,10 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
             "rounds": [
                 {
                     "view": r,
-                    "pods": [_pod_context(p, settings, user_id, judge) for p in r.pods],
+                    "pods": [
+                        _pod_context(p, settings, user_id, judge, calls.get(p.match.pk), page)
+                        for p in r.pods
+                    ],
                 }
                 for r in reversed(rounds)
             ],
@@ -169,7 +183,12 @@ POD_STATUS_WORDS = {
 
 
 def _pod_context(
-    view: selectors.PodView, settings: PodSettings | None, user_id: int | None, judge: bool
+    view: selectors.PodView,
+    settings: PodSettings | None,
+    user_id: int | None,
+    judge: bool,
+    call: JudgeCall | None = None,
+    page: str = "",
 ) -> dict[str, Any]:
     match = view.match
     # A team's pod is either member's.
@@ -202,6 +221,12 @@ def _pod_context(
         "status_label": POD_STATUS_WORDS.get(MatchStatus(match.status), match.get_status_display()),
         "may_judge": judge,
         "reported": reported,
+        # "Call a judge" (templates/tournaments/_judge_call.html) for the pod's players.
+        "judge_call": (
+            call_selectors.words_for(call, viewer_id=user_id) if call is not None else None
+        ),
+        "may_call": mine and match.status != MatchStatus.CONFIRMED,
+        "call_next": f"{page}#pod-{match.pk}",
     }
 
 

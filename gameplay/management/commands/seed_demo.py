@@ -51,11 +51,11 @@ from tournaments.services import (
 
 DEMO_PASSWORD = "demo-pass-2026"
 CLUB_NAME = "Riverside Card Club"
-OPEN_NAME = "Thursday Gesoseka Swiss"
-RUNNING_NAME = "Monday Vanilla Gwent Swiss"
-BRACKET_NAME = "Saturday Gesoseka double elimination"
-PODS_NAME = "Sunday Gesoseka pods"
-TEAMS_NAME = "Friday 2 vs 2 Vanilla Gwent"
+OPEN_NAME = "Gesoseka Swiss"
+RUNNING_NAME = "Vanilla Gwent Swiss"
+BRACKET_NAME = "Gesoseka double elimination"
+PODS_NAME = "Gesoseka pods"
+TEAMS_NAME = "2 vs 2 Vanilla Gwent"
 #: A tournament's state, as a second run of the command tells it.
 STATE_WORDS = {
     TournamentStatus.DRAFT: "not published",
