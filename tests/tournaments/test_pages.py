@@ -358,3 +358,10 @@ def test_judges_grid_ignores_a_round_filter_that_is_not_a_number(client) -> None
     client.force_login(member(tournament.club, Role.JUDGE))
     response = client.get(f"/tournaments/{tournament.pk}/judge/", {"round": "²"})
     assert response.status_code == 200
+
+
+def test_every_page_links_to_the_api_documentation(client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22: the site links to its API's documentation (a footer on every page)."""
+    page = client.get(reverse("home")).content.decode()
+    assert f'href="{reverse("api-docs")}"' in page and "API documentation" in page
+    assert client.get(reverse("api-docs")).status_code == 200
