@@ -7,7 +7,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cardclub
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 PORT ?= 8000
 
-.PHONY: venv demo web test fuzz lint format typecheck bench clean
+.PHONY: venv demo demo-reset web test fuzz lint format typecheck bench clean
 
 $(BIN)/python: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,11 @@ demo: venv
 	$(BIN)/python manage.py migrate --noinput
 	$(DEMO_ENV) $(BIN)/python manage.py seed_demo
 	$(DEMO_ENV) $(BIN)/python manage.py runserver 0.0.0.0:$(PORT)
+
+# The demo from scratch: its SQLite database and the e-mails it wrote are removed first.
+demo-reset:
+	rm -f db.sqlite3 && rm -rf demo-mail
+	$(MAKE) demo
 
 # The production web server, locally (docker-compose's `web` runs the same scripts/web):
 # DATABASE_URL and REDIS_URL from the environment, SECRET_KEY a real key, on PORT.
