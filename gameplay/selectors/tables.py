@@ -22,7 +22,6 @@ match (``pod_seats``; ``tables_of_round`` reads every pod's in one query).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -183,18 +182,6 @@ def plays_in(match: Match, user: AnyUser) -> bool:
     if is_pod(match):
         return any(s.registration.has_member(user.pk) for s in pod_seats(match))
     return policies.side_in_match(user, match) is not None
-
-
-def in_names(table: LiveTable, text: str) -> str:
-    """The engine's words ("player 1") with the players' names."""
-    names = seat_names(table)
-
-    def name(found: re.Match[str]) -> str:
-        index = int(found.group(1)) - 1
-        return names[index] if 0 <= index < len(names) else found.group(0)
-
-    said = re.sub(r"player (\d)", name, text)
-    return said[:1].upper() + said[1:]
 
 
 def card_label(code: str) -> str:
