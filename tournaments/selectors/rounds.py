@@ -339,6 +339,11 @@ def result_words(winner: str | None, games: tuple[int, int], drawn: int = 0) -> 
     return f"{winner} wins {games_words(max(a, b), min(a, b), drawn)}"
 
 
+def pod_result_words(winner: str) -> str:
+    """A pod's result from its winner's side: "Greta wins the pod"."""
+    return f"{winner} wins the pod"
+
+
 def score_line(match: Match) -> str:
     """ "Ann wins 2-1", "Draw 1-1 with 1 drawn game", "bye" for pages, logs and exports (a
     team by its name: "The Aces wins 2-1")."""
