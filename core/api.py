@@ -1,7 +1,8 @@
 """Helpers for the API edge: the error responses, input parsing, pagination, and the one
 exception handler that turns every error under ``/api/`` into ``{"code", "detail"}``.
 
-Domain errors and rule violations are translated by ``core.errors.translate``; DRF's own
+Domain errors and rule violations are translated by ``core.words.problem`` (a rule
+violation in words, with the names its service attached); DRF's own
 errors (validation, authentication, throttling, 404) get a code too. Field errors add
 ``"fields"`` (and ``"field"``, the first field at fault).
 
@@ -36,9 +37,9 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from core.errors import translate
 from core.parsers import too_large_detail
 from core.web import parse_int
+from core.words import problem as problem_of
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
@@ -206,7 +207,7 @@ def _first_message(data: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    problem = translate(exc)
+    problem = problem_of(exc)
     if problem is not None:
         return Response(problem.as_dict(), status=problem.status)
     if isinstance(exc, Http404):

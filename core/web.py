@@ -1,7 +1,7 @@
 """Helpers for the pages (the HTML edge): run a service, parse a posted number, send a CSV.
 
 Pages show a refusal the same way everywhere: next to the field at fault when the form has
-it, otherwise as a message above the page (``core.errors.translate`` gives the words).
+it, otherwise as a message above the page (``core.words.problem`` gives the words).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.middleware import HtmxDetails
 
 from core import health
-from core.errors import DomainError, InvalidInput, RuleViolation, translate
+from core.errors import DomainError, InvalidInput, RuleViolation
+from core.words import problem as problem_of
 
 T = TypeVar("T")
 
@@ -42,7 +43,7 @@ def run_action(
     try:
         result = action()
     except (DomainError, RuleViolation) as error:
-        problem = translate(error)
+        problem = problem_of(error)
         assert problem is not None
         messages.error(request, problem.detail)
         return None
@@ -54,7 +55,7 @@ def run_action(
 
 def add_form_error(form: forms.BaseForm, error: DomainError | RuleViolation) -> None:
     """Put a service's refusal next to the field it names (or above the form)."""
-    problem = translate(error)
+    problem = problem_of(error)
     assert problem is not None
     form.add_error(problem.field if problem.field in form.fields else None, problem.detail)
 

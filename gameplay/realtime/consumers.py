@@ -38,9 +38,10 @@ from django.contrib.auth.models import AnonymousUser, User
 
 from core import access, clock
 from core.auth import AnyUser
-from core.errors import DomainError, NotAllowed, RuleViolation, translate
+from core.errors import DomainError, NotAllowed, RuleViolation
 from core.parsers import BadJSON
 from core.parsers import loads as parse_json
+from core.words import problem as problem_of
 from gameplay import selectors
 from gameplay.realtime import broadcast as live
 from gameplay.selectors import tables as table_selectors
@@ -335,7 +336,7 @@ class DraftConsumer(_ActionConsumer):
             async with _pod_lock(self.pod_id):
                 version, pending = await _in_pool(self._act_as_now)(content)
         except (DomainError, RuleViolation) as error:
-            problem = translate(error)
+            problem = problem_of(error)
             assert problem is not None
             await self.send_json(
                 {"type": "error", "id": request_id, "code": problem.code, "detail": problem.detail}
@@ -591,7 +592,7 @@ class TableConsumer(_ActionConsumer):
             async with _pod_lock(-self.table_id):
                 pending = await _in_pool(self._act_as_now)(content)
         except (DomainError, RuleViolation) as error:
-            problem = translate(error)
+            problem = problem_of(error)
             assert problem is not None
             await self.send_json(
                 {"type": "error", "id": request_id, "code": problem.code, "detail": problem.detail}

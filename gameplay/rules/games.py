@@ -29,6 +29,7 @@ from gameplay.rules.outcome import (
     GameRecord,
     GameRound,
     MatchOutcome,
+    after_match_won,
     check_totals,
     match_outcome,
 )
@@ -101,7 +102,10 @@ def parse_games(data: object, *, game: str) -> list[GameRecord]:
     for number, raw in enumerate(data, start=1):
         if not isinstance(raw, Mapping):
             raise RuleViolation(
-                "result.shape", "each game is an object with its rounds", where=_where(number, None)
+                "result.shape",
+                "each game is an object with its rounds",
+                where=_where(number, None),
+                params={"game": number, "part": "game"},
             )
         rounds = raw.get("rounds")
         if not isinstance(rounds, Sequence) or isinstance(rounds, str | bytes) or not rounds:
@@ -109,6 +113,7 @@ def parse_games(data: object, *, game: str) -> list[GameRecord]:
                 "result.shape",
                 "each game lists at least one game round",
                 where=_where(number, None),
+                params={"game": number, "part": "rounds"},
             )
         parsed: list[GameRound] = []
         for index, pair in enumerate(rounds, start=1):
@@ -122,6 +127,7 @@ def parse_games(data: object, *, game: str) -> list[GameRecord]:
                     "result.shape",
                     "a game round is a pair of whole-number scores [a, b]",
                     where=_where(number, f"game round {index}"),
+                    params={"game": number, "game_round": index, "part": "scores"},
                 )
             parsed.append(GameRound((int(pair[0]), int(pair[1]))))
         alignments = _parse_alignments(raw.get("alignments"), rules, number)
@@ -139,9 +145,10 @@ def _parse_alignments(
             "result.shape",
             "alignments are a pair [a, b] (or null each)",
             where=_where(number, None),
+            params={"game": number, "part": "alignments"},
         )
     values: list[Alignment | None] = []
-    for value in raw:
+    for player, value in enumerate(raw):
         if value is None or value == "":
             values.append(None)
             continue
@@ -152,6 +159,7 @@ def _parse_alignments(
                 "vanilla_gwent.unknown_alignment",
                 f"{value!r} is not an alignment: might, magic or mind",
                 where=_where(number, None),
+                params={"game": number, "player": player, "value": str(value)[:40]},
             ) from None
     return (values[0], values[1])
 
@@ -165,9 +173,7 @@ def game_outcomes(
         try:
             outcomes.append(rules.outcome(record, options))
         except RuleViolation as error:
-            raise RuleViolation(
-                error.rule, error.detail, where=_where(number, error.where)
-            ) from None
+            raise error.in_game(number) from None
     return outcomes
 
 
@@ -182,12 +188,14 @@ def match_result(
                 f"{game}.game_unfinished",
                 "this game is not finished: record its remaining game rounds",
                 where=_where(number, None),
+                params={"game": number},
             )
     result = match_outcome(outcomes, best_of=best_of)
     if not result.finished:
         raise RuleViolation(
             "match.unfinished",
             f"a best-of-{best_of} match is not decided yet: record the next game",
+            params={"best_of": best_of, "game": len(outcomes) + 1},
         )
     return result
 
@@ -208,6 +216,7 @@ def match_progress(
                 f"{game}.game_unfinished",
                 "a game was recorded after this one, so this one must be finished",
                 where=_where(number, None),
+                params={"game": number, "later": number + 1},
             )
     decided = [o for o in outcomes if o.decided]
     result = match_outcome(decided, best_of=best_of)
@@ -215,11 +224,7 @@ def match_progress(
     if ongoing is None:
         return result
     if result.finished:
-        raise RuleViolation(
-            "match.after_decided",
-            f"game {len(outcomes)} was recorded after the match was already won",
-            where=_where(len(outcomes), None),
-        )
+        raise after_match_won(len(outcomes), result.games_won)
     totals = (result.totals[0] + ongoing.totals[0], result.totals[1] + ongoing.totals[1])
     check_totals(totals)
     return MatchOutcome(
@@ -420,6 +425,7 @@ def pod_outcome(
                 "games.pod_scores",
                 f"a score is a whole number from 0 to {MAX_POD_SCORE}",
                 where=f"game round {number}",
+                params={"game_round": number, "most": MAX_POD_SCORE},
             )
     outcome = gesoseka.pod_outcome(rounds, players=players, rounds_to_win=rounds_to_win)
     if game != "gesoseka":  # no deals in a generic game

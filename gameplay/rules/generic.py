@@ -45,6 +45,7 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
         raise RuleViolation(
             f"{GAME}.rounds_to_win",
             f"a game is won with at least 1 game-round win (the setting is {needed})",
+            params={"rounds_to_win": needed},
         )
     check_scores(record, game=GAME)
     limit = max_game_rounds(needed)
@@ -57,14 +58,16 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
             raise RuleViolation(
                 f"{GAME}.after_decided",
                 f"game round {number} was recorded after player {leader + 1} had already "
-                f"won the game with {needed} game-round win(s)",
+                f"won the game with {needed} game-round " + ("win" if needed == 1 else "wins"),
                 where=f"game round {number}",
+                params={"player": leader, "wins": needed, "game_round": number},
             )
         if number > limit:
             raise RuleViolation(
                 f"{GAME}.max_game_rounds",
                 f"a first-to-{needed} game has at most {limit} game rounds",
                 where=f"game round {number}",
+                params={"rounds_to_win": needed, "most": limit, "game_round": number},
             )
         a, b = game_round.scores
         round_winner = frozenset() if a == b else frozenset({0 if a > b else 1})

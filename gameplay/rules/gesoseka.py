@@ -195,10 +195,16 @@ def pod_outcome(
     """
     if players < 3 or players > MAX_PLAYERS:
         raise RuleViolation(
-            f"{GAME}.players", f"a Gesoseka pod has 3 to {MAX_PLAYERS} players, not {players}"
+            f"{GAME}.players",
+            f"a Gesoseka pod has 3 to {MAX_PLAYERS} players, not {players}",
+            params={"players": players, "most": MAX_PLAYERS},
         )
     if rounds_to_win < 1:
-        raise RuleViolation(f"{GAME}.rounds_to_win", "a game is won with at least 1 round win")
+        raise RuleViolation(
+            f"{GAME}.rounds_to_win",
+            "a game is won with at least 1 round win",
+            params={"rounds_to_win": rounds_to_win},
+        )
     wins = [0] * players
     winners: list[int | None] = []
     ties_allowed = pod_game.tie_allowance(players=players, rounds_to_win=rounds_to_win)
@@ -210,15 +216,27 @@ def pod_outcome(
                 f"{GAME}.after_decided",
                 f"game round {number} was recorded after the game was won",
                 where=where,
+                params={
+                    "player": wins.index(max(wins)),
+                    "wins": max(wins),
+                    "game_round": number,
+                },
             )
         if len(scores) != players:
             raise RuleViolation(
                 f"{GAME}.pod_scores",
                 f"a game round of a {players}-player pod has {players} scores",
                 where=where,
+                params={"players": players, "scores": len(scores), "game_round": number},
             )
-        if any(score < 0 for score in scores):
-            raise RuleViolation(f"{GAME}.negative_score", "a score cannot be negative", where=where)
+        for player, score in enumerate(scores):
+            if score < 0:
+                raise RuleViolation(
+                    f"{GAME}.negative_score",
+                    "a score cannot be negative",
+                    where=where,
+                    params={"player": player, "score": score, "game_round": number},
+                )
         best = max(scores)
         leaders = [p for p, score in enumerate(scores) if score == best]
         winner = leaders[0] if len(leaders) == 1 else None
@@ -256,6 +274,7 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
                 f"{GAME}.max_game_rounds",
                 f"a Gesoseka game has at most {MAX_GAME_ROUNDS} game rounds",
                 where=f"game round {number}",
+                params={"most": MAX_GAME_ROUNDS, "game_round": number},
             )
         if number > DECIDING_ROUND and wins[0] != wins[1]:
             leader = 0 if wins[0] > wins[1] else 1
@@ -265,6 +284,12 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
                 f"won the game {wins[leader]}-{wins[1 - leader]} on game-round wins; a third "
                 "game round is played only when the first two leave the players level",
                 where=f"game round {number}",
+                params={
+                    "player": leader,
+                    "wins": wins[leader],
+                    "losses": wins[1 - leader],
+                    "game_round": number,
+                },
             )
         a, b = game_round.scores
         round_winner = frozenset() if a == b else frozenset({0 if a > b else 1})

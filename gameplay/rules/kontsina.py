@@ -130,10 +130,13 @@ def _player(index: int) -> str:
 # --------------------------------------------------------------------------- game outcome
 
 
-def check_round_points(points: tuple[int, int], *, where: str | None = None) -> None:
+def check_round_points(
+    points: tuple[int, int], *, where: str | None = None, game_round: int | None = None
+) -> None:
     """Refuse round points no game round can award (``kontsina.round_points``)."""
     if points in REACHABLE_ROUND_POINTS:
         return
+    located = {} if game_round is None else {"game_round": game_round}
     categories = "2 most cards, 1 most clubs, 1 two of clubs, 1 ten of diamonds"
     for p in PLAYERS:
         if points[p] > ROUND_POINTS_TOTAL:
@@ -142,6 +145,7 @@ def check_round_points(points: tuple[int, int], *, where: str | None = None) -> 
                 f"{_player(p)} has {points[p]} points, but a game round awards at most "
                 f"{ROUND_POINTS_TOTAL} ({categories})",
                 where=where,
+                params={**located, "player": p, "points": points[p], "most": ROUND_POINTS_TOTAL},
             )
     detail = (
         f"the players have {points[0]} + {points[1]} = {sum(points)} points, but a game "
@@ -149,7 +153,17 @@ def check_round_points(points: tuple[int, int], *, where: str | None = None) -> 
     )
     if min(points) >= 4:
         detail += "; and 4 or more points need the 2 for most cards, which only one player has"
-    raise RuleViolation(f"{GAME}.round_points", detail, where=where)
+    raise RuleViolation(
+        f"{GAME}.round_points",
+        detail,
+        where=where,
+        params={
+            **located,
+            "points_a": points[0],
+            "points_b": points[1],
+            "most": ROUND_POINTS_TOTAL,
+        },
+    )
 
 
 def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
@@ -159,20 +173,23 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
         raise RuleViolation(
             f"{GAME}.rounds_setting",
             f"a Kontsina game has at least 1 game round (the setting is {limit})",
+            params={"rounds": limit},
         )
     check_scores(record, game=GAME)
     if len(record.rounds) > limit:
         raise RuleViolation(
             f"{GAME}.max_game_rounds",
-            f"this tournament plays Kontsina games of exactly {limit} game round(s)",
+            f"this tournament plays Kontsina games of exactly {limit} game "
+            + ("round" if limit == 1 else "rounds"),
             where=f"game round {limit + 1}",
+            params={"rounds": limit, "game_round": limit + 1},
         )
     winners: list[frozenset[int]] = []
     wins = [0, 0]
     totals = [0, 0]
     for number, game_round in enumerate(record.rounds, start=1):
         a, b = game_round.scores
-        check_round_points((a, b), where=f"game round {number}")
+        check_round_points((a, b), where=f"game round {number}", game_round=number)
         round_winner = frozenset() if a == b else frozenset({0 if a > b else 1})
         winners.append(round_winner)
         for p in round_winner:

@@ -125,6 +125,7 @@ def check_scores(record: GameRecord, *, game: str) -> None:
                 f"{game}.two_scores",
                 "a game round has exactly one score per player",
                 where=f"game round {number}",
+                params={"game_round": number},
             )
         for player, score in enumerate(game_round.scores):
             if score < 0:
@@ -132,6 +133,7 @@ def check_scores(record: GameRecord, *, game: str) -> None:
                     f"{game}.negative_score",
                     f"a score cannot be negative (player {player + 1} has {score})",
                     where=f"game round {number}",
+                    params={"player": player, "score": score, "game_round": number},
                 )
             if score > MAX_SCORE:
                 raise RuleViolation(
@@ -139,6 +141,12 @@ def check_scores(record: GameRecord, *, game: str) -> None:
                     f"a score in a game round is at most {MAX_SCORE:,} "
                     f"(player {player + 1} has {score:,})",
                     where=f"game round {number}",
+                    params={
+                        "player": player,
+                        "score": score,
+                        "most": MAX_SCORE,
+                        "game_round": number,
+                    },
                 )
 
 
@@ -172,10 +180,15 @@ def match_outcome(games: Sequence[GameOutcome], *, best_of: int = 1) -> MatchOut
     than N games, is refused (``match.after_decided``, ``match.too_many_games``).
     """
     if best_of < 1:
-        raise RuleViolation("match.best_of", "a match is best of 1 or more games")
+        raise RuleViolation(
+            "match.best_of", "a match is best of 1 or more games", params={"best_of": best_of}
+        )
     if len(games) > best_of:
         raise RuleViolation(
-            "match.too_many_games", f"a best-of-{best_of} match has at most {best_of} games"
+            "match.too_many_games",
+            f"a best-of-{best_of} match has at most {best_of} games",
+            where=f"game {best_of + 1}",
+            params={"best_of": best_of, "game": best_of + 1},
         )
     wins = [0, 0]
     drawn = 0
@@ -184,14 +197,13 @@ def match_outcome(games: Sequence[GameOutcome], *, best_of: int = 1) -> MatchOut
     needed = best_of // 2 + 1
     for number, game in enumerate(games, start=1):
         if max(wins) >= needed:
-            raise RuleViolation(
-                "match.after_decided",
-                f"game {number} was recorded after the match was already won",
-                where=f"game {number}",
-            )
+            raise after_match_won(number, (wins[0], wins[1]))
         if not game.decided:
             raise RuleViolation(
-                "match.game_unfinished", "this game is not finished yet", where=f"game {number}"
+                "match.game_unfinished",
+                "this game is not finished yet",
+                where=f"game {number}",
+                params={"game": number},
             )
         if game.winner is None:
             drawn += 1
@@ -216,6 +228,31 @@ def match_outcome(games: Sequence[GameOutcome], *, best_of: int = 1) -> MatchOut
     )
 
 
+def after_match_won(number: int, wins: tuple[int, int]) -> RuleViolation:
+    """Game ``number`` recorded after the match was over (``match.after_decided``): won,
+    with the winner (``player``) and the score from their side (``wins``-``losses``), or
+    drawn after its last game (no ``player``)."""
+    if wins[0] == wins[1]:
+        return RuleViolation(
+            "match.after_decided",
+            f"game {number} was recorded after the match's last game",
+            where=f"game {number}",
+            params={"game": number, "wins": wins[0], "losses": wins[1]},
+        )
+    winner = 0 if wins[0] > wins[1] else 1
+    return RuleViolation(
+        "match.after_decided",
+        f"game {number} was recorded after the match was already won",
+        where=f"game {number}",
+        params={
+            "game": number,
+            "player": winner,
+            "wins": wins[winner],
+            "losses": wins[1 - winner],
+        },
+    )
+
+
 def check_totals(totals: tuple[int, int]) -> None:
     """Refuse a match whose score total outgrows what stores it (``match.total_too_large``)."""
     for player, total in enumerate(totals):
@@ -224,6 +261,7 @@ def check_totals(totals: tuple[int, int]) -> None:
                 "match.total_too_large",
                 f"a player's score total in a match is at most {MAX_TOTAL:,} "
                 f"(player {player + 1} has {total:,})",
+                params={"player": player, "total": total, "most": MAX_TOTAL},
             )
 
 

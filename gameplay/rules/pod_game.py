@@ -89,6 +89,12 @@ def too_many_ties(number: int, *, players: int, rounds_to_win: int) -> RuleViola
         "game rounds: break this tie as the judge rules and record the game round that "
         "breaks it",
         where=f"game round {number}",
+        params={
+            "game_round": number,
+            "most": allowed,
+            "players": players,
+            "rounds_to_win": rounds_to_win,
+        },
     )
 
 
@@ -100,4 +106,10 @@ def check_length(count: int, *, players: int, rounds_to_win: int) -> None:
             "games.pod_too_long",
             f"a first-to-{rounds_to_win} game of {players} players has at most {limit} game "
             f"rounds, not {count}",
+            params={
+                "rounds": count,
+                "most": limit,
+                "players": players,
+                "rounds_to_win": rounds_to_win,
+            },
         )

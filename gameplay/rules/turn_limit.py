@@ -254,8 +254,8 @@ class _Table:
 
     # -- the checks -----------------------------------------------------------------------
     def refuse(self, event: Event, where: str) -> RuleViolation | None:
-        def no(rule: str, detail: str) -> RuleViolation:
-            return RuleViolation(rule, detail, where=where)
+        def no(rule: str, detail: str, **params: int | str) -> RuleViolation:
+            return RuleViolation(rule, detail, where=where, params=params)
 
         if event.kind not in tuple(Kind):
             return no(
@@ -271,22 +271,48 @@ class _Table:
         if self.to_play is None:
             if self.why == LIMIT_REACHED and player not in self.passed and self.left[player] == 0:
                 return no(
-                    "turn_limit.limit_reached", f"{self._used_up(player)}; the game round is over"
+                    "turn_limit.limit_reached",
+                    f"{self._used_up(player)}; the game round is over",
+                    over=1,
+                    **self._used_up_params(player),
                 )
-            return no("turn_limit.game_round_over", f"the game round is over ({self.why})")
+            return no(
+                "turn_limit.game_round_over",
+                f"the game round is over ({self.why})",
+                why=self.why or "",
+            )
         if self.rules.pass_is_final and player in self.passed:
             return no(
                 "turn_limit.already_passed",
                 f"{_name(player)} has passed and cannot act again in this game round",
+                seat=player,
             )
         if player != self.to_play and self.left[player] == 0:
-            return no("turn_limit.limit_reached", self._used_up(player))
+            return no(
+                "turn_limit.limit_reached",
+                self._used_up(player),
+                over=0,
+                **self._used_up_params(player),
+            )
         if player != self.to_play:
             return no(
                 "turn_limit.not_your_turn",
                 f"it is {_name(self.to_play)}'s turn, not {_name(player)}'s",
+                seat=player,
+                to_play=self.to_play,
             )
         return None
+
+    def _used_up_params(self, player: int) -> dict[str, int]:
+        """:meth:`_used_up`'s numbers: the seat, the limit and who passed (``passed``:
+        everyone else, 0 seats named; one opponent; or a whole team of two)."""
+        opponents = [p for p in range(self.n) if p not in self.seating.team(player)]
+        params = {"seat": player, "limit": self.rules.limit}
+        if self.seating.free_for_all:
+            return params
+        if len(opponents) == 1:
+            return {**params, "passed_seat": opponents[0]}
+        return {**params, "passed_seat": opponents[0], "passed_seat_2": opponents[1]}
 
     def _used_up(self, player: int) -> str:
         """Why ``player`` may not act: their limit is used up (in the players' words)."""

@@ -243,8 +243,8 @@ def _player(index: int) -> str:
     return f"player {index + 1}"
 
 
-def _violation(name: str, detail: str, where: str | None) -> RuleViolation:
-    return RuleViolation(f"{GAME}.{name}", detail, where=where)
+def _violation(name: str, detail: str, where: str | None, **params: int | str) -> RuleViolation:
+    return RuleViolation(f"{GAME}.{name}", detail, where=where, params=params)
 
 
 # --------------------------------------------------------------------------- game outcome
@@ -276,13 +276,21 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
                 "max_game_rounds",
                 f"a Vanilla Gwent game has at most {MAX_GAME_ROUNDS} game rounds",
                 f"game round {number}",
+                most=MAX_GAME_ROUNDS,
+                game_round=number,
             )
         if max(wins) >= ROUNDS_TO_WIN:
+            # The leader and the score from their side; level (2-2) is a drawn game.
+            leader: dict[str, int] = {} if wins[0] == wins[1] else {"player": wins.index(max(wins))}
             raise _violation(
                 "after_decided",
                 f"game round {number} was recorded after the game was decided "
                 f"({wins[0]}-{wins[1]} in game-round wins)",
                 f"game round {number}",
+                wins=max(wins),
+                losses=min(wins),
+                game_round=number,
+                **leader,
             )
         round_winner = round_winners(game_round.scores, record.alignments)
         winners.append(round_winner)
@@ -571,6 +579,7 @@ class Board:
                 "after_pass",
                 f"{_player(player)} has passed and plays no more this game round",
                 where,
+                player=player,
             )
         follow_up = isinstance(event, _FOLLOW_UPS)
         if not follow_up and self.last_turn == player and 1 - player not in self.passed:
@@ -579,6 +588,8 @@ class Board:
                 f"{_player(player)} just played; it is {_player(1 - player)}'s turn "
                 "(a player plays on alone only once the other has passed)",
                 where,
+                player=player,
+                other=1 - player,
             )
         board = replace(self, events=self.events + 1, awaiting=None)
         if not follow_up:
@@ -710,6 +721,8 @@ class Board:
                 "not_enemy_unit",
                 f"{target} is on {_player(player)}'s own side, not an enemy unit",
                 where,
+                player=player,
+                card=str(target),
             )
         return unit
 
@@ -758,10 +771,14 @@ class Board:
                 "not_magic",
                 f"only a Magic player removes weather this way ({_player(player)})",
                 where,
+                player=player,
             )
         if self.magic_used[player]:
             raise _violation(
-                "magic_used", f"{_player(player)} already removed weather once this game", where
+                "magic_used",
+                f"{_player(player)} already removed weather once this game",
+                where,
+                player=player,
             )
         used = (True, self.magic_used[1]) if player == 0 else (self.magic_used[0], True)
         return replace(self, weather=frozenset(), magic_used=used)

@@ -22,7 +22,6 @@ match (``pod_seats``; ``tables_of_round`` reads every pod's in one query).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -33,6 +32,7 @@ from django.utils import timezone
 from core.auth import AnyUser
 from core.errors import RuleViolation
 from gameplay.models import LiveTable, TableSettings, TableStatus, TurnEvent, TurnKind
+from gameplay.rules import games as game_rules
 from gameplay.rules import turn_limit, vanilla_gwent
 from gameplay.rules.cards import Card
 from tournaments.models import (
@@ -48,6 +48,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
+from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.tournaments import visible_tournament_ids
 
 #: A table nobody tapped at for this long is listed as stalled on the judges' page.
@@ -185,18 +186,6 @@ def plays_in(match: Match, user: AnyUser) -> bool:
     return policies.side_in_match(user, match) is not None
 
 
-def in_names(table: LiveTable, text: str) -> str:
-    """The engine's words ("player 1") with the players' names."""
-    names = seat_names(table)
-
-    def name(found: re.Match[str]) -> str:
-        index = int(found.group(1)) - 1
-        return names[index] if 0 <= index < len(names) else found.group(0)
-
-    said = re.sub(r"player (\d)", name, text)
-    return said[:1].upper() + said[1:]
-
-
 def card_label(code: str) -> str:
     """A card as players write it: 7♥, Q♠, Joker."""
     if not code:
@@ -311,9 +300,67 @@ def limit_line(
     return None
 
 
-def _headline(table: LiveTable, state: turn_limit.TableState | None, names: list[str]) -> str:
+def _confirmed_words(table: LiveTable, match: Match) -> str | None:
+    """A confirmed result in words, from the winner's side ("Greta wins 2-1", "Draw 1-1",
+    a team by its name; a pod "Greta wins the pod"), as the match page says it; no query
+    (a pod's seats read once, ``pod_seats``). None before it is confirmed."""
+    if match.status != MatchStatus.CONFIRMED:
+        return None
+    if not is_pod(match):
+        return round_selectors.score_line(match)
+    names = seat_names(table)
+    for index, seat in enumerate(pod_seats(match)):
+        if seat.registration_id == match.pod_winner_id:
+            return round_selectors.pod_result_words(names[index])
+    return None
+
+
+def _reported_words(
+    table: LiveTable, match: Match, reports: dict[str, ResultReport] | None
+) -> str | None:
+    """The result waiting for a confirmation, in words from the winner's side: what the
+    report to confirm gives (the match page's ``report_outcome``; a pod's winner). One
+    query (the game options, a pod's settings); None when nothing waits."""
+    if match.status != MatchStatus.REPORTED or not reports:
+        return None
+    report = next((r for side, r in sorted(reports.items()) if r.complete), None)
+    if report is None:
+        return None
+    if not is_pod(match):
+        return round_selectors.report_outcome(match, report)
+    settings = pod_selectors.settings_of(match.round.stage)
+    try:
+        outcome = game_rules.pod_outcome(
+            match.round.tournament.game,
+            report.games[0]["rounds"],
+            players=table.players,
+            rounds_to_win=settings.rounds_to_win,
+        )
+    except (RuleViolation, KeyError, IndexError, TypeError):
+        return None  # a stored report the rules refuse now: no words rather than a crash
+    if outcome.winner is None:
+        return None
+    return round_selectors.pod_result_words(seat_names(table)[outcome.winner])
+
+
+def outcome_words(
+    table: LiveTable, match: Match, reports: dict[str, ResultReport] | None
+) -> str | None:
+    """The match's result in words once the match is over (confirmed, or reported and
+    waiting for a confirmation), else None: what every confirmation at the table and its
+    headline say first."""
+    return _confirmed_words(table, match) or _reported_words(table, match, reports)
+
+
+def _headline(
+    table: LiveTable,
+    state: turn_limit.TableState | None,
+    names: list[str],
+    outcome: str | None = None,
+    waiting_for: str | None = None,
+) -> str:
     if table.status == TableStatus.DONE or table.match.status == MatchStatus.CONFIRMED:
-        return "The match is over."
+        return _end_line(table.match, outcome, waiting_for)
     if state is None or state.to_play is None:
         why = state.why if state is not None else None
         return f"Game round over ({why}): enter the scores." if why else "Game round over."
@@ -324,6 +371,19 @@ def _headline(table: LiveTable, state: turn_limit.TableState | None, names: list
     if left is not None:
         return f"{who}'s turn · {left} {'turn' if left == 1 else 'turns'} left"
     return f"{who}'s turn"
+
+
+def _end_line(match: Match, outcome: str | None, waiting_for: str | None) -> str:
+    """The headline once the match is over: its result first, from the winner's side."""
+    if outcome is None:
+        if match.status == MatchStatus.DISPUTED:
+            return "The match is over: the reports differ, and a judge decides."
+        return "The match is over."
+    if match.status == MatchStatus.CONFIRMED:
+        return f"{outcome}: the result is confirmed."
+    if waiting_for:
+        return f"{outcome}: waiting for {waiting_for} to confirm."
+    return f"{outcome}: waiting for a confirmation."
 
 
 def snapshot_of(
@@ -356,6 +416,13 @@ def snapshot_of(
     engine_rules = engine_setup(table)[1]
     pod = is_pod(match)
     teams = table.players == 4 and not pod
+    outcome = outcome_words(table, match, reports)
+    confirm_by = _confirm_by(match, reports)
+    waiting_for = (
+        sides[confirm_by]
+        if confirm_by is not None
+        else ("another player of the pod" if pod and outcome else None)
+    )
     return {
         "type": "snapshot",
         "table": table.pk,
@@ -399,7 +466,11 @@ def snapshot_of(
         "passed": sorted(state.passed) if state is not None else [],
         "turns_left": [state.turns_left.get(p) for p in range(table.players)] if state else [],
         "infinity": state.infinity if state is not None else False,
-        "headline": _headline(table, state, names),
+        "headline": _headline(table, state, names, outcome, waiting_for),
+        #: The result once the match is over, from the winner's side ("Greta wins 2-1",
+        #: "Draw 1-1"), and the question a confirmation asks with it.
+        "outcome_words": outcome,
+        "confirm_question": f"{outcome}: confirm?" if outcome else "Is the reported result right?",
         "limit_line": limit_line(table, state, names),
         "engine_limit": engine_rules.limit,
         "team_split": engine_rules.team_split if teams else None,
@@ -420,7 +491,7 @@ def snapshot_of(
         "games": table.games,
         "match_status": match.status,
         "match_status_label": MatchStatus(match.status).label,
-        "confirm_by": _confirm_by(match, reports),
+        "confirm_by": confirm_by,
         "confirm_seats": _confirm_seats(table, match, reports),
         "power": live_power(table, events),
         "game_code": match.round.tournament.game,
@@ -555,7 +626,7 @@ def tables_of_round(rnd: Round, *, now: datetime | None = None) -> list[TableRow
             TableRow(
                 table=table,
                 match=table.match,
-                headline=_headline(table, state, names),
+                headline=_headline(table, state, names, _confirmed_words(table, table.match)),
                 to_play=names[state.to_play] if state and state.to_play is not None else None,
                 near_limit=playing and left is not None and left <= NEAR_LIMIT,
                 stalled=playing and now - table.last_event_at > STALLED_AFTER,

@@ -369,11 +369,12 @@ def take_turn(
             [selectors.engine_event(e) for e in events],
             turn_limit.Event(str(kind), seat),
         )
-    except RuleViolation as error:
-        detail = selectors.in_names(locked, error.detail)
-        if locked.status == TableStatus.SCORING:
-            detail += ". Enter the game round's scores."
-        raise Conflict(detail, code=error.rule) from None
+    except RuleViolation as error:  # in words at display, with the seats' names
+        raise Conflict(
+            _sentence(error.detail),
+            code=error.rule,
+            violation=_named(locked, error),
+        ) from None
     if code and locked.match.round.tournament.game in selectors.LIVE_POWER_GAMES:
         _check_with_the_game(
             locked, events, TurnEvent(kind=kind, player=seat, card=code, row=str(row))
@@ -410,6 +411,17 @@ def take_turn(
     return TurnResult(locked, recorded=True)
 
 
+def _sentence(detail: str) -> str:
+    """The engine's detail as a sentence (what is shown where no words are known)."""
+    return detail[:1].upper() + detail[1:] + "."
+
+
+def _named(table: LiveTable, error: RuleViolation) -> RuleViolation:
+    """The violation with the table's names: its sides' (a result's ``player``) and its
+    seats' (a turn's ``seat``), for its words (``core.words``)."""
+    return error.named(selectors.side_names(table), selectors.seat_names(table))
+
+
 def _check_with_the_game(table: LiveTable, events: list[TurnEvent], new: TurnEvent) -> None:
     """The score helper's game engine on the game round with the new card (Vanilla Gwent:
     the row a heart goes to, one Queen, each card once): refused with the rule's words."""
@@ -420,7 +432,10 @@ def _check_with_the_game(table: LiveTable, events: list[TurnEvent], new: TurnEve
         vanilla_gwent.round_from_dict({"events": played})
     except RuleViolation as error:
         raise InvalidInput(
-            selectors.in_names(table, error.detail), code=error.rule, field="card"
+            _sentence(error.detail),
+            code=error.rule,
+            field="card",
+            violation=_named(table, error),
         ) from None
 
 
@@ -580,13 +595,22 @@ def _enter_match_scores(
         games.append({"rounds": []})
     games[-1]["rounds"].append(values)
     tournament = match.round.tournament
-    report = game_rules.outcome_report(
-        tournament.game, games, options=round_game_options(match.round), best_of=tournament.best_of
-    )
-    finished = bool(report["match"]["finished"])  # type: ignore[index]
-    canonical, _ = results.check_result(
-        tournament=tournament, games=games, final=finished, options=round_game_options(match.round)
-    )
+    try:
+        report = game_rules.outcome_report(
+            tournament.game,
+            games,
+            options=round_game_options(match.round),
+            best_of=tournament.best_of,
+        )
+        finished = bool(report["match"]["finished"])  # type: ignore[index]
+        canonical, _ = results.check_result(
+            tournament=tournament,
+            games=games,
+            final=finished,
+            options=round_game_options(match.round),
+        )
+    except RuleViolation as error:  # the match's scores: said with its sides' names
+        raise _named(locked, error) from None
     if seat is not None:
         results.record_report(actor=actor, match=match, games=canonical, final=finished)
     elif finished:
@@ -694,7 +718,10 @@ def _save_pod_game_round(
         )
     except RuleViolation as error:
         raise InvalidInput(
-            selectors.in_names(locked, error.detail), code=error.rule, field="scores"
+            _sentence(error.detail),
+            code=error.rule,
+            field="scores",
+            violation=_named(locked, error),
         ) from None
     locked.games = [{"rounds": rounds}]
     if outcome.decided:

@@ -11,6 +11,7 @@ from django.shortcuts import render
 
 from core.errors import RuleViolation
 from core.web import HtmxHttpRequest
+from core.words import problem as problem_of
 from gameplay.rules import games, kontsina
 from gameplay.web.forms import GesosekaBoardForm, GesosekaFieldForm, KontsinaForm
 
@@ -24,6 +25,14 @@ def _prefill(request: HttpRequest, prefix: str) -> dict[str, str]:
     with the cards each player played in the game round, for them to group and score."""
     cards = request.GET.get(f"{prefix}-cards", "")
     return {"cards": cards[:_PREFILL_MAX]} if cards else {}
+
+
+def _said(error: RuleViolation) -> str:
+    """A refused board or piles as the page says it: the helper scores a board nobody's
+    name is on ("player 1's field"), so the engine's words and where, as they are."""
+    problem = problem_of(error)
+    assert problem is not None
+    return problem.text
 
 
 def _gesoseka(request: HttpRequest) -> dict[str, Any]:
@@ -44,7 +53,7 @@ def _gesoseka(request: HttpRequest) -> dict[str, Any]:
         except forms.ValidationError as error:
             context["error"] = " ".join(error.messages)
         except RuleViolation as error:
-            context["error"] = f"{error.detail} ({error.where})" if error.where else error.detail
+            context["error"] = _said(error)
     return context
 
 
@@ -84,7 +93,7 @@ def _kontsina(request: HttpRequest) -> dict[str, Any]:
         try:
             score = games.score("kontsina", form.piles_data())
         except RuleViolation as error:
-            context["error"] = f"{error.detail} ({error.where})" if error.where else error.detail
+            context["error"] = _said(error)
         else:
             context["score"] = score
             context["categories"] = _kontsina_rows(score)

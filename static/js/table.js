@@ -247,6 +247,8 @@
         "&p2-cards=" + encodeURIComponent(played[1].join(" "));
     }
     $("confirm-box").hidden = snap.can.indexOf("confirm") < 0;
+    // The result first, in the server's words ("Greta wins 2-1: confirm?").
+    $("confirm-question").textContent = snap.confirm_question;
     $("match-status").textContent = snap.match_status_label + (snap.closed ? " · the table is closed" : "");
     var games = $("games-list"); games.innerHTML = "";
     (snap.games || []).forEach(function (g, i) {

@@ -161,9 +161,18 @@ class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
         ana.fill("#score-1", "3")
         ana.locator("#save-scores").click()
 
+        # The end says who won, first: Bruno is asked to confirm Ana's win in words.
+        won = f"{ana_name} wins 1-0"
+        bruno.locator("#confirm-question").get_by_text(f"{won}: confirm?").wait_for()
+        assert bruno.locator("#headline").inner_text() == (
+            f"{won}: waiting for {bruno_name} to confirm."
+        )
+        ana.locator("#headline").get_by_text(f"{won}: waiting for").wait_for()
+        assert ana.locator("#confirm-box").is_hidden()  # her own report: not hers to confirm
         # Bruno confirms at the table; the result is in the standings.
         bruno.locator("#confirm").click()
         bruno.locator("#match-status").get_by_text("Confirmed").wait_for()
+        bruno.locator("#headline").get_by_text(f"{won}: the result is confirmed.").wait_for()
         match.refresh_from_db()
         assert match.status == MatchStatus.CONFIRMED and match.winner == "a"
         bruno.goto(f"{self.live_server_url}/tournaments/{tournament.pk}/standings/")

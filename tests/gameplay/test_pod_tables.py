@@ -17,6 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from core.errors import Conflict, InvalidInput, NotAllowed
+from core.words import problem as problem_of
 from gameplay.models import LiveTable, TableMode, TableStatus
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables
@@ -26,6 +27,13 @@ from tournaments.selectors import pods as pod_selectors
 from tournaments.services import lifecycle, pods
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _said(error: Exception) -> str:
+    """A refusal as the edges show it: a rule violation in words (``core.words``)."""
+    problem = problem_of(error)
+    assert problem is not None
+    return problem.detail
 
 
 def _pod_event(players: int, *, game: str = "generic"):  # type: ignore[no-untyped-def]
@@ -112,7 +120,7 @@ def test_turns_go_around_and_the_last_player_in_has_the_limit() -> None:
     with pytest.raises(Conflict) as refused:
         _tap(table, users[1], "play")
     assert refused.value.code == "turn_limit.limit_reached"
-    assert "has used the 10 turns allowed since everyone else passed" in refused.value.detail
+    assert "has used the 10 turns allowed since everyone else passed" in _said(refused.value)
     table.refresh_from_db()
     assert table.status == TableStatus.SCORING
     assert _snap(table)["why"] == "turn limit reached"

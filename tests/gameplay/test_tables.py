@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from core.audit import AuditEntry
 from core.errors import Conflict, InvalidInput, NotAllowed
+from core.words import problem as problem_of
 from gameplay.models import LiveTable, TableMode, TableSettings, TableStatus, TurnEvent
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables
@@ -21,6 +22,13 @@ from tournaments.selectors.standings import tournament_standings
 from tournaments.services import results, swiss
 
 pytestmark = pytest.mark.django_db
+
+
+def _said(error: Exception) -> str:
+    """A refusal as the edges show it: a rule violation in words (``core.words``)."""
+    problem = problem_of(error)
+    assert problem is not None
+    return problem.detail
 
 
 def _users(match: Match):  # type: ignore[no-untyped-def]
@@ -63,7 +71,7 @@ def test_a_player_opens_the_table_and_taps_turns_in_order() -> None:
     with pytest.raises(Conflict) as refused:
         _tap(table, ana)
     assert refused.value.code == "turn_limit.not_your_turn"
-    assert refused.value.detail.startswith(f"It is {bruno.player.display_name}'s turn")
+    assert _said(refused.value).startswith(f"It is {bruno.player.display_name}'s turn")
     assert TurnEvent.objects.filter(table=table).count() == 1
 
 
@@ -82,7 +90,7 @@ def test_ten_turns_after_a_pass_then_the_limit_refuses_the_eleventh() -> None:
     with pytest.raises(Conflict) as refused:
         _tap(table, bruno, "play")
     assert refused.value.code == "turn_limit.limit_reached"
-    assert refused.value.detail.startswith(
+    assert _said(refused.value).startswith(
         f"{bruno.player.display_name} has used the 10 turns allowed since "
         f"{ana.player.display_name} passed; the game round is over"
     )

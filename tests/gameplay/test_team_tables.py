@@ -19,6 +19,7 @@ from rest_framework.test import APIClient
 
 from core.audit import AuditEntry
 from core.errors import Conflict, InvalidInput, NotAllowed
+from core.words import problem as problem_of
 from gameplay.models import LiveTable, TableMode, TableSettings, TableStatus, TurnEvent
 from gameplay.realtime.routing import websocket_urlpatterns
 from gameplay.selectors import tables as selectors
@@ -28,6 +29,13 @@ from tournaments.models import MATCH_ENTRANTS, Match, MatchStatus, Winner
 from tournaments.services import swiss
 
 pytestmark = pytest.mark.django_db
+
+
+def _said(error: Exception) -> str:
+    """A refusal as the edges show it: a rule violation in words (``core.words``)."""
+    problem = problem_of(error)
+    assert problem is not None
+    return problem.detail
 
 
 def _team_match(game: str = "generic", teams: int = 2):  # type: ignore[no-untyped-def]
@@ -134,7 +142,7 @@ def test_out_of_turn_or_for_another_seat_is_refused_on_their_own_phones() -> Non
     with pytest.raises(Conflict) as refused:
         _tap(table, seated[2])
     assert refused.value.code == "turn_limit.not_your_turn"
-    assert refused.value.detail.startswith(f"It is {names[0]}'s turn, not {names[2]}'s")
+    assert _said(refused.value).startswith(f"It is {names[0]}'s turn, not {names[2]}'s")
     # Tapping for the teammate, or for an opponent, on one's own phone.
     for user, seat in ((seated[2], 0), (seated[1], 0), (seated[3], 0)):
         with pytest.raises(NotAllowed) as other:
@@ -190,7 +198,7 @@ def test_the_team_limit_five_and_five_unused_turns_to_the_teammate_and_the_eleve
     with pytest.raises(Conflict) as passed:
         _tap(table, ada)
     assert passed.value.code == "turn_limit.already_passed"
-    assert passed.value.detail.startswith(f"{names[0]} has passed")
+    assert _said(passed.value).startswith(f"{names[0]} has passed")
     _tap(table, dora)
     _tap(table, bruno)
     _tap(table, dora)
@@ -209,7 +217,7 @@ def test_the_team_limit_five_and_five_unused_turns_to_the_teammate_and_the_eleve
     with pytest.raises(Conflict) as refused:
         _tap(table, dora)
     assert refused.value.code == "turn_limit.limit_reached"
-    assert refused.value.detail.startswith(
+    assert _said(refused.value).startswith(
         f"{names[3]} has used their share of the team's 10 turns since {names[0]} and "
         f"{names[2]} passed; the game round is over"
     )
@@ -234,9 +242,9 @@ def test_a_player_out_of_their_share_is_refused_while_the_teammate_plays_on() ->
     with pytest.raises(Conflict) as refused:
         _tap(table, ada, player=0)
     assert refused.value.code == "turn_limit.limit_reached"
-    assert refused.value.detail == (
+    assert _said(refused.value) == (
         f"{names[0]} has used their share of the team's 10 turns since {names[1]} and "
-        f"{names[3]} passed"
+        f"{names[3]} passed."
     )
 
 

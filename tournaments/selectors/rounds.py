@@ -18,6 +18,7 @@ from django.db.models import Count, Prefetch, QuerySet, prefetch_related_objects
 from django.dispatch import Signal
 from django.utils.translation import ngettext
 
+from core import words
 from core.errors import RuleViolation
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import GameOptions, MatchOutcome
@@ -313,6 +314,12 @@ def pod_seats_prefetch(*, users: bool = False) -> Prefetch[Any]:
     )
 
 
+def side_names(match: Match) -> list[str]:
+    """The names of the match's two sides, in order: a player's display name, a team's
+    name (what a rule violation about ``player`` 0 or 1 is said with, ``core.words``)."""
+    return [match.a.name, match.b.name if match.b is not None else "bye"]
+
+
 def games_words(a: int, b: int, drawn: int = 0) -> str:
     """ "2-1", "1-1 with 1 drawn game": games won, the higher first for a winner."""
     text = f"{a}-{b}"
@@ -330,6 +337,11 @@ def result_words(winner: str | None, games: tuple[int, int], drawn: int = 0) -> 
     if winner is None:
         return f"Draw {games_words(a, b, drawn)}"
     return f"{winner} wins {games_words(max(a, b), min(a, b), drawn)}"
+
+
+def pod_result_words(winner: str) -> str:
+    """A pod's result from its winner's side: "Greta wins the pod"."""
+    return f"{winner} wins the pod"
 
 
 def score_line(match: Match) -> str:
@@ -578,8 +590,9 @@ def _outcome_words(
             tournament.game, records, options=options, best_of=tournament.best_of
         )
     except RuleViolation as error:
-        where = f" ({error.where})" if error.where else ""
-        return f"The rules refuse it: {error.detail}{where}"
+        problem = words.problem(error, names=side_names(match))
+        assert problem is not None
+        return f"The rules refuse it: {problem.text}"
     return outcome_line(match, outcome)
 
 

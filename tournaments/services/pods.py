@@ -276,6 +276,7 @@ def _check(match: Match, seats: list[MatchSeat], rounds: object, *, final: bool)
             f"{error.detail} ({error.where})" if error.where else error.detail,
             code=error.rule,
             field="rounds",
+            violation=error.named([seat.registration.name for seat in seats]),
         ) from None
     if final and not outcome.decided:
         raise InvalidInput(

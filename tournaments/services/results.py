@@ -37,7 +37,7 @@ from django.utils import timezone
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
-from core.errors import Conflict, InvalidInput, NotAllowed
+from core.errors import Conflict, InvalidInput, NotAllowed, RuleViolation
 from core.locks import try_lock
 from core.queue import enqueue_on_commit
 from gameplay.rules import games as game_rules
@@ -62,7 +62,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import policies
-from tournaments.selectors.rounds import correction_impact, score_line
+from tournaments.selectors.rounds import correction_impact, score_line, side_names
 from tournaments.selectors.tournaments import game_options, round_game_options
 from tournaments.services import stages
 from tournaments.services.locks import lock_match, lock_round
@@ -106,12 +106,15 @@ def _check_match_result(
             "This is a pod: enter every player's scores with the pod's result.",
             code="pod_result",
         )
-    canonical, outcome = check_result(
-        tournament=match.round.tournament,
-        games=games,
-        final=final,
-        options=round_game_options(match.round),
-    )
+    try:
+        canonical, outcome = check_result(
+            tournament=match.round.tournament,
+            games=games,
+            final=final,
+            options=round_game_options(match.round),
+        )
+    except RuleViolation as error:  # said with the match's names (``core.words``)
+        raise error.named(side_names(match)) from None
     if final and match.slot and outcome.winner is None and match.round.stage.kind in BRACKET_KINDS:
         raise InvalidInput(
             "A bracket match needs a winner, and this result is a draw: play another game "

@@ -16,8 +16,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from core.errors import DomainError, InvalidInput, RuleViolation, translate
+from core.errors import DomainError, InvalidInput, RuleViolation
 from core.web import parse_int, safe_next
+from core.words import problem as problem_of
 from tournaments import selectors
 from tournaments.models import (
     POD_KINDS,
@@ -82,9 +83,10 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
                         say = messages.warning if level == "warning" else messages.success
                         say(request, words)
         except (DomainError, RuleViolation) as exc:
-            problem = translate(exc)
+            # A rule the result breaks, said with the match's names (``core.words``).
+            problem = problem_of(exc, names=round_selectors.side_names(match))
             assert problem is not None
-            error = f"{problem.detail} ({problem.where})" if problem.where else problem.detail
+            error = problem.text
         else:
             return redirect(next_page or request.path)
     reports = {r.side: r for r in match.reports.all() if r.current}
@@ -239,9 +241,9 @@ def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         results.judge_result(actor=request.user, match=match, games=games)
         entered = True
     except (DomainError, RuleViolation) as exc:
-        problem = translate(exc)
+        problem = problem_of(exc, names=round_selectors.side_names(match))
         assert problem is not None
-        error = f"{problem.detail} ({problem.where})" if problem.where else problem.detail
+        error = problem.text
     if not getattr(request, "htmx", False):
         if error:
             messages.error(request, f"Table {match.table}: {error}")
