@@ -26,6 +26,12 @@ from typing import Literal, NamedTuple
 from gameplay.rules.errors import RuleViolation
 
 
+def counted(count: int, one: str, many: str) -> str:
+    """``"1 deck"``, ``"2 decks"``: an engine's own fallback text counts in words, never
+    "deck(s)" (the words people read are made at display: ``core.words``)."""
+    return f"{count} {one if count == 1 else many}"
+
+
 class Suit(StrEnum):
     CLUBS = "C"
     DIAMONDS = "D"
@@ -212,7 +218,8 @@ def check_available(cards: Iterable[Card], deck_type: DeckType, copies: int = 1)
         if count > available[card]:
             raise RuleViolation(
                 "cards.duplicate_card",
-                f"{card} appears {count} times; {copies} deck(s) hold only {available[card]}",
+                f"{card} appears {count} times; {counted(copies, 'deck holds', 'decks hold')} "
+                f"only {available[card]}",
                 where=str(card),
             )
 

@@ -137,7 +137,17 @@ from types import MappingProxyType
 from typing import Final, TypeGuard
 
 from gameplay.rules import pod_game
-from gameplay.rules.cards import ACE, JACK, KING, QUEEN, Card, DeckType, build_decks, read_card
+from gameplay.rules.cards import (
+    ACE,
+    JACK,
+    KING,
+    QUEEN,
+    Card,
+    DeckType,
+    build_decks,
+    counted,
+    read_card,
+)
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
     PLAYERS,
@@ -612,8 +622,9 @@ def _check_supply(board: Board) -> None:
         if seen[card] > available[card]:
             raise RuleViolation(
                 f"{GAME}.duplicate_card",
-                f"{card} appears {seen[card]} times; {board.decks} {board.deck.value} deck(s) "
-                f"hold it {available[card]} time(s) (first at {first[card]})",
+                f"{card} appears {seen[card]} times; {board.decks} {board.deck.value} "
+                f"{'deck holds' if board.decks == 1 else 'decks hold'} "
+                f"it {counted(available[card], 'time', 'times')} (first at {first[card]})",
                 where=where,
             )
     capacity = board.deck.size * board.decks
@@ -622,7 +633,8 @@ def _check_supply(board: Board) -> None:
         raise RuleViolation(
             f"{GAME}.too_many_cards",
             f"{visible} cards on the board and {turned} turned cards under them are more than "
-            f"the {capacity} cards of {board.decks} {board.deck.value} deck(s)",
+            f"the {capacity} cards of {board.decks} {board.deck.value} "
+            f"{'deck' if board.decks == 1 else 'decks'}",
             where="board",
         )
 
@@ -791,8 +803,8 @@ def check_board(board: Board) -> None:
         if len(fld.taken) > jacks[p]:
             raise RuleViolation(
                 f"{GAME}.taken_without_jack",
-                f"{_player(p)} placed {jacks[p]} Jack(s) in opponents' fields, so took at most "
-                f"{jacks[p]} card(s), not {len(fld.taken)}",
+                f"{_player(p)} placed {counted(jacks[p], 'Jack', 'Jacks')} in opponents' fields, "
+                f"so took at most {counted(jacks[p], 'card', 'cards')}, not {len(fld.taken)}",
                 where=f"{_player(p)}, taken card {jacks[p] + 1}",
             )
 

@@ -58,7 +58,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, TypeGuard
 
-from gameplay.rules.cards import ACE, JACK, Card, Suit, read_card
+from gameplay.rules.cards import ACE, JACK, Card, Suit, counted, read_card
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
     PLAYERS,
@@ -439,7 +439,8 @@ def score_round(
         if missing:
             raise RuleViolation(
                 f"{GAME}.incomplete_round",
-                f"{len(missing)} card(s) are in no pile and not on the layout: "
+                f"{counted(len(missing), 'card is', 'cards are')} in no pile and not on the "
+                f"layout: "
                 f"{', '.join(map(str, missing))}; a finished game round accounts for all 52 "
                 "(or leave the layout out to take them as the leftovers)",
                 where="layout",

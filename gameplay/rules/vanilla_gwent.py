@@ -166,7 +166,7 @@ only the first player, 0, chose Might, so wins the game round alone)::
          "rows": [
            {"row": "clubs", "power": 23, "weather": false, "units": [
              {"card": "JC", "power": 16, "joker": true, "placed_by": 0,
-              "why": ["general: 3 x 2 unit(s) in the row = 6", "might: +2 = 8", "joker: x 2 = 16"]},
+              "why": ["general: 3 x 2 units in the row = 6", "might: +2 = 8", "joker: x 2 = 16"]},
              {"card": "7C", "power": 7, "joker": false, "placed_by": 0,
               "why": ["cavalry: 7 (not its player's latest played unit)"]}
            ]},
@@ -180,7 +180,7 @@ only the first player, 0, chose Might, so wins the game round alone)::
          "rows": [
            {"row": "clubs", "power": 8, "weather": false, "units": [
              {"card": "4H", "power": 8, "joker": false, "placed_by": 1,
-              "why": ["militia: 4 x 2 four(s) on the side = 8"]}
+              "why": ["militia: 4 x 2 fours on the side = 8"]}
            ]},
            {"row": "spades", "power": 3, "weather": false, "units": [
              {"card": "3S", "power": 3, "joker": false, "placed_by": 0,
@@ -188,7 +188,7 @@ only the first player, 0, chose Might, so wins the game round alone)::
            ]},
            {"row": "diamonds", "power": 14, "weather": true, "units": [
              {"card": "4D", "power": 2, "joker": false, "placed_by": 1,
-              "why": ["militia: 4 x 2 four(s) on the side = 8", "weather on diamonds: 2"]},
+              "why": ["militia: 4 x 2 fours on the side = 8", "weather on diamonds: 2"]},
              {"card": "QD", "power": 2, "joker": false, "placed_by": 1,
               "why": ["queen: 10", "weather on diamonds: 2"]},
              {"card": "KH", "power": 10, "joker": false, "placed_by": 1,
@@ -208,7 +208,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final, TypeAlias, TypeGuard
 
-from gameplay.rules.cards import ACE, JACK, JOKER, KING, QUEEN, Card, Suit, read_card
+from gameplay.rules.cards import ACE, JACK, JOKER, KING, QUEEN, Card, Suit, counted, read_card
 from gameplay.rules.errors import RuleViolation
 from gameplay.rules.outcome import (
     PLAYERS,
@@ -373,7 +373,7 @@ class ClearWeather:
 
 @dataclass(frozen=True, slots=True)
 class PlayAce:
-    """An Ace: destroys the most powerful non-King unit(s) in its suit's rows (hearts: all)."""
+    """An Ace: destroys the most powerful non-King units in its suit's rows (hearts: all)."""
 
     player: int
     card: Card
@@ -466,7 +466,10 @@ def _base_power(board: Board, unit: Unit) -> tuple[int, str]:
         return 3, "spy placed by the opponent: 3"
     if rank == 4:
         fours = sum(1 for u in board.units if u.side == side and u.card.rank == 4)
-        return 4 * fours, f"militia: 4 x {fours} four(s) on the side = {4 * fours}"
+        return (
+            4 * fours,
+            f"militia: 4 x {counted(fours, 'four', 'fours')} on the side = {4 * fours}",
+        )
     if unit.card == FIVE_OF_HEARTS:
         return 5, "hero: 5"
     if rank == 6:
@@ -481,7 +484,7 @@ def _base_power(board: Board, unit: Unit) -> tuple[int, str]:
         return 8, "wizard: 8"
     if rank == JACK:
         count = len(board.units_in(side, unit.row))
-        return 3 * count, f"general: 3 x {count} unit(s) in the row = {3 * count}"
+        return 3 * count, f"general: 3 x {counted(count, 'unit', 'units')} in the row = {3 * count}"
     if rank == QUEEN:
         return 10, "queen: 10"
     if rank == KING:

@@ -301,3 +301,24 @@ def test_the_colour_follows_the_suit_and_the_symbol_tells_the_suit_alone() -> No
         assert face.colour == ("red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "black")
         assert face.name.endswith(f" of {card.suit.label}")
         assert Card.parse(face.rank + face.symbol) == card  # what is drawn reads back
+
+
+def test_no_engine_text_counts_with_a_parenthesised_plural() -> None:
+    """Issue 22, defect 13: "2 deck(s)", "Jack(s)", "unit(s)" read as written for
+    developers; the engines' own texts (the fallback where no words are made at display,
+    and the score helper's "why" lines) count in words."""
+    import re
+    from pathlib import Path
+
+    import gameplay.rules as rules
+
+    found = [
+        f"{path.name}: {line.strip()}"
+        for path in Path(rules.__file__).parent.glob("*.py")
+        for line in path.read_text().splitlines()
+        if re.search(r"\w\((s|es)\)", line)
+    ]
+    assert found == []
+    from gameplay.rules.cards import counted
+
+    assert (counted(1, "deck", "decks"), counted(2, "deck", "decks")) == ("1 deck", "2 decks")

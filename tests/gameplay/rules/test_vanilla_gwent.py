@@ -464,7 +464,7 @@ def test_general_grants_three_per_unit_in_its_row() -> None:
     assert power(b, "JC") == 3
     b = board(ZERO_ALONE, unit(0, "JC"), unit(0, "5C"), unit(0, "KC"), unit(0, "9H", "clubs"))
     assert power(b, "JC") == 12
-    assert why(b, "JC") == ("general: 3 x 4 unit(s) in the row = 12",)
+    assert why(b, "JC") == ("general: 3 x 4 units in the row = 12",)
 
 
 def test_general_counts_a_spy_in_its_row_but_not_other_rows_or_sides() -> None:
@@ -584,7 +584,7 @@ def test_joker_is_applied_last_after_weather_and_might() -> None:
     b = board(unit(0, "JC"), weather(1, "2C"), joker(0, "JC"), alignments=(MIGHT, None))
     assert power(b, "JC") == (2 + 2) * 2
     assert why(b, "JC") == (
-        "general: 3 x 1 unit(s) in the row = 3",
+        "general: 3 x 1 unit in the row = 3",
         "weather on clubs: 2",
         "might: +2 = 4",
         "joker: x 2 = 8",
