@@ -28,7 +28,7 @@ from gameplay.rules.errors import RuleViolation
 
 def counted(count: int, one: str, many: str) -> str:
     """``"1 deck"``, ``"2 decks"``: an engine's own fallback text counts in words, never
-    "deck(s)" (the words people read are made at display: ``core.words``)."""
+    a parenthesised plural (the words people read are made at display: ``core.words``)."""
     return f"{count} {one if count == 1 else many}"
 
 
