@@ -193,7 +193,11 @@ class ClubNight(LiveServerJourney):
             journey.shot(screen, "the projector shows round 1's tables")
             org.goto(journey.url(f"/tournaments/{tournament.pk}/rounds/"))
             assert org.locator("#pairings tbody tr").count() == 12
-            journey.shot(org, "round 1's pairings on the organiser's phone")
+            # The README's picture shows the tables: the page scrolled to them.
+            org.locator("#pairings").evaluate(
+                "table => window.scrollTo(0, table.getBoundingClientRect().top + scrollY - 130)"
+            )
+            journey.shot(org, "round 1's pairings on the organiser's phone", readme="pairings")
             org.get_by_role("button", name="Start round 1").click()
             screen.locator(".pj-countdown").wait_for(timeout=20_000)
             assert screen.locator(".pj-clock-label", has_text="left in the round").count() == 1

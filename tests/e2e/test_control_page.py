@@ -8,15 +8,31 @@ import pytest
 
 from tests.e2e.journey import DESKTOP, LiveServerJourney
 from tests.factories import A_WINS, B_WINS, running_tournament
-from tournaments.models import Match
+from tournaments.models import Match, Player, Tournament
 from tournaments.services import results, swiss
 
 pytestmark = [pytest.mark.e2e]
 
+NAMES = [
+    "Ana Lima",
+    "Ben Okafor",
+    "Cleo Park",
+    "Dev Rao",
+    "Eva Novak",
+    "Finn Doyle",
+    "Gia Russo",
+    "Hal Berg",
+]
+
 
 class ControlPageIsLive(LiveServerJourney):
     def test_the_control_page_shows_problems_and_a_judge_call_arrives_live(self) -> None:
-        tournament, organiser, _ = running_tournament(8, auto_pair=False)
+        tournament, organiser, registrations = running_tournament(8, auto_pair=False)
+        # Names a reader of the screenshots knows them by (the README shows one).
+        Tournament.objects.filter(pk=tournament.pk).update(name="Thursday Swiss")
+        tournament.name = "Thursday Swiss"
+        for registration, name in zip(registrations, NAMES, strict=True):
+            Player.objects.filter(pk=registration.player_id).update(display_name=name)
         rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
         assert rnd is not None
         swiss.start_round(actor=organiser, round=rnd)
@@ -51,5 +67,9 @@ class ControlPageIsLive(LiveServerJourney):
             page.locator("#problems", has_text="called a judge").wait_for()
             assert page.locator("#count-calls").inner_text() == "1"
         assert f"Table {caller.table}" in phone.locator("#problems").inner_text()
+        # The README's picture: the counts and the open problems (the page scrolled to them).
+        phone.get_by_role("region", name="Counts").evaluate(
+            "box => window.scrollTo(0, box.getBoundingClientRect().top + scrollY - 12)"
+        )
         journey.shot(phone, "the call arrives on the phone", readme="control-page")
         journey.shot(desk, "the call arrives on the laptop")

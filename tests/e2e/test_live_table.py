@@ -18,7 +18,7 @@ import pytest
 from gameplay.models import LiveTable, TableSettings, TurnEvent
 from tests.e2e.journey import LiveServerJourney
 from tests.factories import running_tournament
-from tournaments.models import Match, MatchStatus
+from tournaments.models import Match, MatchStatus, Player, Tournament
 from tournaments.services import swiss
 
 pytestmark = [pytest.mark.e2e]
@@ -63,7 +63,11 @@ class LiveTablePlayedOnTwoPhones(LiveServerJourney):
             round__tournament=tournament
         )
         assert match.b is not None
-        ana_name, bruno_name = match.a.player.display_name, match.b.player.display_name
+        # Names a reader of the screenshots knows them by (the README shows one).
+        Tournament.objects.filter(pk=tournament.pk).update(name="Friday league")
+        Player.objects.filter(pk=match.a.player_id).update(display_name="Ana")
+        Player.objects.filter(pk=match.b.player_id).update(display_name="Bruno")
+        ana_name, bruno_name = "Ana", "Bruno"
         cable = _Cable()
         journey = self.journey = self.start_journey("5-live-table")
         ana_context, ana = self._phone(match.a.player.user.username, cable)

@@ -65,7 +65,7 @@ def test_a_24_player_swiss_runs_to_the_end_in_the_browser(start_journey) -> None
         if first_round:
             pairings = org_page.locator("#pairings").inner_text()
             assert matches[0].a.name in pairings and matches[0].b.name in pairings
-            journey.shot(org_page, "round 1 paired and started", readme="pairings")
+            journey.shot(org_page, "round 1 paired and started")
         # Table 1: the players report and confirm on their phones.
         first = matches[0]
         a_page = journey.log_in(first.a.player.user.username)
