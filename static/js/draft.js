@@ -167,7 +167,8 @@
     if (snap.status === "paused") {
       $("pick-help").textContent = "The organiser paused the draft: picks wait until it resumes.";
     }
-    $("neighbours-line").textContent = neighbours(you.seat);
+    // Once the draft is over, where packs pass no longer matters.
+    $("neighbours-line").textContent = snap.status === "finished" ? "" : neighbours(you.seat);
     $("queue-line").textContent = you.queued
       ? you.queued + (you.queued === 1 ? " more pack waiting for you" : " more packs waiting for you")
       : "";

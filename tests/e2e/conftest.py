@@ -2,6 +2,9 @@
 
 Missing Chromium is a failure, not a skip: CI installs it (``.ci/run``). To run the rest of
 the suite without a browser, deselect these tests with ``-m "not e2e"``.
+
+The journeys' helpers (log in on a phone or a laptop, numbered screenshots of every step)
+are in ``journey.py``; ``start_journey`` gives one on pytest-django's live server.
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ import os
 import shutil
 
 import pytest
+
+from tests.e2e.journey import Journey
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -49,9 +54,16 @@ def browser():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def page(browser):  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 390, "height": 844})  # a phone
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    yield page
-    context.close()
+def start_journey(browser, live_server):  # type: ignore[no-untyped-def]
+    """``start_journey(name)``: a ``Journey`` on pytest-django's live server; its browser
+    contexts are closed after the test."""
+    started: list[Journey] = []
+
+    def start(name: str, **kwargs) -> Journey:  # type: ignore[no-untyped-def]
+        journey = Journey(browser, live_server.url, name, **kwargs)
+        started.append(journey)
+        return journey
+
+    yield start
+    for journey in started:
+        journey.close()

@@ -1,38 +1,29 @@
 """The bracket on a phone and a laptop (issue 22, defect 6): a drawing wider than the
 screen says so (the hint, a shadow on the side with more) and scrolls sideways at its
 readable size; "Fit to screen" shows the whole of it at the page's width; the player's own
-box is scrolled into view. Screenshots in test-results/."""
+box is scrolled into view. Screenshots in test-results/journeys/bracket-fits-<width>/."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from tests.e2e.journey import DESKTOP, PHONE
 from tests.tournaments.test_brackets import _bracket_event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("test-results")
 
-
-@pytest.mark.parametrize("size", [(390, 844), (1366, 900)])
-def test_a_double_elimination_scrolls_visibly_and_fits_on_demand(
-    live_server, browser, size
-) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_a_double_elimination_scrolls_visibly_and_fits_on_demand(start_journey, viewport) -> None:  # type: ignore[no-untyped-def]
     tournament, _, _ = _bracket_event(8, "double_elim")
-    width, height = size
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.set_default_timeout(15_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/stages/1/bracket/")
+    journey = start_journey(f"bracket-fits-{viewport['width']}")
+    page = journey.open(viewport)
+    page.goto(journey.url(f"/tournaments/{tournament.pk}/stages/1/bracket/"))
     page.locator(".bracket-svg").wait_for()
     page.evaluate("localStorage.removeItem('bracket-fit')")
     page.reload()
     page.locator(".bracket-svg").wait_for()
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"bracket-{width}-actual.png"))
+    journey.shot(page, "actual size")
     hint = page.locator("#bracket-hint")
     assert hint.is_visible(), "a drawing wider than the screen must say so"
     frame = page.locator(".bracket-frame")
@@ -44,10 +35,10 @@ def test_a_double_elimination_scrolls_visibly_and_fits_on_demand(
         " <= document.querySelector('.bracket-scroll').clientWidth + 1"
     )
     assert hint.is_hidden()
-    page.screenshot(path=str(SHOTS / f"bracket-{width}-fit.png"))
+    journey.shot(page, "fit to screen")
     page.reload()  # remembered
     page.locator(".bracket-svg").wait_for()
     assert page.locator("#bracket-fit").get_attribute("aria-pressed") == "true"
     page.locator("#bracket-full").click()
     page.wait_for_function("!document.getElementById('bracket-hint').hidden")
-    assert not errors, errors
+    assert not journey.errors, journey.errors

@@ -9,10 +9,8 @@ and the page's socket hears of it there.
 from __future__ import annotations
 
 import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from channels.testing import live as channels_live
 
-from tests.e2e.test_draft_pod import PASSWORD, PHONE, _set_up_the_server_process
+from tests.e2e.journey import LiveServerJourney, fill_game
 from tests.factories import member
 from tests.tournaments.test_brackets import _bracket_event, _open_bracket_matches
 from tournaments.models import Role
@@ -20,51 +18,27 @@ from tournaments.models import Role
 pytestmark = [pytest.mark.e2e]
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords() -> None:
-    """The real password hasher: the server process was forked before the suite's
-    fast-hasher fixture ran."""
-
-
-class BracketPageIsLive(ChannelsLiveServerTestCase):
-    serve_static = True
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        channels_live.set_database_connection = _set_up_the_server_process
-        super().setUpClass()
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser):  # type: ignore[no-untyped-def]
-        self.browser = browser
-
+class BracketPageIsLive(LiveServerJourney):
     def test_the_bracket_page_redraws_when_a_judge_enters_a_result(self) -> None:
         tournament, _, stage = _bracket_event(4, "single_elim")
         judge = member(tournament.club, Role.JUDGE)
-        base = self.live_server_url
+        journey = self.start_journey("bracket-live")
 
-        watcher = self.browser.new_context(**PHONE).new_page()  # anyone: no login
-        watcher.set_default_timeout(15_000)
-        errors: list[str] = []
-        watcher.on("pageerror", lambda error: errors.append(str(error)))
-        watcher.goto(f"{base}/tournaments/{tournament.pk}/stages/1/bracket/")
+        watcher = journey.open()  # anyone: no login
+        watcher.goto(journey.url(f"/tournaments/{tournament.pk}/stages/1/bracket/"))
         assert watcher.locator('svg .match[data-status="ready"]').count() == 2
+        journey.shot(watcher, "the bracket before")
 
-        judge_page = self.browser.new_context(**PHONE).new_page()
-        judge_page.set_default_timeout(15_000)
-        judge_page.goto(f"{base}/accounts/login/")
-        judge_page.get_by_label("Username").fill(judge.username)
-        judge_page.get_by_label("Password").fill(PASSWORD)
-        judge_page.get_by_role("button", name="Log in").click()
-        judge_page.wait_for_url(f"{base}/")
+        judge_page = journey.log_in(judge.username)
         semi = _open_bracket_matches(stage)[0]
-        judge_page.goto(f"{base}/tournaments/{tournament.pk}/matches/{semi.pk}/")
-        for name, value in (("g1_r1_a", 10), ("g1_r1_b", 5), ("g1_r2_a", 10), ("g1_r2_b", 5)):
-            judge_page.fill(f"input[name={name}]", str(value))
+        judge_page.goto(journey.url(f"/tournaments/{tournament.pk}/matches/{semi.pk}/"))
+        fill_game(judge_page, (10, 5), (10, 5))
         judge_page.locator("#judge-result").click()
         judge_page.get_by_text("Result entered.").wait_for()
+        journey.shot(judge_page, "the judge enters a semifinal")
 
         # The watcher's page redraws without a reload (its poll is a minute away).
         watcher.locator('svg .match[data-status="done"]').first.wait_for(timeout=10_000)
         assert watcher.locator('svg .match[data-status="done"]').count() == 1
-        assert not errors, errors
+        journey.shot(watcher, "the bracket redrawn")
+        assert not journey.errors, journey.errors

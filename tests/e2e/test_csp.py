@@ -13,13 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from channels.testing import live as channels_live
 from django.core.management import call_command
 
 from gameplay.management.commands.seed_demo import DEMO_PASSWORD
 from gameplay.models import DraftPod, LiveTable
-from tests.e2e.test_draft_pod import PHONE, _set_up_the_server_process
+from tests.e2e.journey import LiveServerJourney
 from tournaments.models import Club, Registration, RegistrationStatus, Round, Tournament
 
 pytestmark = [pytest.mark.e2e]
@@ -34,38 +32,15 @@ document.addEventListener("securitypolicyviolation", function (e) {
 """
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords() -> None:
-    """The real password hasher: the server process was forked before the suite's
-    fast-hasher fixture ran."""
-
-
-class PagesUnderThePolicy(ChannelsLiveServerTestCase):
-    serve_static = True
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        channels_live.set_database_connection = _set_up_the_server_process
-        super().setUpClass()
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser):  # type: ignore[no-untyped-def]
-        self.browser = browser
-
+class PagesUnderThePolicy(LiveServerJourney):
     def open_as(self, username: str | None) -> Any:
-        context = self.browser.new_context(**PHONE)
-        context.add_init_script(WATCH_VIOLATIONS)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
+        page = self.journey.open()
+        page.add_init_script(WATCH_VIOLATIONS)
         self.console: list[str] = []
         page.on("console", lambda message: self.console.append(message.text))
         page.on("pageerror", lambda error: self.console.append(f"page error: {error}"))
         if username is not None:
-            page.goto(f"{self.live_server_url}/accounts/login/")
-            page.get_by_label("Username").fill(username)
-            page.get_by_label("Password").fill(DEMO_PASSWORD)
-            page.get_by_role("button", name="Log in").click()
-            page.wait_for_url(f"{self.live_server_url}/")
+            self.journey.log_in(username, page=page)
         return page
 
     def visit(self, page: Any, path: str) -> None:
@@ -90,6 +65,7 @@ class PagesUnderThePolicy(ChannelsLiveServerTestCase):
 
     def test_the_main_pages_work_under_the_policy(self) -> None:
         call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+        self.journey = self.start_journey("csp", password=DEMO_PASSWORD)
         running = Tournament.objects.get(name__contains="Vanilla Gwent Swiss")
         bracket = Tournament.objects.filter(stages__kind="double_elim").first()
         assert bracket is not None

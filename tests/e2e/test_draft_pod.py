@@ -12,63 +12,21 @@ from __future__ import annotations
 import time
 
 import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from channels.testing import live as channels_live
 
 from gameplay.models import DraftSeat, Pick, PickSource, PodStatus
 from gameplay.rules import draft as engine
+from tests.e2e.journey import Journey, LiveServerJourney
 from tests.factories import draft_pods
 
 pytestmark = [pytest.mark.e2e]
 
-PASSWORD = "pass-word-123"  # the factories' password
-PHONE = {"viewport": {"width": 390, "height": 844}}
 
-
-@pytest.fixture(autouse=True)
-def _fast_passwords() -> None:
-    """Keep the real password hasher here: the server process was forked before the
-    suite's fast-hasher fixture ran, so it would not know the fast one."""
-
-
-def _set_up_the_server_process() -> None:
-    """In the server's (forked) process: pytest-django already renamed the database to the
-    test one (Channels' own setup would prefix ``test_`` a second time), and tasks run in
-    the process as in the embedded default (no worker runs in this test)."""
-    from django.conf import settings
-
-    from config.celery import app
-
-    database = settings.DATABASES["default"]
-    if not database["NAME"].startswith("test_"):
-        database["NAME"] = "test_" + database["NAME"]
-    app.conf.task_always_eager = True
-
-
-class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
-    serve_static = True
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        channels_live.set_database_connection = _set_up_the_server_process
-        super().setUpClass()
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser):  # type: ignore[no-untyped-def]
-        self.browser = browser
-
-    def log_in(self, username: str):  # type: ignore[no-untyped-def]
-        page = self.browser.new_context(**PHONE).new_page()
-        page.set_default_timeout(15_000)
-        page.goto(f"{self.live_server_url}/accounts/login/")
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Log in").click()
-        page.wait_for_url(f"{self.live_server_url}/")
-        return page
-
-    def pick_if_possible(self, page) -> bool:  # type: ignore[no-untyped-def]
-        """Tap to highlight, tap again to pick; True if a pick was sent."""
+class DraftPodInTheBrowser(LiveServerJourney):
+    def pick_if_possible(  # type: ignore[no-untyped-def]
+        self, page, journey: Journey | None = None, step: str = ""
+    ) -> bool:
+        """Tap to highlight, tap again to pick; True if a pick was sent. With ``journey``,
+        the highlighted cards are its next step."""
         buttons = page.locator("#pack-cards button")
         if buttons.count() == 0:
             return False
@@ -76,6 +34,8 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
         title = page.locator("#pack-title").inner_text()
         for i in range(keep):
             page.locator("#pack-cards button").nth(i).click()
+        if journey is not None:
+            journey.shot(page, step, readme="draft")
         page.locator("#pack-cards button.selected").first.click()
         # Wait for the server's new snapshot (the pack in front changes).
         for _ in range(50):
@@ -91,17 +51,25 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
             s.position: s.registration.player.user.username
             for s in DraftSeat.objects.select_related("registration__player__user").filter(pod=pod)
         }
-        players = [self.log_in(seats[0]), self.log_in(seats[1])]
+        journey = self.start_journey("4-draft")
+        players = [journey.log_in(seats[0]), journey.log_in(seats[1])]
         for page in players:
-            page.goto(f"{self.live_server_url}/drafts/{pod.pk}/")
+            page.goto(journey.url(f"/drafts/{pod.pk}/"))
             page.get_by_text("Live", exact=True).wait_for()
             page.locator("#status-line", has_text="Waiting for the organiser").wait_for()
+        journey.shot(players[0], "a player waits for the organiser")
 
-        control = self.log_in(organiser.username)
-        control.goto(f"{self.live_server_url}/tournaments/{pod.tournament_id}/")
+        control = journey.log_in(organiser.username)
+        control.goto(journey.url(f"/tournaments/{pod.tournament_id}/"))
         control.get_by_role("button", name="Start pod 1").click()
-        control.wait_for_url(f"{self.live_server_url}/drafts/{pod.pk}/control/")
+        control.wait_for_url(journey.url(f"/drafts/{pod.pk}/control/"))
         control.locator("#status-line", has_text="Drafting.").wait_for()
+        journey.shot(control, "the organiser starts the pod")
+
+        # The first pick, on the first player's phone: the cards kept are highlighted.
+        players[0].locator("#pack-cards button").first.wait_for()
+        assert players[0].locator("#pack-title").inner_text().startswith("Pack 1, pick 1")
+        self.pick_if_possible(players[0], journey, "the first pick highlighted")
 
         deadline = time.monotonic() + 150
         while time.monotonic() < deadline:
@@ -115,6 +83,7 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
                     self.pick_if_possible(page)
             time.sleep(0.2)
         control.locator("#status-line", has_text="The draft is over.").wait_for(timeout=30_000)
+        journey.shot(control, "the draft is over")
 
         pod.refresh_from_db()
         assert pod.status == PodStatus.FINISHED
@@ -140,6 +109,8 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
                 "cards => cards.map(c => c.dataset.card)"
             )
             assert sorted(chips) == sorted(str(c) for c in pools[position])
+        assert "Your draft is complete" in players[0].locator("#pack-title").inner_text()
+        journey.shot(players[0], "the player's pool of seven")
 
     def test_the_pick_page_names_neighbours_the_holder_and_refuses_taps_while_paused(
         self,
@@ -153,10 +124,11 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
             s.position: s
             for s in DraftSeat.objects.select_related("registration__player__user").filter(pod=pod)
         }
-        player = self.log_in(seats[0].registration.player.user.username)
-        player.goto(f"{self.live_server_url}/drafts/{pod.pk}/")
-        control = self.log_in(organiser.username)
-        control.goto(f"{self.live_server_url}/drafts/{pod.pk}/control/")
+        journey = self.start_journey("draft-neighbours-and-pause")
+        player = journey.log_in(seats[0].registration.player.user.username)
+        player.goto(journey.url(f"/drafts/{pod.pk}/"))
+        control = journey.log_in(organiser.username)
+        control.goto(journey.url(f"/drafts/{pod.pk}/control/"))
         control.locator("#btn-start").click()
         player.locator("#pack-cards button").first.wait_for()
         line = player.locator("#neighbours-line").inner_text()
@@ -164,13 +136,16 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
             f"Packs pass left: you pass to {seats[1].label} (seat 2) and get yours from "
             f"{seats[3].label} (seat 4)."
         ), line
+        journey.shot(player, "the neighbours named")
 
         control.locator("#btn-pause").click()
         player.locator("#pick-help", has_text="paused the draft").wait_for()
+        journey.shot(control, "the organiser pauses")
         player.locator("#pack-cards button").first.click()
         player.locator(
             "#draft-error", has_text="The draft is paused: nothing was picked"
         ).wait_for()
+        journey.shot(player, "a tap while paused says why")
         assert not Pick.objects.filter(pod=pod).exists()
         control.locator("#btn-resume").click()
         player.locator("#pick-help", has_text="Keep 2").wait_for()
@@ -179,4 +154,4 @@ class DraftPodInTheBrowser(ChannelsLiveServerTestCase):
         self.pick_if_possible(player)
         player.locator("#pack-title", has_text="Waiting for the next pack").wait_for()
         player.locator("#pick-help", has_text=f"{seats[3].label} (seat 4) is picking").wait_for()
-        player.screenshot(path="test-results/draft-waiting.png", full_page=True)
+        journey.shot(player, "waiting for the next pack says who holds it")

@@ -1,6 +1,7 @@
 """End to end in a browser, over real websockets: two players on their phones play a match
-at a live table (a game round up to the turn limit, a dropped connection in the middle),
-enter the scores, confirm at the table, and the result is in the standings.
+at a live table (a game round up to the turn limit, a dropped connection in the middle, an
+extra turn on the last turn granting one more: the infinity rule), enter the scores,
+confirm at the table, and the result is in the standings (journey 5 of issue 22).
 
 Channels' live server runs the ASGI application (Daphne) in a child process, as for the
 draft (``test_draft_pod``). One phone's websocket is cut with Playwright's websocket
@@ -13,23 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from channels.testing import ChannelsLiveServerTestCase
-from channels.testing import live as channels_live
 
 from gameplay.models import LiveTable, TableSettings, TurnEvent
-from tests.e2e.test_draft_pod import PHONE, _set_up_the_server_process
-from tests.e2e.test_swiss_tournament import log_in
+from tests.e2e.journey import LiveServerJourney
 from tests.factories import running_tournament
-from tournaments.models import Match, MatchStatus
+from tournaments.models import Match, MatchStatus, Player, Tournament
 from tournaments.services import swiss
 
 pytestmark = [pytest.mark.e2e]
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords() -> None:
-    """The real password hasher: the server process was forked before the suite's
-    fast-hasher fixture ran."""
 
 
 class _Cable:
@@ -53,28 +45,13 @@ class _Cable:
         self.open.clear()
 
 
-class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
-    serve_static = True
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        channels_live.set_database_connection = _set_up_the_server_process
-        super().setUpClass()
-
-    @pytest.fixture(autouse=True)
-    def _browser(self, browser):  # type: ignore[no-untyped-def]
-        self.browser = browser
-
+class LiveTablePlayedOnTwoPhones(LiveServerJourney):
     def _phone(self, username: str, cable: _Cable | None = None):  # type: ignore[no-untyped-def]
-        context = self.browser.new_context(**PHONE)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        self.errors: list[str] = getattr(self, "errors", [])
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page = self.journey.open()
         if cable is not None:
             page.route_web_socket("**/ws/tables/**", cable.route)
-        log_in(page, self.live_server_url, username)
-        return context, page
+        self.journey.log_in(username, page=page)
+        return page.context, page
 
     def test_a_match_played_at_the_table_to_its_confirmed_result(self) -> None:
         tournament, organiser, _ = running_tournament(
@@ -86,25 +63,34 @@ class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
             round__tournament=tournament
         )
         assert match.b is not None
-        ana_name, bruno_name = match.a.player.display_name, match.b.player.display_name
+        # Names a reader of the screenshots knows them by (the README shows one).
+        Tournament.objects.filter(pk=tournament.pk).update(name="Friday league")
+        Player.objects.filter(pk=match.a.player_id).update(display_name="Ana")
+        Player.objects.filter(pk=match.b.player_id).update(display_name="Bruno")
+        ana_name, bruno_name = "Ana", "Bruno"
         cable = _Cable()
+        journey = self.journey = self.start_journey("5-live-table")
         ana_context, ana = self._phone(match.a.player.user.username, cable)
         _, bruno = self._phone(match.b.player.user.username)
 
         # Ana opens the table from her match page; Bruno follows the link on his.
-        match_url = f"{self.live_server_url}/tournaments/{tournament.pk}/matches/{match.pk}/"
+        match_url = journey.url(f"/tournaments/{tournament.pk}/matches/{match.pk}/")
         ana.goto(match_url)
+        journey.shot(ana, "Ana's match page")
         ana.locator("#open-table-phones").click()
         ana.locator("#connection.live").wait_for()
         bruno.goto(match_url)
         bruno.locator("#open-live-table").click()
         bruno.locator("#connection.live").wait_for()
+        journey.shot(bruno, "Bruno at the table")
 
         ana.locator("#tap-play").click()
         bruno.locator("#headline").get_by_text(f"{bruno_name}'s turn").wait_for()
         assert ana.locator("#tap-play").is_disabled()  # not her turn any more
         bruno.locator("#tap-pass").click()
         ana.locator("#seat-left-0").get_by_text("4 turns left").wait_for()
+        assert ana.locator("#headline").inner_text() == f"{ana_name}'s turn · 4 turns left"
+        journey.shot(ana, "Bruno passed: Ana has 4 turns left", readme="live-table")
 
         # Ana's connection drops: the page counts on and queues her taps.
         cable.cut()
@@ -115,6 +101,7 @@ class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
         ana.locator("#seat-left-0").get_by_text("2 turns left").wait_for()
         assert "2 taps waiting to be sent" in ana.locator("#table-pending").inner_text()
         assert bruno.locator("#turn-counter").inner_text() == "3"  # nothing reached Bruno
+        journey.shot(ana, "offline: Ana's taps wait to be sent")
         # Switching apps and back (the page hidden, then shown) loses nothing.
         ana.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
 
@@ -125,30 +112,42 @@ class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
         ana.locator("#table-pending").wait_for(state="hidden")
         bruno.locator("#turn-counter").get_by_text("5").wait_for()
         assert bruno.locator("#seat-left-0").inner_text() == "2 turns left"
+        journey.shot(bruno, "back online: both phones agree")
 
+        # The infinity rule: an extra turn on Ana's last turn grants her one more.
         ana.locator("#tap-play").click()
+        ana.locator("#seat-left-0").get_by_text("1 turn left").wait_for()
+        ana.locator("#tap-extra").click()
+        ana.locator("#headline").get_by_text("the extra turn just granted").wait_for()
+        assert ana.locator("#headline").inner_text() == (
+            f"{ana_name}'s turn: the extra turn just granted (no turns left after it)"
+        )
+        assert ana.locator("#tap-play").is_enabled()
+        journey.shot(ana, "the infinity rule: an extra turn after the last")
         ana.locator("#tap-play").click()
         ana.locator("#headline").get_by_text("turn limit reached").wait_for()
         assert ana.locator("#tap-box").is_hidden()
-        # A fifth turn after Bruno's pass is refused by the server, in the players' words.
+        journey.shot(ana, "the turn limit is reached")
+        # A sixth turn after Bruno's pass is refused by the server, in the players' words.
         table = LiveTable.objects.get(match=match)
         refused = ana.evaluate(
             """async (id) => {
                 const csrf = document.querySelector("[name=csrfmiddlewaretoken]").value;
                 const r = await fetch(`/api/v1/tables/${id}/turns/`, {method: "POST",
                   headers: {"Content-Type": "application/json", "X-CSRFToken": csrf},
-                  body: JSON.stringify({number: 6, kind: "play"})});
+                  body: JSON.stringify({number: 7, kind: "play"})});
                 return [r.status, (await r.json()).detail];
             }""",
             table.pk,
         )
         assert refused[0] == 409, refused
         assert refused[1].startswith(f"{ana_name} has used the 4 turns allowed since {bruno_name}")
-        assert TurnEvent.objects.filter(table=table, undone_at__isnull=True).count() == 6
+        assert TurnEvent.objects.filter(table=table, undone_at__isnull=True).count() == 7
 
         # The scores of the game round; the next one Bruno starts; then the last scores.
         ana.fill("#score-0", "10")
         ana.fill("#score-1", "5")
+        journey.shot(ana, "Ana enters the game round's scores")
         ana.locator("#save-scores").click()
         bruno.locator("#games-list").get_by_text("10\N{EN DASH}5").wait_for()
         bruno.locator("#headline").get_by_text(f"{bruno_name}'s turn").wait_for()
@@ -170,16 +169,22 @@ class LiveTablePlayedOnTwoPhones(ChannelsLiveServerTestCase):
         ana.locator("#headline").get_by_text(f"{won}: waiting for").wait_for()
         assert ana.locator("#confirm-box").is_hidden()  # her own report: not hers to confirm
         # Bruno confirms at the table; the result is in the standings.
+        bruno.locator("#confirm-box").wait_for()
+        journey.shot(bruno, "Bruno is asked to confirm")
         bruno.locator("#confirm").click()
         bruno.locator("#match-status").get_by_text("Confirmed").wait_for()
         bruno.locator("#headline").get_by_text(f"{won}: the result is confirmed.").wait_for()
+        journey.shot(bruno, "the result is confirmed")
         match.refresh_from_db()
         assert match.status == MatchStatus.CONFIRMED and match.winner == "a"
         bruno.goto(f"{self.live_server_url}/tournaments/{tournament.pk}/standings/")
         first_row = bruno.locator("table tbody tr").first.inner_text()
         assert ana_name in first_row
+        journey.shot(bruno, "the standings")
         # The judges' timeline on the match page.
         ana.goto(match_url)
         ana.locator("#turn-timeline summary").click()
-        assert f"{bruno_name} passed" in ana.locator("#turn-timeline").inner_text()
-        assert not self.errors, self.errors
+        timeline = ana.locator("#turn-timeline").inner_text()
+        assert f"{bruno_name} passed" in timeline
+        journey.shot(ana, "the match page's turn timeline")
+        assert not journey.errors, journey.errors

@@ -6,19 +6,17 @@ a toast never takes a tap meant for what is under it."""
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.utils import timezone
 
-from tests.e2e.test_swiss_tournament import log_in
 from tests.factories import RegistrationFactory, TournamentFactory, member
 from tournaments.models import Role, TournamentStatus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_refused_paste_says_so_in_view_on_a_phone(live_server, page) -> None:  # type: ignore[no-untyped-def]
+def test_a_refused_paste_says_so_in_view_on_a_phone(start_journey) -> None:  # type: ignore[no-untyped-def]
     tournament = TournamentFactory(
         capacity=64,
         status=TournamentStatus.REGISTRATION,
@@ -27,8 +25,9 @@ def test_a_refused_paste_says_so_in_view_on_a_phone(live_server, page) -> None: 
     organiser = member(tournament.club, Role.ORGANISER)
     for _ in range(40):  # a long list: the paste form is far down the page
         RegistrationFactory(tournament=tournament)
-    log_in(page, live_server.url, organiser.username)
-    page.goto(f"{live_server.url}/tournaments/{tournament.pk}/")
+    journey = start_journey("toast-in-view")
+    page = journey.log_in(organiser.username)
+    page.goto(journey.url(f"/tournaments/{tournament.pk}/"))
     box = page.locator("#bulk-add-names")
     box.scroll_into_view_if_needed()
     box.fill("Dana Guest\nDana Guest")  # the same name twice: refused, all or nothing
@@ -39,7 +38,7 @@ def test_a_refused_paste_says_so_in_view_on_a_phone(live_server, page) -> None: 
     assert shown is not None
     height = page.viewport_size["height"]
     assert shown["y"] >= 0 and shown["y"] + shown["height"] <= height, (shown, height)
-    Path("test-results").mkdir(exist_ok=True)
-    page.screenshot(path="test-results/toast-refused-paste.png")
+    assert "Dana Guest" in toast.inner_text()
+    journey.shot(page, "the refused paste, said in view")
     page.locator(".messages .toast-close").first.click()
     assert toast.count() == 0

@@ -11,19 +11,24 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_sign_up_register_for_the_demo_tournament_and_see_yourself_listed(
-    live_server,
-    page,  # type: ignore[no-untyped-def]
+    start_journey,  # type: ignore[no-untyped-def]
 ) -> None:
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     tournament = Tournament.objects.get(name="Gesoseka Swiss")
+    journey = start_journey("sign-up-and-register")
+    page = journey.open()
 
-    page.goto(f"{live_server.url}/")
+    page.goto(journey.url("/"))
+    assert "Gesoseka Swiss" in page.locator("main").inner_text()
+    journey.shot(page, "the demo's home page", readme="home")
     page.get_by_role("link", name="Sign up").first.click()
     page.get_by_label("Username").fill("newcomer")
     page.get_by_label("Display name").fill("Nova Newcomer")
     page.get_by_label("Password").fill("a-long-password-1")
+    journey.shot(page, "sign up")
     page.get_by_role("button", name="Create account").click()
     page.get_by_text("Welcome, Nova Newcomer!").wait_for()
+    journey.shot(page, "welcome")
 
     page.get_by_role("link", name="Gesoseka Swiss").first.click()
     page.get_by_role("button", name="Register").click()
@@ -32,6 +37,7 @@ def test_sign_up_register_for_the_demo_tournament_and_see_yourself_listed(
     players = page.locator("#players")
     assert "Nova Newcomer" in players.inner_text()
     assert "21 / 32" in page.content()
+    journey.shot(page, "registered")
 
     page.get_by_role("button", name="Check in").click()
     page.get_by_text("You are checked in. Good luck!").wait_for()
@@ -39,6 +45,7 @@ def test_sign_up_register_for_the_demo_tournament_and_see_yourself_listed(
         tournament=tournament, player__user__username="newcomer"
     )
     assert registration.checked_in
+    journey.shot(page, "checked in")
 
     page.reload()
     assert "Nova Newcomer" in page.locator("#players").inner_text()
