@@ -188,4 +188,4 @@ def test_a_double_elimination_of_12_runs_to_the_end_in_the_browser(start_journey
     desk.goto(journey.url(f"/tournaments/{tournament.pk}/stages/1/bracket/"))
     desk.get_by_text("Final places").wait_for()
     assert desk.locator('svg .match[data-status="done"]').count() >= 21
-    journey.shot(desk, "the finished bracket on a laptop", readme="bracket")
+    journey.shot(desk, "the finished bracket on a laptop")

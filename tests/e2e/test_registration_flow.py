@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
+from gameplay.management.commands.seed_demo import DEMO_PASSWORD
+from tests.e2e.journey import DESKTOP
 from tournaments.models import Registration, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -49,3 +51,12 @@ def test_sign_up_register_for_the_demo_tournament_and_see_yourself_listed(
 
     page.reload()
     assert "Nova Newcomer" in page.locator("#players").inner_text()
+
+    # The demo's double elimination on a laptop, fitted to the screen (the README's
+    # bracket): every round to the grand final's reset in view, no box cut off.
+    bracket = Tournament.objects.get(name="Gesoseka double elimination")
+    desk = journey.log_in("player5", viewport=DESKTOP, password=DEMO_PASSWORD)
+    desk.goto(journey.url(f"/tournaments/{bracket.pk}/stages/1/bracket/"))
+    desk.get_by_role("button", name="Fit to screen").click()
+    desk.get_by_text("Grand final reset", exact=True).wait_for()
+    journey.shot(desk, "the demo's double elimination on a laptop", readme="bracket")
