@@ -205,3 +205,10 @@ def username_key(raw: str) -> str:
     """What makes two user names the same account: NFKC, trimmed, case-folded. Never
     raises (it also keys the sign-in throttle for whatever a client sends)."""
     return unicodedata.normalize("NFKC", raw).strip().casefold()
+
+
+def possessive(name: object) -> str:
+    """A name's possessive as English writes it: "Ada's", but "The Aces'" and "Jonas'" (a
+    name that ends in s takes the apostrophe alone, as a team's plural name must)."""
+    text = str(name)
+    return f"{text}'" if text[-1:].lower() == "s" else f"{text}'s"

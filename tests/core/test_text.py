@@ -226,3 +226,15 @@ def test_the_demo_user_names_do_not_look_alike() -> None:
 @given(st.text())
 def test_username_skeleton_never_raises(raw: str) -> None:
     assert isinstance(username_skeleton(raw), str)
+
+
+def test_a_possessive_of_a_name_ending_in_s_takes_the_apostrophe_alone() -> None:
+    """Issue 22: "The Aces's score first" read wrong on a team's match page."""
+    from core.text import possessive
+
+    assert [possessive(n) for n in ("Ada", "The Aces", "Jonas", "NIGHT OWLS")] == [
+        "Ada's",
+        "The Aces'",
+        "Jonas'",
+        "NIGHT OWLS'",
+    ]

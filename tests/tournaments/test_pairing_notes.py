@@ -86,7 +86,7 @@ def test_a_swap_adds_its_code_and_reads_changed_by_the_organiser(api_as) -> None
     m1.refresh_from_db()
     assert m1.notes == [{"code": "first_random"}, {"code": "swapped"}]
     data = api_as(organiser).get(f"/api/v1/matches/{m1.pk}/").json()
-    assert data["notes"] == ["round 1: random", "changed by the organiser"]
+    assert data["notes"] == ["round 1 drawn at random", "changed by the organiser"]
 
 
 def test_the_migration_converts_stored_sentences_and_back() -> None:

@@ -20,6 +20,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from core.models import AuditEntry
+from core.text import possessive
 from tests.factories import A_WINS, member, running_team_tournament
 from tournaments.models import Match, Registration, Role, Round, Tournament
 from tournaments.services import results, swiss
@@ -128,8 +129,8 @@ def test_the_match_page_names_both_teams_and_their_members(client) -> None:  # t
     )
     assert f'<strong>{a.name}</strong> <span class="muted small">({_members(a)})</span>' in html
     assert f'<strong>{b.name}</strong> <span class="muted small">({_members(b)})</span>' in html
-    # The judge compares the reports by team: "The Aces's report".
-    assert f"<h3>{a.name}'s report</h3>" in html
+    # The judge compares the reports by team: "The Aces' report", "Night Watch's report".
+    assert f"<h3>{possessive(a.name)} report</h3>" in html
     assert f"<th>{a.name}</th><th>{b.name}</th>" in html  # the score grid's columns
 
 

@@ -142,7 +142,7 @@ Note = dict[str, str | int | bool]
 
 #: How each flag reads (``str.format`` over the note's parameters).
 LABELS: Mapping[str, str] = {
-    Flag.FIRST_RANDOM: "round 1: random",
+    Flag.FIRST_RANDOM: "round 1 drawn at random",
     Flag.FIRST_RATING: "round 1 by rating: #{seed_a} meets #{seed_b}",
     Flag.SAME_GROUP: "same score group ({points:~point})",
     Flag.PAIR_DOWN: "paired down from {from} to {to:~point}",

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import template
 
+from core import text
 from tournaments.pairing.swiss import describe_all, describe_stats
 from tournaments.selectors.placements import ordinal
 
@@ -36,6 +37,12 @@ def pairing_notes(notes: Any) -> str:
 def pairing_stats(stats: Any) -> str:
     """``{{ round.pairing_stats|pairing_stats }}``: "8 matches, no rematches, 1 pair-down"."""
     return describe_stats(stats) if isinstance(stats, Mapping) else ""
+
+
+@register.filter
+def possessive(name: object) -> str:
+    """``{{ match.a.name|possessive }}``: "Ada's", "The Aces'" (``core.text.possessive``)."""
+    return text.possessive(name)
 
 
 @register.filter

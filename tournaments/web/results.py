@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from core.errors import DomainError, InvalidInput, RuleViolation
+from core.text import possessive
 from core.web import parse_int, safe_next
 from core.words import problem as problem_of
 from tournaments import selectors
@@ -63,7 +64,7 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
                 if report is None:
                     raise InvalidInput("Choose the report to take.", code="no_report")
                 _, player = results.take_report(actor=request.user, match=match, report=report)
-                messages.success(request, f"Result entered: {player}'s report.")
+                messages.success(request, f"Result entered: {possessive(player)} report.")
             else:
                 games = games_from_post(request.POST, tournament)
                 if action == "judge":

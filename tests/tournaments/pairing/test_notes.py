@@ -19,9 +19,10 @@ def migration() -> ModuleType:
     return importlib.import_module("tournaments.migrations.0008_pairing_note_codes")
 
 
-#: Every flag, a note of it, and the words pages showed before the codes (the same words).
+#: Every flag, a note of it, and the words pages show (those of the migration's day, but
+#: for REWORDED).
 WORDED: list[tuple[dict[str, object], str]] = [
-    ({"code": "first_random"}, "round 1: random"),
+    ({"code": "first_random"}, "round 1 drawn at random"),
     ({"code": "first_rating", "seed_a": 1, "seed_b": 5}, "round 1 by rating: #1 meets #5"),
     ({"code": "same_group", "points": 6}, "same score group (6 points)"),
     ({"code": "same_group", "points": 0}, "same score group (0 points)"),
@@ -108,8 +109,14 @@ def test_a_repeat_bye_in_round_one_says_everybody_has_had_one() -> None:
 
 # --- the migration ---------------------------------------------------------------------
 
+#: Notes worded otherwise since the migration (issue 22: "Pairing: round 1: random"), and
+#: the sentence the migration knew them by.
+REWORDED = {"first_random": "round 1: random"}
+#: What the migration read and wrote: the words of its day.
+MIGRATION_WORDED = [(stored, REWORDED.get(str(stored["code"]), words)) for stored, words in WORDED]
 
-@pytest.mark.parametrize(("stored", "words"), WORDED)
+
+@pytest.mark.parametrize(("stored", "words"), MIGRATION_WORDED)
 def test_migration_turns_each_old_sentence_into_its_code_and_back(
     stored: dict[str, object], words: str
 ) -> None:
@@ -123,7 +130,7 @@ def test_migration_sentences_are_the_words_of_today() -> None:
     # same after it ran), except that a count of 1 now reads "1 point", not "1 points".
     m = migration()
     for stored, _ in WORDED:
-        if stored["code"] in m.SENTENCES:
+        if stored["code"] in m.SENTENCES and stored["code"] not in REWORDED:
             assert describe(stored) == m.text_from_note(stored)
     assert set(m.SENTENCES) == set(swiss.LABELS) - {Flag.TEXT}
 
