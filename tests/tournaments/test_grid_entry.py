@@ -89,6 +89,10 @@ def test_one_tap_enters_the_standard_result_as_a_judges_and_answers_with_the_row
     assert f"{match.b.name} wins 2-0" in row  # read from the winner's side
     assert "Edit on the match page" in row
     assert 'name="result"' not in row  # confirmed: no more one-tap buttons
+    # The grid's counts come with the row (out of band): they change with the tap, not
+    # only when the grid is fetched again (issue 22, defect 5).
+    counts = row.split('id="judge-counts" hx-swap-oob="true">', 1)[1].split("</p>", 1)[0]
+    assert "1 confirmed" in counts and f"{len(matches) - 1} waiting for a report" in counts
     match.refresh_from_db()
     assert match.status == MatchStatus.CONFIRMED and match.winner == Winner.B
     assert (match.games_a, match.games_b) == (0, 2)
@@ -129,6 +133,7 @@ def test_a_refused_tap_says_why_in_the_row(client) -> None:  # type: ignore[no-u
     client.force_login(judge)
     row = _tap(client, tournament, matches[0], "b", **HTMX).content.decode()
     assert 'role="alert"' in row and "Not entered:" in row
+    assert "judge-counts" not in row  # nothing changed
     assert "round 2" in row.lower()
     matches[0].refresh_from_db()
     assert matches[0].winner == Winner.A  # unchanged

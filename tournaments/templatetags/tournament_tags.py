@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 
 from core import text
 from tournaments.pairing.swiss import describe_all, describe_stats
@@ -39,10 +41,13 @@ def pairing_stats(stats: Any) -> str:
     return describe_stats(stats) if isinstance(stats, Mapping) else ""
 
 
-@register.filter
-def possessive(name: object) -> str:
-    """``{{ match.a.name|possessive }}``: "Ada's", "The Aces'" (``core.text.possessive``)."""
-    return text.possessive(name)
+@register.filter(needs_autoescape=True)
+def possessive(name: object, autoescape: bool = True) -> str:
+    """``{{ match.a.name|possessive }}``: "Ada's", "The Aces'" (``core.text.possessive``):
+    the name escaped, the apostrophe as typed."""
+    if not autoescape:
+        return text.possessive(name)
+    return mark_safe(text.possessive(conditional_escape(name)))
 
 
 @register.filter

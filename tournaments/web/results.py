@@ -187,7 +187,6 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
     matches = selectors.matches_for_judge(
         tournament, round_number=round_number, status=state or None
     )
-    counts = round_selectors.match_counts(tournament)
     # The body (counts and rows) is fetched again after every change of the tournament
     # (static/js/live.js), with the page's own filters.
     page_query = request.GET.copy()
@@ -208,12 +207,16 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
             "filter_round": round_raw,
             "filter_status": state,
             "statuses": [*MatchStatus.choices, ("overdue", "Overdue")],
-            "counts": [
-                (n, COUNT_WORDS[status]) for status, n in counts.items() if status in COUNT_WORDS
-            ],
+            "counts": _count_words(tournament),
             "grid_next": f"{request.path}?{page_query.urlencode()}" if page_query else request.path,
         },
     )
+
+
+def _count_words(tournament: Tournament) -> list[tuple[int, str]]:
+    """The grid's counts: ``[(7, "waiting for a report"), (1, "confirmed")]`` (one query)."""
+    counts = round_selectors.match_counts(tournament)
+    return [(n, COUNT_WORDS[status]) for status, n in counts.items() if status in COUNT_WORDS]
 
 
 def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -255,9 +258,10 @@ def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         match = selectors.matches_for_judge(tournament, pk=match.pk).first() or match
     return render(
         request,
-        "tournaments/_judge_row.html",
+        "tournaments/_judge_tap.html",
         {
             "tournament": tournament,
+            "counts": _count_words(tournament) if entered else [],
             "row": round_selectors.judge_rows([match], tournament)[0],
             "calls": {c.match_id: c for c in [call_selectors.open_call_of(match)] if c is not None},
             "row_error": error,
