@@ -364,4 +364,6 @@ def test_every_page_links_to_the_api_documentation(client) -> None:  # type: ign
     """Issue 22: the site links to its API's documentation (a footer on every page)."""
     page = client.get(reverse("home")).content.decode()
     assert f'href="{reverse("api-docs")}"' in page and "API documentation" in page
-    assert client.get(reverse("api-docs")).status_code == 200
+    docs = client.get(reverse("api-docs"))
+    assert docs.status_code == 200  # and it leads back to the site
+    assert f'href="{reverse("home")}"' in docs.content.decode()
