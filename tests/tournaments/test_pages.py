@@ -367,3 +367,18 @@ def test_every_page_links_to_the_api_documentation(client) -> None:  # type: ign
     docs = client.get(reverse("api-docs"))
     assert docs.status_code == 200  # and it leads back to the site
     assert f'href="{reverse("home")}"' in docs.content.decode()
+
+
+def test_a_full_event_says_so_instead_of_offering_a_form_to_fill_in_vain(client) -> None:  # type: ignore[no-untyped-def]
+    """Issue 22 (the journeys' screenshots): a full 2 vs 2 event still offered "Register the
+    team", which the service refuses (``tournament_full``)."""
+    tournament = TournamentFactory(capacity=2)
+    RegistrationFactory.create_batch(2, tournament=tournament)
+    client.force_login(UserFactory())
+    page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
+    assert 'id="event-full"' in page and "is full: 2 players" in page
+    assert reverse("tournament-register", args=[tournament.pk]) not in page
+    Registration.objects.filter(tournament=tournament).first().delete()  # type: ignore[union-attr]
+    page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
+    assert 'id="event-full"' not in page
+    assert reverse("tournament-register", args=[tournament.pk]) in page

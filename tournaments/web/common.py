@@ -103,6 +103,8 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
                 else []
             ),
             "registrations": [r for r in registrations if r.is_active],
+            # As entrants.register counts it: a full event offers no form to fill in vain.
+            "full": sum(1 for r in registrations if r.is_active) >= tournament.capacity,
             "inactive_registrations": [r for r in registrations if not r.is_active],
             "my_registration": mine,
             "my_invitations": invitations,
