@@ -234,6 +234,7 @@
       var p = el("p"), row = el("span", { "class": "card-row" });
       p.appendChild(el("strong", {}, seat.name + ": "));
       seat.pool.forEach(function (c) { row.appendChild(Cards.element(c, { size: "small" })); });
+      if (!seat.pool.length) row.appendChild(el("span", { "class": "muted" }, "no card yet"));
       p.appendChild(row);
       box.appendChild(p);
     });
