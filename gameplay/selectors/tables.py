@@ -300,6 +300,47 @@ def limit_line(
     return None
 
 
+#: A seat's turns left while the infinity rule's granted extra turn is played (none are
+#: left after it: the headline says so).
+INFINITY_TURN = "Extra turn (infinity rule)"
+
+
+def seat_words(
+    table: LiveTable, state: turn_limit.TableState | None, closed: bool
+) -> list[dict[str, Any]]:
+    """Each seat's box in words: its turn (``state``: "On turn", "Waiting", "Passed"), its
+    turns left (``left``: "3 turns left", "No limit yet", the infinity rule's
+    ``INFINITY_TURN``), whether it is on turn and near the limit. Once the table is closed
+    (the match over) no seat has a turn or a limit: every word is empty."""
+    blank = {"state": "", "left": "", "on_turn": False, "near": False}
+    if closed or state is None:
+        return [dict(blank) for _ in range(table.players)]
+    out = []
+    for seat in range(table.players):
+        passed = seat in state.passed
+        on_turn = state.to_play == seat
+        if passed:
+            words = (
+                "Passed · may still play or pass again"
+                if on_turn and not table.pass_is_final
+                else "Passed"
+            )
+        else:
+            words = "On turn" if on_turn else "Waiting"
+        left = state.turns_left.get(seat)
+        if left is not None and not passed:
+            if on_turn and state.infinity:
+                left_words = INFINITY_TURN
+            else:
+                left_words = f"{left} {'turn' if left == 1 else 'turns'} left"
+            near = left <= NEAR_LIMIT
+        else:
+            left_words = "" if table.turn_limit is None or passed else "No limit yet"
+            near = False
+        out.append({"state": words, "left": left_words, "on_turn": on_turn, "near": near})
+    return out
+
+
 def _confirmed_words(table: LiveTable, match: Match) -> str | None:
     """A confirmed result in words, from the winner's side ("Greta wins 2-1", "Draw 1-1",
     a team by its name; a pod "Greta wins the pod"), as the match page says it; no query
@@ -418,6 +459,7 @@ def snapshot_of(
     teams = table.players == 4 and not pod
     outcome = outcome_words(table, match, reports)
     confirm_by = _confirm_by(match, reports)
+    words = seat_words(table, state, closed)
     waiting_for = (
         sides[confirm_by]
         if confirm_by is not None
@@ -433,6 +475,14 @@ def snapshot_of(
         "mode": table.mode,
         "status": table.status,
         "closed": closed,
+        #: Whether the tap buttons are shown (to every viewer; ``can`` says who may tap):
+        #: while a game round is played at an open table, never once the match is over.
+        "taps_open": (
+            not closed
+            and table.status == TableStatus.PLAYING
+            and state is not None
+            and state.to_play is not None
+        ),
         "game": table.game,
         "game_round": table.game_round,
         "game_round_in_match": played + 1,
@@ -453,6 +503,7 @@ def snapshot_of(
                 "user_id": player.user_id if player is not None else None,
                 "side": seat if pod else seat % 2,
                 "team": sides[seat % 2] if teams else None,
+                **words[seat],
             }
             for seat, player in enumerate(_seat_players(table))
         ],

@@ -5,7 +5,9 @@ open, and the turn log of the game rounds played at it (the judges' timeline).
 ``{% pod_table pod round mine %}``: the same section for one pod on the pods page (a
 seated player's pod, and every pod for the judges), without the timeline. Its tables are
 read once for the whole page (one query for every pod of the stage, kept in the page's
-render context), so the page's queries do not grow with its pods."""
+render context), so the page's queries do not grow with its pods. What a live table does
+is said once on the page (issue 22): with the first pod whose table the viewer may open,
+while every such pod keeps its buttons."""
 
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ def match_table(context: dict[str, Any], match: Any) -> dict[str, Any]:
         "csrf_token": context.get("csrf_token"),
         "suffix": "",
         "pod_players": 0,
+        "explain": True,
     }
 
 
@@ -64,6 +67,9 @@ def pod_table(context: Context, pod: Any, rnd: Any, mine: bool) -> dict[str, Any
         and match.status != MatchStatus.CONFIRMED
         and rnd.status != RoundStatus.COMPLETE
     )
+    explain = can_open and not cache.get(_POD_EXPLAINED, False)
+    if explain:
+        cache[_POD_EXPLAINED] = True
     return {
         "match": match,
         "table": table if (mine or cache[_POD_JUDGE]) else None,
@@ -72,8 +78,10 @@ def pod_table(context: Context, pod: Any, rnd: Any, mine: bool) -> dict[str, Any
         "csrf_token": context.get("csrf_token"),
         "suffix": f"-{match.pk}",
         "pod_players": len(pod.seats),
+        "explain": explain,
     }
 
 
 _POD_TABLES = "pod_tables"
 _POD_JUDGE = "pod_tables_judge"
+_POD_EXPLAINED = "pod_tables_explained"

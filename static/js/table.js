@@ -68,12 +68,13 @@
   // What the table looks like with the queued taps on top of the snapshot: an estimate the
   // server confirms or corrects (its engine is the one that counts).
   function projected() {
-    var p = { turn: snap.turn_number, to_play: snap.to_play, ended: snap.ended,
+    var p = { turn: snap.turn_number, to_play: snap.to_play, ended: snap.ended, infinity: snap.infinity,
               left: (snap.turns_left || []).slice(), passed: (snap.passed || []).slice() };
     if (snap.free_for_all) { pending.forEach(function (t) { stepFreeForAll(p, t); }); return p; }
     if (snap.teams) { pending.forEach(function (t) { stepOfFour(p, t); }); return p; }
     pending.forEach(function (t) {
       p.turn += 1;
+      p.infinity = false;
       var other = 1 - t.player;
       if (t.kind === "pass") {
         var again = p.passed.indexOf(t.player) >= 0;
@@ -85,7 +86,7 @@
       }
       if (!snap.pass_is_final) { var i = p.passed.indexOf(t.player); if (i >= 0) { p.passed.splice(i, 1); p.left[other] = null; } }
       if (p.left[t.player] !== null && p.left[t.player] > 0) p.left[t.player] -= 1;
-      if (t.kind === "extra") { p.to_play = t.player; return; }
+      if (t.kind === "extra") { p.to_play = t.player; p.infinity = p.left[t.player] === 0; return; }
       if (snap.pass_is_final && p.passed.indexOf(other) >= 0) {
         if (p.left[t.player] === 0) { p.ended = true; p.to_play = null; } else p.to_play = t.player;
       } else p.to_play = other;
@@ -100,6 +101,7 @@
     function canAct(q) { var l = p.left[q]; return isIn(q) && (l === null || l === undefined || l > 0); }
     function after(q) { var out = []; for (var k = 1; k <= n; k++) out.push((q + k) % n); return out; }
     p.turn += 1;
+    p.infinity = false;
     if (t.kind === "pass") {
       var unused = p.left[player], mate = (player + 2) % n;
       if (unused && isIn(mate)) p.left[mate] = (p.left[mate] || 0) + unused;
@@ -115,7 +117,7 @@
     } else if (p.left[player] !== null && p.left[player] !== undefined && p.left[player] > 0) {
       p.left[player] -= 1;
     }
-    if (t.kind === "extra") { p.to_play = player; return; }
+    if (t.kind === "extra") { p.to_play = player; p.infinity = p.left[player] === 0; return; }
     p.to_play = null;
     after(player).some(function (q) { if (canAct(q)) { p.to_play = q; return true; } return false; });
     p.ended = p.to_play === null;
@@ -134,6 +136,7 @@
       else if (p.left[still[0]] === null || p.left[still[0]] === undefined) p.left[still[0]] = limit;
     }
     p.turn += 1;
+    p.infinity = false;
     p.streak = p.streak || 0;
     if (t.kind === "pass") {
       p.streak += 1;
@@ -144,7 +147,7 @@
       if (!isIn(player)) { p.passed.splice(p.passed.indexOf(player), 1); for (var q = 0; q < n; q++) p.left[q] = null; }
       counts();
       if (p.left[player] !== null && p.left[player] !== undefined && p.left[player] > 0) p.left[player] -= 1;
-      if (t.kind === "extra") { p.to_play = player; return; }
+      if (t.kind === "extra") { p.to_play = player; p.infinity = p.left[player] === 0; return; }
     }
     p.to_play = null;
     for (var k = 1; k <= n; k++) {
@@ -173,6 +176,18 @@
     return line;
   }
 
+  // A seat's words with the queued taps counted (the server's seat_words, estimated).
+  function projectedSeat(p, i) {
+    var passed = p.passed.indexOf(i) >= 0, onTurn = p.to_play === i, n = p.left[i], left = "";
+    var state = passed
+      ? (onTurn && !snap.pass_is_final ? "Passed · may still play or pass again" : "Passed")
+      : (onTurn ? "On turn" : "Waiting");
+    if (n !== null && n !== undefined && !passed) {
+      left = onTurn && p.infinity ? "Extra turn (infinity rule)" : n + (n === 1 ? " turn left" : " turns left");
+    } else left = snap.limit === null || passed ? "" : "No limit yet";
+    return { state: state, left: left, on_turn: onTurn, near: !passed && n !== null && n !== undefined && n <= 2 };
+  }
+
   function canTap(p) {
     if (!snap || snap.closed || snap.status !== "playing" || p.ended || p.to_play === null) return false;
     if (snap.can.indexOf("tap") < 0 && pending.length === 0) return false;
@@ -186,28 +201,23 @@
     $("game-line").textContent = "Game " + snap.game + ", game round " + snap.game_round;
     var headline = snap.headline;
     if (pending.length && !p.ended && p.to_play !== null) {
-      var left = p.left[p.to_play];
-      headline = snap.seats[p.to_play].name + "'s turn" + (left !== null && left !== undefined ? " · " + left + (left === 1 ? " turn left" : " turns left") : "");
+      var left = p.left[p.to_play], who = snap.seats[p.to_play].name;
+      headline = p.infinity ? who + "'s turn: the extra turn just granted (no turns left after it)"
+        : who + "'s turn" + (left !== null && left !== undefined ? " · " + left + (left === 1 ? " turn left" : " turns left") : "");
     } else if (pending.length && p.ended) headline = "Game round over: enter the scores.";
     $("headline").textContent = headline;
     $("turn-counter").textContent = String(p.turn + 1);
     var limitEl = $("limit-line"), limitText = pending.length ? limitLine(p) : (snap.limit_line || "");
     limitEl.textContent = limitText; limitEl.hidden = !limitText;
+    // Each seat's words are the server's (empty once the match is over); only while taps
+    // wait to be sent does the page count them on top of the snapshot.
     snap.seats.forEach(function (seat, i) {
-      var box = $("seat-" + i);
-      box.classList.toggle("on-turn", p.to_play === i);
-      var passed = p.passed.indexOf(i) >= 0;
-      $("seat-state-" + i).textContent = passed
-        ? (p.to_play === i && !snap.pass_is_final ? "Passed · may still play or pass again" : "Passed")
-        : (p.to_play === i ? "On turn" : "Waiting");
-      var leftEl = $("seat-left-" + i), n = p.left[i];
-      if (n !== null && n !== undefined && !passed) {
-        leftEl.textContent = n + (n === 1 ? " turn left" : " turns left");
-        leftEl.classList.toggle("near", n <= 2);
-      } else {
-        leftEl.textContent = snap.limit === null ? "" : (passed ? "" : "No limit yet");
-        leftEl.classList.remove("near");
-      }
+      var words = pending.length && !snap.closed ? projectedSeat(p, i) : seat;
+      $("seat-" + i).classList.toggle("on-turn", !!words.on_turn);
+      $("seat-state-" + i).textContent = words.state || "";
+      var leftEl = $("seat-left-" + i);
+      leftEl.textContent = words.left || "";
+      leftEl.classList.toggle("near", !!words.near);
     });
     var tapping = canTap(p);
     ["tap-play", "tap-extra", "tap-pass"].forEach(function (id) {
@@ -217,7 +227,7 @@
         b.textContent = who + { "tap-play": "played a card", "tap-extra": "played a card · extra turn", "tap-pass": "pass" }[id];
       }
     });
-    $("tap-box").hidden = snap.closed || snap.status !== "playing" || p.ended;
+    $("tap-box").hidden = !snap.taps_open || p.ended;
     var picker = $("card-picker");
     if (picker) picker.hidden = !tapping;
     $("undo").hidden = !(snap.can.indexOf("undo") >= 0 && pending.length === 0);

@@ -123,6 +123,8 @@ class LiveTablePlayedOnTwoPhones(LiveServerJourney):
             f"{ana_name}'s turn: the extra turn just granted (no turns left after it)"
         )
         assert ana.locator("#tap-play").is_enabled()
+        # Her seat says the extra turn, not "0 turns left".
+        assert ana.locator("#seat-left-0").inner_text() == "Extra turn (infinity rule)"
         journey.shot(ana, "the infinity rule: an extra turn after the last")
         ana.locator("#tap-play").click()
         ana.locator("#headline").get_by_text("turn limit reached").wait_for()
@@ -168,12 +170,21 @@ class LiveTablePlayedOnTwoPhones(LiveServerJourney):
         )
         ana.locator("#headline").get_by_text(f"{won}: waiting for").wait_for()
         assert ana.locator("#confirm-box").is_hidden()  # her own report: not hers to confirm
+        # The match is over: no seat is on turn or has a limit, and no tap buttons show.
+        for phone in (ana, bruno):
+            assert phone.locator("#tap-box").is_hidden()
+            assert phone.locator(".seat.on-turn").count() == 0
+            for seat in (0, 1):
+                assert phone.locator(f"#seat-state-{seat}").inner_text() == ""
+                assert phone.locator(f"#seat-left-{seat}").inner_text() == ""
         # Bruno confirms at the table; the result is in the standings.
         bruno.locator("#confirm-box").wait_for()
         journey.shot(bruno, "Bruno is asked to confirm")
         bruno.locator("#confirm").click()
         bruno.locator("#match-status").get_by_text("Confirmed").wait_for()
         bruno.locator("#headline").get_by_text(f"{won}: the result is confirmed.").wait_for()
+        assert bruno.locator("#tap-box").is_hidden()
+        assert "On turn" not in bruno.locator(".seats").inner_text()
         journey.shot(bruno, "the result is confirmed")
         match.refresh_from_db()
         assert match.status == MatchStatus.CONFIRMED and match.winner == "a"

@@ -8,6 +8,8 @@ from datetime import timedelta
 
 import pytest
 from django.db import close_old_connections
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from core.audit import AuditEntry
@@ -108,6 +110,70 @@ def test_the_eleventh_turn_is_allowed_after_an_extra_turn_on_the_tenth() -> None
     assert _snap(table)["infinity"] and _snap(table)["to_play"] == 1
     _tap(table, bruno, "play")
     assert _snap(table)["why"] == "turn limit reached"
+
+
+def test_the_infinity_turn_says_extra_turn_not_zero_turns_left() -> None:
+    # Issue 22: the extra turn granted on the last turn is not "0 turns left".
+    _, _, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    _tap(table, ana, "pass")
+    for _ in range(8):
+        _tap(table, bruno, "play")
+    seat = _snap(table)["seats"][1]
+    assert (seat["state"], seat["left"], seat["near"]) == ("On turn", "2 turns left", True)
+    assert _snap(table)["seats"][0]["state"] == "Passed" and _snap(table)["seats"][0]["left"] == ""
+    _tap(table, bruno, "play")
+    _tap(table, bruno, "extra")
+    snapshot = _snap(table)
+    assert snapshot["infinity"] and snapshot["turns_left"][1] == 0
+    assert snapshot["seats"][1]["left"] == selectors.INFINITY_TURN == "Extra turn (infinity rule)"
+    assert snapshot["seats"][1]["state"] == "On turn" and snapshot["taps_open"]
+    assert "0 turns left" not in str(snapshot["seats"])
+
+
+def test_before_any_pass_a_seat_has_no_limit_yet() -> None:
+    _, _, match = _first_match()
+    ana, _bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    seats = _snap(table)["seats"]
+    first = _snap(table)["first"]
+    assert seats[first]["state"] == "On turn" and seats[first]["on_turn"]
+    assert seats[1 - first]["state"] == "Waiting"
+    assert [s["left"] for s in seats] == ["No limit yet", "No limit yet"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_table_shows_no_turn_no_limit_and_no_tap_buttons() -> None:
+    # Issue 22: under "Ana wins 1-0: ..." the seats said "On turn" and "No limit yet".
+    _, _, match = _first_match()
+    ana, bruno = _users(match)
+    table = tables.open_table(actor=ana, match=match)
+    assert _snap(table)["taps_open"]
+    for scores in ([10, 5], [12, 3]):
+        table = _play_game_round(table, ana, bruno, scores)
+    assert table.status == TableStatus.DONE
+    client = Client()
+    client.force_login(bruno)
+    for confirmed in (False, True):
+        snapshot = _snap(table)
+        assert snapshot["closed"] and not snapshot["taps_open"]
+        assert snapshot["headline"].startswith(f"{match.a.player.display_name} wins 1-0")
+        for seat in snapshot["seats"]:
+            assert (seat["state"], seat["left"], seat["on_turn"], seat["near"]) == (
+                "",
+                "",
+                False,
+                False,
+            )
+        page = client.get(reverse("live-table", args=[table.pk])).content.decode()
+        assert '<section class="tap-box" id="tap-box" hidden>' in page
+        assert "On turn" not in page and "No limit yet" not in page
+        assert "on-turn" not in page.split('id="table-snapshot"')[0]
+        if not confirmed:
+            tables.confirm_result(actor=bruno, table=table.pk)
+    match.refresh_from_db()
+    assert match.status == MatchStatus.CONFIRMED
 
 
 def test_two_phones_tapping_the_same_turn_number_record_it_once() -> None:

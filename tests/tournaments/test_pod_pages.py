@@ -161,3 +161,22 @@ def test_a_pod_player_calls_a_judge_from_the_pods_page_and_sees_the_judge_coming
         _client(member(tournament.club, Role.MEMBER)).get(url).content.decode()
     )
     assert f'id="call-judge-{match.pk}"' not in stranger
+
+
+def test_the_live_table_is_explained_once_on_the_pods_page_each_pod_keeps_its_buttons() -> None:
+    # Issue 22: "Count the turns at the table: ..." was said again for every pod.
+    tournament, organiser, stage = _pod_event(12, rounds=1)
+    matches = _open_pods(stage)
+    assert len(matches) == 3
+    url = f"/tournaments/{tournament.pk}/pods/"
+    page = html.unescape(_client(organiser).get(url).content.decode())
+    assert page.count("Count the turns at the table") == 1
+    for match in matches:
+        assert f'id="open-table-phones-{match.pk}"' in page
+        assert f'id="open-table-shared-{match.pk}"' in page
+    # A seated player is told once too, with their own pod.
+    player = _users(matches[1])[0]
+    page = html.unescape(_client(player).get(url).content.decode())
+    assert page.count("Count the turns at the table") == 1
+    mine = page.split(f'id="pod-{matches[1].pk}"')[1].split("</article>")[0]
+    assert "Count the turns at the table" in mine and "open-table-phones" in mine
