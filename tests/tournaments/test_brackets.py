@@ -158,6 +158,11 @@ def test_double_elimination_of_12_with_byes_runs_to_the_end() -> None:
     # Every match played is a slot of the bracket, each once.
     slots = list(Match.objects.filter(round__stage=stage).values_list("slot", flat=True))
     assert len(slots) == len(set(slots)) and all(slots)
+    # Each has its slot's table within its round (the drawing's numbering), whatever the
+    # order the matches became ready in.
+    tables = elimination.tables(bracket_of(stage))
+    played = Match.objects.filter(round__stage=stage).values_list("slot", "table")
+    assert all(table == tables[slot] for slot, table in played)
 
 
 def test_a_drawn_result_is_refused_in_a_bracket_and_nothing_is_saved() -> None:
