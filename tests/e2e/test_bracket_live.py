@@ -1,5 +1,5 @@
 """End to end in a browser, over real websockets: a bracket page open on a phone redraws
-by itself when a judge enters a result elsewhere.
+by itself when a judge enters a result elsewhere, the drawing and what is listed under it.
 
 Channels' live server runs the ASGI application (Daphne) in a child process, as for the
 draft (``test_draft_pod``); its tasks run in the process (eager), so the bracket moves on
@@ -9,6 +9,7 @@ and the page's socket hears of it there.
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.journey import LiveServerJourney, fill_game
 from tests.factories import member
@@ -27,6 +28,9 @@ class BracketPageIsLive(LiveServerJourney):
         watcher = journey.open()  # anyone: no login
         watcher.goto(journey.url(f"/tournaments/{tournament.pk}/stages/1/bracket/"))
         assert watcher.locator('svg .match[data-status="ready"]').count() == 2
+        ready = watcher.locator("#bracket-lists li")
+        assert all(text.startswith("Semifinals, table ") for text in ready.all_inner_texts())
+        assert ready.count() == 2
         journey.shot(watcher, "the bracket before")
 
         judge_page = journey.log_in(judge.username)
@@ -40,5 +44,9 @@ class BracketPageIsLive(LiveServerJourney):
         # The watcher's page redraws without a reload (its poll is a minute away).
         watcher.locator('svg .match[data-status="done"]').first.wait_for(timeout=10_000)
         assert watcher.locator('svg .match[data-status="done"]').count() == 1
+        # "Ready to play" under it is current too: the semifinal played has left it.
+        expect(ready).to_have_count(1)
+        assert ready.first.inner_text().startswith(f"Semifinals, table {3 - semi.table}:")
+        assert watcher.locator("#round-timer").count() == 1
         journey.shot(watcher, "the bracket redrawn")
         assert not journey.errors, journey.errors

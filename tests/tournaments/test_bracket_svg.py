@@ -26,6 +26,7 @@ from tournaments.pairing.elimination import (
     build_double,
     build_single,
     resolve,
+    tables,
 )
 from tournaments.web.bracket_svg import MAX_COLUMNS, NAME_CHARS, bracket_svg, columns_of
 
@@ -263,25 +264,44 @@ def test_a_bye_shows_the_advancing_entrant_and_the_word_bye() -> None:
 def test_unknown_entrants_are_named_in_words_by_where_they_come_from() -> None:
     single = build_single(field(8))
     w2 = boxes(parse(draw(single, resolve(single, {}))))["W2-1"]
-    assert line_texts(w2, 0) == ["Winner of quarterfinal 1"]
-    assert line_texts(w2, 1) == ["Winner of quarterfinal 2"]
+    # As the pages name the match: its round and its table in the round.
+    assert line_texts(w2, 0) == ["Winner of quarterfinals, table 1"]
+    assert line_texts(w2, 1) == ["Winner of quarterfinals, table 2"]
 
     double = build_double(field(16))
+    table = tables(double)
     drawn = boxes(parse(draw(double, resolve(double, {}))))
-    assert line_texts(drawn["W2-1"], 0) == ["Winner of round 1 match 1"]
+    assert line_texts(drawn["W2-1"], 0) == ["Winner of winners round 1, table 1"]
     l1 = double.slot("L1-1")
     assert isinstance(l1.a, LoserOf)
-    assert line_texts(drawn["L1-1"], 0) == [
-        f"Loser of winners round 1 match {double.slot(l1.a.key).position}"
-    ]
+    assert line_texts(drawn["L1-1"], 0) == [f"Loser of winners round 1, table {table[l1.a.key]}"]
     l2 = double.slot("L2-1")
     assert isinstance(l2.b, LoserOf)
-    assert line_texts(drawn["L2-1"], 0) == ["Winner of round 1 match 1"]
-    assert line_texts(drawn["L2-1"], 1) == [
-        f"Loser of winners round 2 match {double.slot(l2.b.key).position}"
-    ]
+    assert line_texts(drawn["L2-1"], 0) == ["Winner of losers round 1, table 1"]
+    assert line_texts(drawn["L2-1"], 1) == [f"Loser of winners round 2, table {table[l2.b.key]}"]
     assert line_texts(drawn["GF"], 0) == ["Winner of winners final"]
     assert line_texts(drawn["GF"], 1) == ["Winner of losers final"]
+
+
+def test_placeholders_number_matches_by_table_skipping_byes_and_void_slots() -> None:
+    # 12 in a double elimination of 16: winners round 1 has 4 byes, so its matches are
+    # tables 1-4 whatever their places in the bracket, and the losers' rounds have byes and
+    # void slots too. Every table a placeholder names is one a match of that round can have.
+    bracket = build_double(field(12))
+    table = tables(bracket)
+    counts: dict[str, int] = {}
+    for rnd in bracket.rounds:
+        numbers = sorted(table[key] for key in rnd.keys if key in table)
+        assert numbers == list(range(1, len(numbers) + 1)), rnd.label
+        counts[rnd.label.lower()] = len(numbers)
+    words = " ".join(
+        " ".join(texts(box)) for box in boxes(parse(draw(bracket, resolve(bracket, {})))).values()
+    )
+    named = re.findall(r"(?:Winner|Loser) (?:of|to) ([a-z ]+?), table (\d+)", words)
+    assert named
+    for label, number in named:
+        assert 1 <= int(number) <= counts[label], (label, number)
+    assert " match " not in words  # (a round with only byes has no table: counts 0)
 
 
 def test_losers_drops_are_captions_in_words_not_lines() -> None:
@@ -289,7 +309,7 @@ def test_losers_drops_are_captions_in_words_not_lines() -> None:
     root = parse(draw(bracket, resolve(bracket, {})))
     drawn = boxes(root)
     target = next(s for s in bracket.slots if LoserOf("W1-1") in (s.a, s.b))
-    assert f"Loser to losers round 1 match {target.position}" in texts(drawn["W1-1"])
+    assert f"Loser to losers round 1, table {tables(bracket)[target.key]}" in texts(drawn["W1-1"])
     assert "Loser to losers final" in texts(drawn["W3-1"])
     assert not [pair for pair in connectors(root) if pair[0].startswith("W") and pair[1][0] == "L"]
 

@@ -158,6 +158,11 @@ def test_double_elimination_of_12_with_byes_runs_to_the_end() -> None:
     # Every match played is a slot of the bracket, each once.
     slots = list(Match.objects.filter(round__stage=stage).values_list("slot", flat=True))
     assert len(slots) == len(set(slots)) and all(slots)
+    # Each has its slot's table within its round (the drawing's numbering), whatever the
+    # order the matches became ready in.
+    tables = elimination.tables(bracket_of(stage))
+    played = Match.objects.filter(round__stage=stage).values_list("slot", "table")
+    assert all(table == tables[slot] for slot, table in played)
 
 
 def test_a_drawn_result_is_refused_in_a_bracket_and_nothing_is_saved() -> None:
@@ -384,6 +389,38 @@ def test_the_bracket_page_draws_the_bracket_with_a_constant_number_of_queries() 
         drawing = client.get(url + "?part=drawing")
         assert drawing.status_code == 200 and "<svg" in drawing.content.decode()
     assert counts[0] == counts[1], counts
+
+
+def test_a_bracket_match_is_named_by_its_place_in_the_bracket_and_the_redraw_is_whole() -> None:
+    from django.test import Client
+
+    tournament, _, stage = _bracket_event(4, StageKind.DOUBLE_ELIMINATION)
+    first = _open_bracket_matches(stage)
+    client = Client()
+    client.force_login(_user(first[0].a_id))
+    url = f"/tournaments/{tournament.pk}/stages/1/bracket/"
+    before = client.get(url + "?part=drawing").content.decode()
+    assert "Winners semifinals, table 1</a>" in before
+    assert "Winners final, table 1</a>" not in before
+    for match in first:
+        _play(match, match.a_id)
+    final = Match.objects.select_related("round").get(round__stage=stage, slot="W2-1")
+    assert final.round.number > 1  # the tournament's round 2 or 3, not what people read
+    page = client.get(f"/tournaments/{tournament.pk}/matches/{final.pk}/").content.decode()
+    assert "<h1>Winners final, table 1</h1>" in page
+    assert "<title>Winners final, table 1 · " in page
+    assert f"Round {final.round.number}, table" not in page
+    pairings = client.get(f"/tournaments/{tournament.pk}/rounds/{final.round.number}/")
+    assert ": Winners final</h1>" in pairings.content.decode()
+    # The live page's redraw brings the whole page's state: the drawing, and out of band
+    # the next match, "Ready to play" and the round clock.
+    after = client.get(url + "?part=drawing").content.decode()
+    assert "<svg" in after
+    assert '<div id="bracket-lists" hx-swap-oob="true">' in after
+    assert '<div id="bracket-next" hx-swap-oob="true">' in after
+    assert "Winners final, table 1</a>" in after and "Losers round 1, table 1</a>" in after
+    assert "Winners semifinals, table 1</a>" not in after
+    assert 'id="round-timer-box" hx-swap-oob="innerHTML"' in after
 
 
 def test_an_organiser_adds_a_top_cut_on_the_stages_page() -> None:

@@ -931,6 +931,18 @@ def _index(bracket: Bracket, key: str) -> int:
 # --- corrections ------------------------------------------------------------------------------
 
 
+def tables(bracket: Bracket) -> dict[str, int]:
+    """Slot key -> its table within its round, for the slots where two entrants meet (kind
+    ``MATCH``): 1, 2, ... in bracket order, byes and void slots skipped. Known when the
+    bracket is built, so a match keeps its table whenever it becomes ready, and a box of the
+    drawing can name a match not ready yet by the table the pages will give it."""
+    numbers: dict[str, int] = {}
+    for rnd in bracket.rounds:
+        playable = [key for key in rnd.keys if bracket.slot(key).kind is SlotKind.MATCH]
+        numbers.update({key: n for n, key in enumerate(playable, start=1)})
+    return numbers
+
+
 def downstream(bracket: Bracket, key: str) -> list[str]:
     """Every later slot whose entrants depend on ``key``'s result (its winner's and loser's
     paths onwards, through byes, and the reset of a grand final), in play order."""

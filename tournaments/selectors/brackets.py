@@ -21,6 +21,7 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.pairing import elimination
+from tournaments.selectors.names import match_title
 
 
 def bracket_of(stage: Stage) -> elimination.Bracket:
@@ -181,9 +182,5 @@ def later_matches(match: Match) -> tuple[list[str], list[str]]:
     )
     order = {key: i for i, key in enumerate(later)}
     matches.sort(key=lambda m: order[m.slot])
-
-    def name(m: Match) -> str:
-        return f"{m.round.name or f'Round {m.round.number}'}, table {m.table}"
-
     played = [m for m in matches if m.status != MatchStatus.PENDING or m.pk in reported]
-    return [name(m) for m in played], [name(m) for m in matches if m not in played]
+    return [match_title(m) for m in played], [match_title(m) for m in matches if m not in played]

@@ -31,6 +31,7 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.selectors.brackets import BracketView, bracket_view
+from tournaments.selectors.names import round_title
 from tournaments.selectors.rounds import RoundClock, games_words, pod_seats_prefetch, round_clock
 from tournaments.selectors.tournaments import visible_tournament_ids
 
@@ -177,9 +178,7 @@ def _bracket_tables(view: BracketView, rnd: Round, *, teams: bool) -> list[Table
         # The match's entrants from the view's (no query for the foreign keys).
         match.a = a
         match.b = b
-        tables.append(
-            _two_player_table(match, teams=teams, label=match.round.name or f"Round {rnd.number}")
-        )
+        tables.append(_two_player_table(match, teams=teams, label=round_title(match.round)))
     return tables
 
 

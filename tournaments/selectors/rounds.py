@@ -41,6 +41,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import later_matches
+from tournaments.selectors.names import round_title
 from tournaments.selectors.tournaments import (
     game_options,
     member_of_entrant,
@@ -130,7 +131,7 @@ def round_clock(rnd: Round | None) -> RoundClock | None:
     in_progress = rnd.status == RoundStatus.IN_PROGRESS
     return RoundClock(
         number=rnd.number,
-        title=rnd.name or f"Round {rnd.number}",
+        title=round_title(rnd),
         paired=rnd.status == RoundStatus.PAIRED,
         running=in_progress and rnd.time_handled_at is None,
         time_called=in_progress and rnd.time_handled_at is not None,
@@ -793,7 +794,7 @@ def _card(
     return PlayingNow(
         tournament=tournament,
         match=match,
-        title=match.round.name or f"Round {match.round.number}",
+        title=round_title(match.round),
         table=match.table,
         against=against,
         bye=match.is_bye and not pod,

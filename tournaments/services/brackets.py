@@ -37,7 +37,6 @@ import secrets
 from collections.abc import Iterable
 
 from django.db import transaction
-from django.db.models import Max
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -382,13 +381,10 @@ def _ready(stage: Stage, *, tournament: Tournament) -> int:
     state = elimination.resolve(bracket, bracket_results(stage))
     matches = {m.slot: m for m in Match.objects.filter(round__stage=stage).select_related("round")}
     rounds = {r.name: r for r in Round.objects.filter(stage=stage)}
-    tables = {
-        round_id: table
-        for round_id, table in Match.objects.filter(round__stage=stage)
-        .values("round_id")
-        .annotate(last=Max("table"))
-        .values_list("round_id", "last")
-    }
+    numbers = elimination.tables(bracket)
+    tables: dict[int, set[int]] = {}  # round id -> the tables its matches have
+    for m in matches.values():
+        tables.setdefault(m.round_id, set()).add(m.table)
     changed = 0
     for slot_state in state.slots():
         key = slot_state.key
@@ -398,6 +394,7 @@ def _ready(stage: Stage, *, tournament: Tournament) -> int:
                 continue
             if slot_state.status != elimination.Status.READY:
                 match.delete()  # a correction took an entrant away
+                tables.get(match.round_id, set()).discard(match.table)
                 changed += 1
             elif (match.a_id, match.b_id) != (slot_state.a, slot_state.b):
                 _move(match, slot_state)
@@ -410,9 +407,15 @@ def _ready(stage: Stage, *, tournament: Tournament) -> int:
         if rnd is None:
             rnd = _new_round(stage, tournament, _round_name(bracket, key))
             rounds[rnd.name] = rnd
-        tables[rnd.pk] = tables.get(rnd.pk, 0) + 1
+        # The slot's own table (what the drawing calls it), unless a match of an older
+        # numbering has it: then the next free one.
+        table = numbers.get(key, 0)
+        taken = tables.setdefault(rnd.pk, set())
+        if not table or table in taken:
+            table = max(taken, default=0) + 1
+        taken.add(table)
         match = Match.objects.create(
-            round=rnd, table=tables[rnd.pk], slot=key, a_id=slot_state.a, b_id=slot_state.b
+            round=rnd, table=table, slot=key, a_id=slot_state.a, b_id=slot_state.b
         )
         MatchSeat.objects.bulk_create(
             MatchSeat(match=match, round=rnd, registration_id=entrant)
@@ -467,10 +470,6 @@ def _round_name(bracket: elimination.Bracket, key: str) -> str:
         if key in rnd.keys:
             return rnd.label
     return slot.label
-
-
-def round_name(rnd: Round) -> str:
-    return rnd.name or f"Round {rnd.number}"
 
 
 def _new_round(stage: Stage, tournament: Tournament, name: str) -> Round:

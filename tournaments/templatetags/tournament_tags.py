@@ -11,6 +11,7 @@ from django.utils.safestring import mark_safe
 
 from core import text
 from tournaments.pairing.swiss import describe_all, describe_stats
+from tournaments.selectors import names
 from tournaments.selectors.placements import ordinal
 
 register = template.Library()
@@ -60,3 +61,15 @@ def place(number: int | None) -> str:
 def plays_for(registration: Any, user_id: int | None) -> bool:
     """``{{ reg|plays_for:user.pk }}``: the user plays for this entrant (a team's member)."""
     return bool(user_id) and registration.has_member(user_id)
+
+
+@register.filter
+def round_title(rnd: Any) -> str:
+    """``{{ round|round_title }}``: "Round 3", or a bracket round's name ("Grand final")."""
+    return names.round_title(rnd)
+
+
+@register.filter
+def match_title(match: Any) -> str:
+    """``{{ match|match_title }}``: "Round 3, table 4", "Winners semifinals, table 1"."""
+    return names.match_title(match)

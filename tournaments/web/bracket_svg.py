@@ -18,11 +18,13 @@ Layout (user units; the SVG scales with its container through its ``viewBox``):
   drawn while it may still be played (waiting) or once played, not once void. The
   third-place match under the final, in the final's column.
 - Void slots are not drawn, nor the connectors from or to them. A bye slot shows its
-  entrant and "bye". Losers' drops are captions ("Loser to losers round 2 match 1"), not
+  entrant and "bye". Losers' drops are captions ("Loser to losers round 2, table 1"), not
   lines: lines across both brackets would cross everything.
-- An entrant not known yet is named by where they come from, in the engine's round
-  labels: "Winner of quarterfinal 3", "Loser of winners round 2 match 1" (the side is left
-  out when it is the box's own: in the winners' bracket "Winner of round 1 match 3").
+- An entrant not known yet is named by where they come from, as every page names that
+  match: its round's label and its table in the round (``elimination.tables``, the table
+  the match gets when it becomes ready): "Winner of quarterfinals, table 3", "Loser of
+  winners round 2, table 1", "Winner of grand final" (a round of one match). A bye is
+  looked through: its entrant is named by where they come from.
 
 Styling is classes only (``static/css/bracket.css``): no colour is written here, so print
 and dark projector themes restyle it. The only presentation attributes are sizes and
@@ -63,6 +65,7 @@ from tournaments.pairing.elimination import (
     SlotState,
     Status,
     WinnerOf,
+    tables,
 )
 
 __all__ = ["NAME_CHARS", "bracket_svg"]
@@ -170,6 +173,14 @@ class _Drawing:
         self.slots = {s.key: s for s in bracket.slots}
         self.round_sizes = {(r.side, r.number): len(r.keys) for r in bracket.rounds}
         self.kinds = {s.key: s.kind for s in bracket.slots}
+        # A match's table within its round, as the pages number it; how many a round has.
+        self.tables = tables(bracket)
+        self.round_tables: dict[tuple[Side, int], int] = {}
+        for s in bracket.slots:
+            if s.key in self.tables:
+                self.round_tables[(s.side, s.round)] = (
+                    self.round_tables.get((s.side, s.round), 0) + 1
+                )
         # Where each slot's loser goes (at most one slot takes it).
         self.loser_to: dict[str, str] = {}
         for s in bracket.slots:
@@ -407,7 +418,7 @@ class _Drawing:
         target = self.loser_to.get(slot.key)
         if target is None or target not in self.boxes:
             return ""
-        return f"Loser to {self._words(self.slots[target], within=None)}"
+        return f"Loser to {self._words(self.slots[target])}"
 
     def _deciding_key(self) -> str:
         """The slot that made the champion (single: the final; double: the grand final or
@@ -422,7 +433,7 @@ class _Drawing:
         return f"W{k}-1"
 
     def _box_title(self, slot: Slot, st: SlotState) -> str:
-        what = _capitalised(self._words(slot, within=None))
+        what = _capitalised(self._words(slot))
         a = self._side_words(slot.a, st.a, slot.side)
         b = self._side_words(slot.b, st.b, slot.side)
         if st.status is Status.BYE:
@@ -464,24 +475,23 @@ class _Drawing:
     def _from(self, feeder: Feeder, side: Side) -> str:
         if isinstance(feeder, Seeded):
             return f"Seed {feeder.seed}"
-        words = self._words(self.slots[feeder.key], within=side)
+        slot = self.slots[feeder.key]
+        if slot.kind is SlotKind.BYE and isinstance(feeder, WinnerOf):
+            # A bye is never played (it has no table): its entrant is whoever comes into it.
+            inner = next((f for f in (slot.a, slot.b) if not self._empty(f)), None)
+            if inner is not None:
+                return self._from(inner, side)
+        words = self._words(slot)
         return f"Winner of {words}" if isinstance(feeder, WinnerOf) else f"Loser of {words}"
 
-    def _words(self, slot: Slot, *, within: Side | None) -> str:
-        """A slot in words, from its round's label: "quarterfinal 3", "losers round 2 match 1",
-        "grand final"; without the side's name when it is ``within``'s."""
-        label = slot.label
-        if self.round_sizes.get((slot.side, slot.round), 1) == 1:
-            text = label
-        elif label.endswith("finals"):
-            text = f"{label[:-1]} {slot.position}"
-        else:
-            text = f"{label} match {slot.position}"
-        if within is slot.side:
-            for prefix in ("Winners ", "Losers "):
-                if text.startswith(prefix):
-                    text = text[len(prefix) :]
-                    break
+    def _words(self, slot: Slot) -> str:
+        """A slot in words, as the pages name its match (``selectors.names``): its round's
+        label and its table in the round ("losers round 2, table 1", "semifinals, table 2"),
+        the label alone for a round of one match ("grand final") or a bye."""
+        text = slot.label
+        table = self.tables.get(slot.key)
+        if table is not None and self.round_tables.get((slot.side, slot.round), 0) > 1:
+            text = f"{text}, table {table}"
         return text[:1].lower() + text[1:]
 
 

@@ -16,7 +16,7 @@ from tournaments.models import StageStatus
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import policies
 from tournaments.selectors import round_robins as round_robin_reads
-from tournaments.selectors.rounds import entrant_of
+from tournaments.selectors.rounds import entrant_of, round_clock
 from tournaments.selectors.tournaments import stages_with_rounds
 from tournaments.services import brackets, swiss
 from tournaments.web.bracket_svg import bracket_svg
@@ -106,7 +106,8 @@ def stage_list(request: HttpRequest, pk: int) -> HttpResponse:
 
 def bracket(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """A bracket drawn as it stands, the player's next match, the places decided; htmx asks
-    for the drawing again every 20 seconds (``?part=drawing``)."""
+    for the drawing again after a change and every minute (``?part=drawing``), with the
+    rest of the page a result changes."""
     tournament = tournament_for(request, pk)
     try:
         stage = bracket_reads.stage_of(tournament, number)
@@ -157,7 +158,20 @@ def bracket(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         ],
     }
     if request.GET.get("part") == "drawing":
-        return render(request, "tournaments/_bracket_drawing.html", context)
+        # The live page's redraw: the drawing, and out of band the rest of what a result
+        # changes (the next match, "Ready to play", the places, the round clock).
+        live = stage.status == StageStatus.RUNNING
+        current = selectors.current_round(tournament) if live else None
+        return render(
+            request,
+            "tournaments/_bracket_redraw.html",
+            {
+                **context,
+                "tournament": tournament,
+                "clock": round_clock(current),
+                "latest_event": selectors.tournament_events(tournament).first() if live else None,
+            },
+        )
     return render(
         request, "tournaments/bracket.html", {**tournament_context(request, tournament), **context}
     )
