@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,17 @@ SCROLL_BACK = """([x, y]) => new Promise((done) => {
   window.scrollTo(x, y);
   requestAnimationFrame(() => requestAnimationFrame(done));
 })"""
+
+
+def wait_until(condition, seconds: float = 20.0):  # type: ignore[no-untyped-def]
+    """``condition()``'s first truthy value within ``seconds`` (polled), else its last."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    return condition()
 
 
 def _slug(words: str) -> str:

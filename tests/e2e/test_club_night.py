@@ -19,14 +19,13 @@ import hashlib
 import hmac
 import json
 import tempfile
-import time
 import zoneinfo
 from pathlib import Path
 
 import pytest
 from django.test import override_settings
 
-from tests.e2e.journey import LiveServerJourney, set_up_the_server_process
+from tests.e2e.journey import LiveServerJourney, set_up_the_server_process, wait_until
 from tests.factories import PlayerFactory
 from tests.notifications.receivers import Browser, Receiver
 from tournaments.models import Club, Match, MatchStatus, Registration, Role, Tournament
@@ -68,16 +67,6 @@ def _fake_push(endpoint: str, keys: dict[str, str]) -> str:
       }}
     }})();
     """
-
-
-def _wait(condition, seconds: float = 20.0):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    return condition()
 
 
 class ClubNight(LiveServerJourney):
@@ -150,7 +139,7 @@ class ClubNight(LiveServerJourney):
             journey.shot(org, "24 players listed")
             org.once("dialog", lambda dialog: dialog.accept())
             org.get_by_role("button", name="Check in everyone").click()
-            _wait(
+            wait_until(
                 lambda: (
                     Registration.objects.filter(
                         tournament=tournament, checked_in_at__isnull=False
@@ -204,7 +193,7 @@ class ClubNight(LiveServerJourney):
             journey.shot(screen, "the projector counts down the round")
 
             # The pairing reached the phone's push service, encrypted for that browser.
-            got = _wait(lambda: [r for r in push_service.received if r.path == "/push/m0"])
+            got = wait_until(lambda: [r for r in push_service.received if r.path == "/push/m0"])
             assert got, "no push message"
             messages = [json.loads(browser_keys.decrypt(r.body)) for r in got]
             mine = Match.objects.select_related("a__player", "b__player").get(
@@ -218,7 +207,7 @@ class ClubNight(LiveServerJourney):
             pairing = next(m for m in messages if m["title"] == "Thursday club night: round 1")
             assert pairing["body"] == f"Round 1: table {mine.table} vs {opponent.name}."
             # ... and the e-mail was written.
-            mail = _wait(
+            mail = wait_until(
                 lambda: [
                     p.read_text()
                     for p in Path(MAIL_DIR).glob("*.log")
@@ -253,7 +242,7 @@ class ClubNight(LiveServerJourney):
 
             # The webhook: the club's events, signed, each exactly once.
             kinds = lambda: [json.loads(r.body)["event"] for r in hooks.received]  # noqa: E731
-            _wait(lambda: kinds().count("result.confirmed") == 12)
+            wait_until(lambda: kinds().count("result.confirmed") == 12)
         received = hooks.received
         ids = [r.headers["x-cardclub-delivery"] for r in received]
         assert len(ids) == len(set(ids)), "a delivery came twice"

@@ -21,21 +21,12 @@ from django.db.models import Q
 from django.utils import timezone
 
 from notifications.models import Webhook
+from tests.e2e.journey import wait_until
 from tests.factories import PlayerFactory, RegistrationFactory, TournamentFactory, member
 from tests.notifications.receivers import Receiver
 from tournaments.models import Match, Role, SwissSettings, TournamentStatus
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def _wait(condition, seconds: float = 20.0):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    return condition()
 
 
 def test_webhooks_notifications_and_the_api_docs_on_a_phone(start_journey, settings) -> None:  # type: ignore[no-untyped-def]
@@ -102,12 +93,12 @@ def test_webhooks_notifications_and_the_api_docs_on_a_phone(start_journey, setti
 
         # The bot hears of the pairing, and of nothing else; Mia's e-mails are written.
         events = lambda: [json.loads(r.body)["event"] for r in bot.received]  # noqa: E731
-        assert _wait(lambda: "round.paired" in events()), events()
+        assert wait_until(lambda: "round.paired" in events()), events()
         mine = Match.objects.get(
             Q(a__player=mia.player) | Q(b__player=mia.player), round__tournament=tournament
         )
         to_mia = lambda: [m.body for m in mail.outbox if mia.email in m.to]  # noqa: E731
-        assert _wait(lambda: any("has started" in body for body in to_mia())), to_mia()
+        assert wait_until(lambda: any("has started" in body for body in to_mia())), to_mia()
         assert any(f"Round 1: table {mine.table} vs" in body for body in to_mia()), to_mia()
         time.sleep(1)  # anything else would have come by now
         assert set(events()) == {"round.paired"}, events()

@@ -48,7 +48,7 @@ def possessive(name: object, autoescape: bool = True) -> str:
     the name escaped, the apostrophe as typed."""
     if not autoescape:
         return text.possessive(name)
-    return mark_safe(text.possessive(conditional_escape(name)))
+    return mark_safe(text.possessive(conditional_escape(str(name))))
 
 
 @register.filter
