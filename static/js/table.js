@@ -207,6 +207,9 @@
     } else if (pending.length && p.ended) headline = "Game round over: enter the scores.";
     $("headline").textContent = headline;
     $("turn-counter").textContent = String(p.turn + 1);
+    // The match is over: no turn to count, no game round being played.
+    $("turn-count-line").hidden = !!snap.closed;
+    $("log-box").hidden = !!snap.closed;
     var limitEl = $("limit-line"), limitText = pending.length ? limitLine(p) : (snap.limit_line || "");
     limitEl.textContent = limitText; limitEl.hidden = !limitText;
     // Each seat's words are the server's (empty once the match is over); only while taps

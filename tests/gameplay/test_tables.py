@@ -168,6 +168,8 @@ def test_a_finished_table_shows_no_turn_no_limit_and_no_tap_buttons() -> None:
             )
         page = client.get(reverse("live-table", args=[table.pk])).content.decode()
         assert '<section class="tap-box" id="tap-box" hidden>' in page
+        # No turn counted and no game round being played once the match is over.
+        assert 'id="turn-count-line" hidden' in page and 'id="log-box" hidden' in page
         assert "On turn" not in page and "No limit yet" not in page
         assert "on-turn" not in page.split('id="table-snapshot"')[0]
         if not confirmed:

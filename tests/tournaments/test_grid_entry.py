@@ -190,6 +190,8 @@ def test_a_bracket_offers_no_draw_and_refuses_one_in_words(client) -> None:  # t
     row = page[page.index(f'id="judge-row-{match.pk}"') :]
     row = row[: row.index("</tr>")]
     assert 'value="a"' in row and 'value="draw"' not in row
+    # The bracket's round by its name, as the bracket page says it, not "Round 1".
+    assert f'<td class="grid-round">{match.round.name}</td>' in row and match.round.name
     answer = _tap(client, tournament, match, "draw", **HTMX).content.decode()
     assert "A bracket match needs a winner" in answer
     match.refresh_from_db()
