@@ -365,6 +365,27 @@ def test_the_bracket_costs_the_same_queries_for_4_or_16_players(
 # --- the pages ----------------------------------------------------------------------------
 
 
+def test_the_live_redraw_costs_the_same_queries_for_4_or_16_players() -> None:
+    """The redraw (``?part=drawing``) brings the drawing, "Ready to play", the places and
+    the round card (issue 22): a fixed number of queries whatever the bracket's size."""
+    from django.db import connection as conn
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players in (4, 16):
+        tournament, _, stage = _bracket_event(players, StageKind.DOUBLE_ELIMINATION)
+        player = Registration.objects.get(pk=stage.bracket.seeded[0])
+        client = Client()
+        client.force_login(player.player.user)
+        url = f"/tournaments/{tournament.pk}/stages/1/bracket/?part=drawing"
+        with CaptureQueriesContext(conn) as queries:
+            drawing = client.get(url)
+        assert drawing.status_code == 200 and "Ready to play" in drawing.content.decode()
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
+
+
 def test_the_bracket_page_draws_the_bracket_with_a_constant_number_of_queries() -> None:
     from django.db import connection as conn
     from django.test import Client
