@@ -15,7 +15,7 @@ from tests.factories import A_WINS, running_tournament
 from tournaments.models import Match, Round
 from tournaments.pairing import swiss as pairing
 from tournaments.pairing.swiss import describe
-from tournaments.services import results, swiss
+from tournaments.services import results, round_clock, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -32,11 +32,11 @@ def _round(players: int = 4, **settings):  # type: ignore[no-untyped-def]
 
 def test_one_minute_is_one_minute_on_the_clock_and_in_the_feed() -> None:
     tournament, organiser, rnd = _round()
-    rnd = swiss.start_round(actor=organiser, round=rnd, minutes=1)
-    swiss.extend_round(actor=organiser, round=rnd, minutes=1)
+    rnd = round_clock.start_round(actor=organiser, round=rnd, minutes=1)
+    round_clock.extend_round(actor=organiser, round=rnd, minutes=1)
     rnd.refresh_from_db()
     assert rnd.ends_at is not None
-    swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(seconds=50))
+    round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(seconds=50))
     messages = list(Event.objects.filter(tournament=tournament).values_list("message", flat=True))
     assert "Round 1 started: 1 minute" in messages
     assert "Round 1 extended by 1 minute" in messages
@@ -166,7 +166,7 @@ def test_tiebreaker_explanations_count_one_opponent(client) -> None:  # type: ig
 
 
 def test_time_called_says_what_happens_now_under_each_overdue_policy() -> None:
-    words = swiss.time_called_words
+    words = round_clock.time_called_words
     assert words(1, "none", unfinished=2, decided=0) == (
         "Time in round 1: 2 matches are unfinished: finish the game round you are playing and "
         "report; a judge decides each."
@@ -190,9 +190,9 @@ def test_time_called_says_what_happens_now_under_each_overdue_policy() -> None:
 
 def test_the_round_clock_shows_the_time_called_words(client) -> None:  # type: ignore[no-untyped-def]
     tournament, organiser, rnd = _round(overdue_policy="draw")
-    rnd = swiss.start_round(actor=organiser, round=rnd, minutes=1)
+    rnd = round_clock.start_round(actor=organiser, round=rnd, minutes=1)
     assert rnd.ends_at is not None
-    swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+    round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
     event = Event.objects.filter(tournament=tournament, kind="round.time").get()
     assert event.message == "Time in round 1: 2 unfinished matches were recorded as draws."
     assert event.payload["policy"] == "draw" and event.payload["decided"] == 2

@@ -23,6 +23,7 @@ from django.utils import timezone
 from core.errors import DomainError
 from tournaments import selectors
 from tournaments.services import brackets, lifecycle, swiss
+from tournaments.services.round_clock import handle_round_clock
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ def pair_round_again(round_id: int) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def round_clock(round_id: int) -> bool:
-    return swiss.handle_round_clock(round_id=round_id)
+    return handle_round_clock(round_id=round_id)
 
 
 @shared_task(ignore_result=True)
@@ -87,7 +88,7 @@ def sweep_deadlines() -> int:
     for round_id in selectors.due_round_clocks(now):
         handled += _each(
             f"the clock of round {round_id}",
-            partial(swiss.handle_round_clock, round_id=round_id, now=now),
+            partial(handle_round_clock, round_id=round_id, now=now),
         )
     for tournament_id, number in selectors.rounds_waiting_for_pairing():
         handled += _each(

@@ -9,7 +9,7 @@ import pytest
 from tests.e2e.journey import DESKTOP, LiveServerJourney
 from tests.factories import A_WINS, B_WINS, running_tournament
 from tournaments.models import Match, Player, Tournament
-from tournaments.services import results, swiss
+from tournaments.services import results, round_clock, swiss
 
 pytestmark = [pytest.mark.e2e]
 
@@ -35,7 +35,7 @@ class ControlPageIsLive(LiveServerJourney):
             Player.objects.filter(pk=registration.player_id).update(display_name=name)
         rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
         assert rnd is not None
-        swiss.start_round(actor=organiser, round=rnd)
+        round_clock.start_round(actor=organiser, round=rnd)
         matches = list(
             Match.objects.filter(round=rnd, b__isnull=False)
             .select_related("a__player__user", "b__player__user")

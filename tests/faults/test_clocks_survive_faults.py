@@ -56,7 +56,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import lifecycle, swiss
+from tournaments.services import lifecycle, round_clock, swiss
 
 pytestmark = [
     pytest.mark.celery_worker,
@@ -291,7 +291,7 @@ def _round_due_in(seconds: float, *, policy: str = OverduePolicy.DRAW) -> Round:
         )
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
-    rnd = swiss.start_round(actor=organiser, round=rnd)
+    rnd = round_clock.start_round(actor=organiser, round=rnd)
     Round.objects.filter(pk=rnd.pk).update(ends_at=timezone.now() + timedelta(seconds=seconds))
     SwissSettings.objects.filter(stage__tournament=tournament).update(auto_pair=True)
     return rnd

@@ -72,7 +72,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.models import TournamentStatus as Status
-from tournaments.services import results, swiss
+from tournaments.services import results, round_clock, swiss
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
@@ -219,7 +219,7 @@ def test_a_club_night_keeps_its_clocks_and_its_notifications_whatever_the_receiv
             push.subscribe(actor=user, endpoint=service.url + path, **browser.keys())
 
         def start_round(rnd: Round, organiser: Any) -> None:
-            swiss.start_round(actor=organiser, round=rnd)
+            round_clock.start_round(actor=organiser, round=rnd)
             ends = timezone.now() + timedelta(seconds=ROUND_SECONDS)
             Round.objects.filter(pk=rnd.pk).update(ends_at=ends)
             # Half the tables report in the round (one confirmed by the opponent).

@@ -15,7 +15,7 @@ from tests.factories import ClubFactory, UserFactory, member, running_tournament
 from tests.notifications.receivers import Browser, Receiver
 from tests.tournaments.test_concurrency import run_together
 from tournaments.models import Role
-from tournaments.services import swiss
+from tournaments.services import round_clock, swiss
 
 
 @pytest.mark.parametrize(
@@ -172,7 +172,7 @@ def test_the_settings_page_and_the_webhooks_page(client) -> None:  # type: ignor
 
     few, page = look()
     assert "https://1.1.1.1/hook" in page and "Waiting to be sent" in page
-    swiss.start_round(actor=organiser, round=rnd)  # another event: another delivery
+    round_clock.start_round(actor=organiser, round=rnd)  # another event: another delivery
     outbox.dispatch_pending()
     many, page = look()
     assert few == many and page.count("Waiting to be sent") == 2
@@ -229,7 +229,7 @@ def test_the_webhook_lists_of_the_api_cost_the_same_queries_for_more_rows(api_as
         ]
         rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
         assert rnd is not None
-        swiss.start_round(actor=organiser, round=rnd)
+        round_clock.start_round(actor=organiser, round=rnd)
         outbox.dispatch_pending()
         client = api_as(organiser)
         base = f"/api/v1/clubs/{tournament.club.slug}/webhooks/"

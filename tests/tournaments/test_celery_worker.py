@@ -22,7 +22,7 @@ from config.celery import app
 from tests.factories import ClubFactory, RegistrationFactory, TournamentFactory, member
 from tournaments import tasks
 from tournaments.models import RegistrationStatus, Role, Tournament, TournamentStatus
-from tournaments.services import lifecycle, results, swiss
+from tournaments.services import lifecycle, results, round_clock, swiss
 
 pytestmark = [
     pytest.mark.celery_worker,
@@ -161,7 +161,7 @@ def test_worker_calls_time_on_a_round_and_applies_the_overdue_policy(worker) -> 
 
     tournament, organiser, _ = running_tournament(4, overdue_policy="draw", round_minutes=1)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
-    swiss.start_round(actor=organiser, round=rnd)
+    round_clock.start_round(actor=organiser, round=rnd)
     # The clock task was queued on commit for the round's end, a minute from now.
     assert wait_for(lambda: Round.objects.get(pk=rnd.pk).time_handled_at is not None, seconds=90), (
         "the worker did not call time"

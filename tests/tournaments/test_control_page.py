@@ -16,7 +16,7 @@ from gameplay.models import LiveTable
 from gameplay.services import tables
 from tests.factories import A_WINS, B_WINS, member, running_tournament
 from tournaments.models import Match, Role
-from tournaments.services import results, swiss
+from tournaments.services import results, round_clock, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def test_the_next_step_follows_the_event_from_pairing_to_the_next_round(client) 
     page = _body(client, tournament)
     assert "Start round 1&#x27;s clock" in page and "start-round" in page
 
-    rnd = swiss.start_round(actor=organiser, round=rnd)
+    rnd = round_clock.start_round(actor=organiser, round=rnd)
     page = _body(client, tournament)
     assert "Round 1 is under way" in page and "2 results to come." in page
     assert 'id="next-step-button"' not in page
@@ -63,7 +63,7 @@ def test_a_stalled_live_table_is_an_open_problem(client) -> None:  # type: ignor
     tournament, organiser, _ = running_tournament(2, auto_pair=False)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
-    swiss.start_round(actor=organiser, round=rnd)
+    round_clock.start_round(actor=organiser, round=rnd)
     match = Match.objects.get(round=rnd)
     table = tables.open_table(actor=match.a.player.user, match=match)
     LiveTable.objects.filter(pk=table.pk).update(
@@ -90,7 +90,7 @@ def test_the_control_page_costs_the_same_for_8_or_32_players(client) -> None:  #
         tournament, organiser, _ = running_tournament(players, auto_pair=False)
         rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
         assert rnd is not None
-        swiss.start_round(actor=organiser, round=rnd)
+        round_clock.start_round(actor=organiser, round=rnd)
         client.force_login(organiser)
         url = reverse("control", args=[tournament.pk])
         client.get(url)

@@ -16,7 +16,7 @@ from django.urls import reverse
 from tests.factories import A_WINS, B_WINS, member, running_tournament
 from tournaments.models import Match, MatchStatus, Role, Round
 from tournaments.selectors import rounds as round_selectors
-from tournaments.services import results, swiss
+from tournaments.services import results, round_clock, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -118,9 +118,9 @@ def _states() -> dict[str, tuple[Match, dict[str, Any]]]:
             results.confirm_result(actor=b, match=match)
             results.judge_result(actor=judge, match=match, games=B_WINS)  # an override
         if state == "timed":
-            rnd = swiss.start_round(actor=organiser, round=match.round)
+            rnd = round_clock.start_round(actor=organiser, round=match.round)
             assert rnd.ends_at is not None
-            swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+            round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
         match.refresh_from_db()
         found[state] = (match, {"a": a, "b": b, "judge": judge})
     return found

@@ -43,7 +43,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import policies
-from tournaments.services import brackets, entrants, lifecycle, results, swiss
+from tournaments.services import brackets, entrants, lifecycle, results, round_clock, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -89,11 +89,11 @@ def _running(step: str) -> World:
     if done >= 1:
         swiss.pair_next_round(actor=organiser, tournament=tournament)
     if done >= 2:
-        swiss.start_round(actor=organiser, round=world.round, minutes=30)
+        round_clock.start_round(actor=organiser, round=world.round, minutes=30)
     if done == 3:
         rnd = world.round
         assert rnd is not None and rnd.ends_at is not None
-        swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(seconds=1))
+        round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(seconds=1))
     if done >= 4:
         for match in Match.objects.filter(round=world.round, b__isnull=False):
             results.judge_result(actor=organiser, match=match, games=A_WINS)
@@ -151,10 +151,12 @@ SERVICES: dict[str, Callable[[World], object]] = {
     ),
     "pair": lambda w: swiss.pair_next_round(actor=w.organiser, tournament=w.tournament),
     "finish": lambda w: lifecycle.finish_tournament(actor=w.organiser, tournament=w.tournament),
-    "start_round": lambda w: swiss.start_round(actor=w.organiser, round=_round_or_refuse(w)),
+    "start_round": lambda w: round_clock.start_round(actor=w.organiser, round=_round_or_refuse(w)),
     "repair": lambda w: swiss.repair_round(actor=w.organiser, round=_round_or_refuse(w)),
     "swap": lambda w: _swap(w),
-    "extend": lambda w: swiss.extend_round(actor=w.organiser, round=_round_or_refuse(w), minutes=5),
+    "extend": lambda w: round_clock.extend_round(
+        actor=w.organiser, round=_round_or_refuse(w), minutes=5
+    ),
     "drop_player": lambda w: entrants.drop_player(
         actor=w.organiser, registration=w.registrations[0]
     ),
@@ -262,7 +264,7 @@ def test_a_judge_extends_a_running_round_from_the_pairings_page(client) -> None:
     page = client.get(_round_page(world)).content.decode()
     assert _do("extend")(world) in page
     assert _do("pair")(world) not in page and _do("repair")(world) not in page
-    assert acted(lambda: swiss.extend_round(actor=judge, round=world.round, minutes=5))
+    assert acted(lambda: round_clock.extend_round(actor=judge, round=world.round, minutes=5))
 
 
 def test_round_controls_show_on_the_latest_round_only(client) -> None:  # type: ignore[no-untyped-def]

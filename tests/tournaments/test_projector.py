@@ -45,7 +45,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import pods as pod_selectors
-from tournaments.services import brackets, lifecycle, pods, projector, results, swiss
+from tournaments.services import brackets, lifecycle, pods, projector, results, round_clock, swiss
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,7 +83,7 @@ def _started_round(players: int = 4, **settings: Any):  # type: ignore[no-untype
     tournament, organiser, registrations = running_tournament(players, **settings)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
-    rnd = swiss.start_round(actor=organiser, round=rnd, minutes=50)
+    rnd = round_clock.start_round(actor=organiser, round=rnd, minutes=50)
     return tournament, organiser, registrations, rnd
 
 
@@ -382,7 +382,9 @@ def test_the_socket_says_changed_when_a_round_starts_and_refuses_a_hidden_tourna
 
     async def scenario() -> None:
         screen = await _open(tournament.pk, AnonymousUser())
-        await database_sync_to_async(swiss.start_round)(actor=organiser, round=rnd, minutes=30)
+        await database_sync_to_async(round_clock.start_round)(
+            actor=organiser, round=rnd, minutes=30
+        )
         assert await screen.receive_json_from(timeout=5) == {"type": "changed"}
         await screen.disconnect()
         refused = WebsocketCommunicator(application, f"/ws/tournaments/{hidden.pk}/projector/")

@@ -26,7 +26,7 @@ from tournaments.models import (
     SwissSettings,
     TournamentStatus,
 )
-from tournaments.services import brackets, lifecycle, pods, swiss
+from tournaments.services import brackets, lifecycle, pods, round_clock
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -84,7 +84,7 @@ def test_a_round_started_through_the_api_without_minutes_runs_for_its_stages_own
     assert response.status_code == 200, response.content
     assert _length(rnd) == timedelta(minutes=MINUTES)
     # At time, the stage's own overdue policy: a judge decides each unfinished match.
-    assert swiss.handle_round_clock(round_id=rnd.pk, now=timezone.now() + timedelta(hours=1))
+    assert round_clock.handle_round_clock(round_id=rnd.pk, now=timezone.now() + timedelta(hours=1))
     unfinished = Match.objects.filter(round=rnd).exclude(status=MatchStatus.CONFIRMED)
     assert unfinished.exists() and all(m.overdue for m in unfinished)
 

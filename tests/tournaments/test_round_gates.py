@@ -25,7 +25,7 @@ from tests.factories import member, running_tournament
 from tournaments import tasks
 from tournaments.models import Role, Round, RoundStatus, Tournament, TournamentStatus
 from tournaments.selectors import policies
-from tournaments.services import lifecycle, swiss
+from tournaments.services import lifecycle, round_clock, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +81,7 @@ def test_a_draft_before_a_later_round_does_not_hold_this_one() -> None:
     assert pods[0].before_round == 2
     assert policies.round_blockers(tournament, 1) == []
     assert [b.code for b in policies.round_blockers(tournament, 2)] == ["draft_unfinished"]
-    swiss.start_round(actor=organiser, round=rnd)  # round 1 is not held by round 2's draft
+    round_clock.start_round(actor=organiser, round=rnd)  # round 1 is not held by round 2's draft
 
 
 def _legacy_round_paired_over_a_draft() -> tuple[Tournament, Any, Round]:
@@ -98,13 +98,13 @@ def _legacy_round_paired_over_a_draft() -> tuple[Tournament, Any, Round]:
 def test_starting_a_round_waits_for_the_draft_before_it() -> None:
     tournament, organiser, rnd = _legacy_round_paired_over_a_draft()
     with pytest.raises(Conflict) as error:
-        swiss.start_round(actor=organiser, round=rnd)
+        round_clock.start_round(actor=organiser, round=rnd)
     assert error.value.code == "draft_unfinished" and str(error.value.detail) == ONE_POD
     rnd.refresh_from_db()
     assert rnd.status == RoundStatus.PAIRED and rnd.started_at is None
     pod = DraftPod.objects.get(tournament=tournament)
     draft_services.end_pod(actor=organiser, pod=pod)
-    assert swiss.start_round(actor=organiser, round=rnd).status == RoundStatus.IN_PROGRESS
+    assert round_clock.start_round(actor=organiser, round=rnd).status == RoundStatus.IN_PROGRESS
 
 
 def test_the_api_refuses_with_the_reason(api_as) -> None:  # type: ignore[no-untyped-def]

@@ -33,7 +33,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.services import lifecycle, swiss
+from tournaments.services import lifecycle, round_clock, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +46,7 @@ def _running_round(policy: str = OverduePolicy.DRAW, *, ended_ago: int = 60) -> 
     tournament, organiser, _ = running_tournament(4, overdue_policy=policy, round_minutes=30)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
-    rnd = swiss.start_round(actor=organiser, round=rnd)
+    rnd = round_clock.start_round(actor=organiser, round=rnd)
     Round.objects.filter(pk=rnd.pk).update(ends_at=timezone.now() - timedelta(seconds=ended_ago))
     return rnd
 

@@ -11,7 +11,7 @@ from core.models import Event
 from tests.factories import A_WINS, B_WINS, running_tournament
 from tests.tournaments.test_concurrency import run_together
 from tournaments.models import Match, MatchStatus, ResultReport, Round
-from tournaments.services import results, swiss
+from tournaments.services import results, round_clock, swiss
 from tournaments.services.locks import lock_match
 
 pytestmark = [
@@ -96,12 +96,14 @@ def test_timer_at_the_same_moment_as_a_confirmation_loses_nothing() -> None:
 
     tournament, organiser, _ = running_tournament(4, auto_pair=False, overdue_policy="draw")
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
-    rnd = swiss.start_round(actor=organiser, round=rnd)
+    rnd = round_clock.start_round(actor=organiser, round=rnd)
     m1, _ = _played(tournament)
     results.report_result(actor=m1.a.player.user, match=m1.pk, games=A_WINS)
     run_together(
         lambda: results.confirm_result(actor=m1.b.player.user, match=m1.pk),
-        lambda: swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(seconds=1)),
+        lambda: round_clock.handle_round_clock(
+            round_id=rnd.pk, now=rnd.ends_at + timedelta(seconds=1)
+        ),
     )
     m1.refresh_from_db()
     assert m1.status == MatchStatus.CONFIRMED
@@ -162,7 +164,7 @@ def test_starting_the_round_waits_for_a_result_write_in_flight() -> None:
 
         def start() -> None:
             try:
-                swiss.start_round(actor=organiser, round=rnd)
+                round_clock.start_round(actor=organiser, round=rnd)
                 done.set()
             finally:
                 connections.close_all()

@@ -11,7 +11,7 @@ from django.test import Client
 from core.errors import Conflict
 from tests.factories import A_WINS, B_WINS, member, running_tournament
 from tournaments.models import Match, MatchStatus, Role, Round
-from tournaments.services import results, swiss
+from tournaments.services import results, round_clock, swiss
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -73,7 +73,9 @@ def test_a_correction_is_refused_once_the_next_round_has_a_result() -> None:
 
 def test_a_correction_is_refused_once_the_next_round_has_started() -> None:
     tournament, organiser, judge, first = _round_one_played()
-    swiss.start_round(actor=organiser, round=Round.objects.get(tournament=tournament, number=2))
+    round_clock.start_round(
+        actor=organiser, round=Round.objects.get(tournament=tournament, number=2)
+    )
     with pytest.raises(Conflict) as refused:
         results.judge_result(actor=judge, match=first.pk, games=B_WINS)
     assert "has started" in refused.value.detail

@@ -27,7 +27,7 @@ from tournaments.models import (
     TournamentStatus,
     Winner,
 )
-from tournaments.services import entrants, lifecycle, results, swiss
+from tournaments.services import entrants, lifecycle, results, round_clock, swiss
 from tournaments.tasks import sweep_deadlines
 
 pytestmark = pytest.mark.django_db
@@ -330,7 +330,7 @@ def test_start_now_closes_registration_and_pairs_round_one(
 def _started(policy=OverduePolicy.NONE, players=4):  # type: ignore[no-untyped-def]
     tournament, organiser, _ = running_tournament(players, overdue_policy=policy, round_minutes=30)
     rnd = _pair(tournament, organiser)
-    rnd = swiss.start_round(actor=organiser, round=rnd)
+    rnd = round_clock.start_round(actor=organiser, round=rnd)
     return tournament, organiser, rnd
 
 
@@ -343,17 +343,20 @@ def test_starting_a_round_sets_its_end_from_the_round_length() -> None:
 def test_clock_warns_at_ten_minutes_then_flags_overdue_at_time_each_once() -> None:
     tournament, _, rnd = _started()
     assert (
-        swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=11)) is False
+        round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=11))
+        is False
     )
-    assert swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=10))
+    assert round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=10))
     assert Event.objects.filter(tournament=tournament, kind="round.time_warning").count() == 1
     assert (
-        swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=5)) is False
+        round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(minutes=5))
+        is False
     )
-    assert swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+    assert round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
     assert Match.objects.filter(round=rnd, overdue=True).count() == 2
     assert (
-        swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(minutes=1)) is False
+        round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at + timedelta(minutes=1))
+        is False
     )
     assert Event.objects.filter(tournament=tournament, kind="round.time").count() == 1
 
@@ -363,7 +366,7 @@ def test_draw_policy_records_unfinished_matches_as_draws() -> None:
     m = _played(rnd)[0]
     results.report_result(actor=m.a.player.user, match=m, games=A_WINS)
     results.confirm_result(actor=m.b.player.user, match=m)
-    swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+    round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
     other = _played(rnd)[1]
     assert other.status == MatchStatus.CONFIRMED and other.winner == Winner.DRAW
     rnd.refresh_from_db()
@@ -377,7 +380,7 @@ def test_ahead_policy_gives_the_match_to_the_player_ahead_in_game_rounds() -> No
         actor=m1.b.player.user, match=m1, games=[{"rounds": [[3, 9]]}], final=False
     )
     # m2: nobody recorded anything, so it stays overdue for a judge.
-    swiss.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
+    round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at)
     m1.refresh_from_db()
     m2.refresh_from_db()
     assert m1.status == MatchStatus.CONFIRMED and m1.winner == Winner.B
@@ -397,10 +400,10 @@ def test_judges_extend_a_running_round() -> None:
     tournament, _, rnd = _started()
     judge = member(tournament.club, Role.JUDGE)
     before = rnd.ends_at
-    rnd = swiss.extend_round(actor=judge, round=rnd, minutes=5)
+    rnd = round_clock.extend_round(actor=judge, round=rnd, minutes=5)
     assert rnd.ends_at - before == timedelta(minutes=5)
     with pytest.raises(NotAllowed):
-        swiss.extend_round(actor=UserFactory(), round=rnd, minutes=5)
+        round_clock.extend_round(actor=UserFactory(), round=rnd, minutes=5)
 
 
 # --- repairing, swapping, drops, late entrants ---------------------------------------------

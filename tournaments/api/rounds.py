@@ -16,7 +16,7 @@ from tournaments import selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import round_of, tournament_for
 from tournaments.models import Registration, Round
-from tournaments.services import swiss
+from tournaments.services import round_clock, swiss
 
 
 class RoundListView(APIView):
@@ -66,7 +66,7 @@ class RoundStartView(APIView):
     def post(self, request: Request, pk: str, number: str) -> Response:
         rnd = round_of(tournament_for(request, pk), number)
         data = valid(s.StartRoundInput, request.data)
-        rnd = swiss.start_round(actor=request.user, round=rnd, minutes=data.get("minutes"))
+        rnd = round_clock.start_round(actor=request.user, round=rnd, minutes=data.get("minutes"))
         return Response(s.RoundDetailSerializer(rnd).data)
 
 
@@ -81,7 +81,7 @@ class RoundExtendView(APIView):
     def post(self, request: Request, pk: str, number: str) -> Response:
         rnd = round_of(tournament_for(request, pk), number)
         data = valid(s.ExtendInput, request.data)
-        rnd = swiss.extend_round(actor=request.user, round=rnd, minutes=data["minutes"])
+        rnd = round_clock.extend_round(actor=request.user, round=rnd, minutes=data["minutes"])
         return Response(s.RoundDetailSerializer(rnd).data)
 
 

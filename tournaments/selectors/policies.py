@@ -152,7 +152,7 @@ def may_finish(tournament: Tournament, current_round: Round | None) -> bool:
 
 
 def may_change_pairings(current_round: Round | None) -> bool:
-    """``swiss.start_round``, ``repair_round``, ``swap_players``: the round is paired and
+    """``round_clock.start_round``, ``repair_round``, ``swap_players``: the round is paired and
     its clock has not started (re-pairing and swaps also need no results yet)."""
     return current_round is not None and current_round.status == RoundStatus.PAIRED
 
@@ -181,7 +181,7 @@ round_may_begin = Signal()
 
 def round_blockers(tournament: Tournament, number: int) -> list[RoundBlocker]:
     """What keeps round ``number`` of the tournament from being paired or started
-    (``swiss.pair_next_round``, ``swiss.start_round``); empty when nothing does."""
+    (``swiss.pair_next_round``, ``round_clock.start_round``); empty when nothing does."""
     blockers: list[RoundBlocker] = []
     for _, reply in round_may_begin.send(sender=Tournament, tournament=tournament, number=number):
         if isinstance(reply, RoundBlocker):
@@ -213,7 +213,7 @@ def hold_round_controls(
 
 
 def may_extend(current_round: Round | None) -> bool:
-    """``swiss.extend_round``: the round's clock runs and time was not called."""
+    """``round_clock.extend_round``: the round's clock runs and time was not called."""
     return (
         current_round is not None
         and current_round.status == RoundStatus.IN_PROGRESS

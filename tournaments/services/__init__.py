@@ -5,7 +5,8 @@
 - ``lifecycle``: creating, editing, publishing, starting and ending a tournament;
 - ``entrants``: registration, check-in, drops, re-adds, late entrants;
 - ``stages``: a stage begins, its rounds complete, it completes, the tournament finishes;
-- ``swiss``: Swiss pairing, re-pairing and swaps, the round clock, the Swiss settings;
+- ``swiss``: Swiss pairing, re-pairing and swaps, the Swiss settings;
+- ``round_clock``: the round clock of every format (start, extend, the warning, time);
 - ``results``: result reports per game round, confirmation, disputes, judges;
 - ``locks``: the row locks the services take, in ``core.locks``' order.
 

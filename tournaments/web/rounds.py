@@ -24,7 +24,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
-from tournaments.services import lifecycle, swiss
+from tournaments.services import lifecycle, round_clock, swiss
 from tournaments.web.common import tournament_context, tournament_for
 from tournaments.web.forms import (
     report_grid,
@@ -148,11 +148,13 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             "The next round is paired.",
         ),
         "start-round": (
-            lambda: swiss.start_round(actor=user, round=need_round(), minutes=minutes("minutes")),
+            lambda: round_clock.start_round(
+                actor=user, round=need_round(), minutes=minutes("minutes")
+            ),
             "The round has started: the clock is running.",
         ),
         "extend": (
-            lambda: swiss.extend_round(
+            lambda: round_clock.extend_round(
                 actor=user, round=need_round(), minutes=minutes("minutes") or 5
             ),
             "The round has more time.",

@@ -45,6 +45,7 @@ from tournaments.services import (
     people,
     pods,
     results,
+    round_clock,
     swiss,
     teams,
 )
@@ -216,7 +217,7 @@ class Command(BaseCommand):
         lifecycle.start_tournament_now(actor=owner, tournament=tournament)
         first = swiss.pair_next_round(actor=owner, tournament=tournament)
         assert first is not None
-        swiss.start_round(actor=owner, round=first)
+        round_clock.start_round(actor=owner, round=first)
         scores = [[[45, 30], [28, 33], [50, 21]], [[38, 24], [41, 19]], [[22, 35], [30, 31]]]
         played = Match.objects.filter(round=first, b__isnull=False).order_by("table")
         for i, match in enumerate(played):
@@ -224,7 +225,7 @@ class Command(BaseCommand):
             results.judge_result(actor=owner, match=match, games=games)
         second = swiss.pair_next_round(actor=owner, tournament=tournament)
         assert second is not None
-        swiss.start_round(actor=owner, round=second)
+        round_clock.start_round(actor=owner, round=second)
         swiss.update_swiss_settings(actor=owner, tournament=tournament, changes={"auto_pair": True})
         # A Gosu draft seated for the next round, ready for the organiser to start.
         drafts.create_pods(
