@@ -35,7 +35,7 @@ def _celery_eager(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(autouse=True)
-def _embedded_clock(request: pytest.FixtureRequest, settings):  # type: ignore[no-untyped-def]
+def _embedded_clock(request: pytest.FixtureRequest, settings):
     """Tasks run eagerly in tests, which is the embedded default's "no worker": its clock
     would sweep before every request. Only the browser tests (a live server, as the demo
     runs) keep it; the others drive the clock by hand, and count their queries."""
@@ -43,7 +43,7 @@ def _embedded_clock(request: pytest.FixtureRequest, settings):  # type: ignore[n
 
 
 @pytest.fixture(autouse=True)
-def _notifications_by_hand(request: pytest.FixtureRequest, settings):  # type: ignore[no-untyped-def]
+def _notifications_by_hand(request: pytest.FixtureRequest, settings):
     """Without a worker, the outbox is delivered in a thread of the web process; tests
     deliver it by hand (``outbox.deliver_due``), but for the browser tests (a live server,
     as the demo runs)."""
@@ -51,7 +51,7 @@ def _notifications_by_hand(request: pytest.FixtureRequest, settings):  # type: i
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings):  # type: ignore[no-untyped-def]
+def _fast_passwords(settings):
     """PBKDF2 is slow on purpose; tests need not be."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
@@ -78,7 +78,7 @@ def api_as():
     """``api_as(user)``: an API client logged in with the user's token."""
     from rest_framework.authtoken.models import Token
 
-    def make(user) -> APIClient:  # type: ignore[no-untyped-def]
+    def make(user) -> APIClient:
         client = APIClient()
         token, _ = Token.objects.get_or_create(user=user)
         client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")

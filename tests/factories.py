@@ -97,16 +97,14 @@ class RegistrationFactory(factory.django.DjangoModelFactory):
     player = factory.SubFactory(PlayerFactory)
 
 
-def member(club: Club, role: str = Role.MEMBER, **user_kwargs):  # type: ignore[no-untyped-def]
+def member(club: Club, role: str = Role.MEMBER, **user_kwargs):
     """A user with a player profile and a membership of ``club`` with ``role``."""
     player = PlayerFactory(**({"user__" + k: v for k, v in user_kwargs.items()}))
     MembershipFactory(club=club, user=player.user, role=role)
     return player.user
 
 
-def running_tournament(  # type: ignore[no-untyped-def]
-    players: int = 8, *, game: str = "generic", best_of: int = 1, **swiss
-):
+def running_tournament(players: int = 8, *, game: str = "generic", best_of: int = 1, **swiss):
     """A started tournament with ``players`` checked-in entrants and an organiser.
 
     Returns ``(tournament, organiser, registrations)``; ``swiss`` sets ``SwissSettings``
@@ -132,7 +130,7 @@ def running_tournament(  # type: ignore[no-untyped-def]
     return tournament, organiser, registrations
 
 
-def team_registration(tournament: Tournament, *, checked_in: bool = True, name: str = ""):  # type: ignore[no-untyped-def]
+def team_registration(tournament: Tournament, *, checked_in: bool = True, name: str = ""):
     """A complete team of two in ``tournament`` (both members accepted; checked in)."""
     now = timezone.now()
     captain, partner = PlayerFactory(), PlayerFactory()
@@ -148,9 +146,7 @@ def team_registration(tournament: Tournament, *, checked_in: bool = True, name: 
     )
 
 
-def running_team_tournament(  # type: ignore[no-untyped-def]
-    teams: int = 8, *, game: str = "generic", best_of: int = 1, **swiss
-):
+def running_team_tournament(teams: int = 8, *, game: str = "generic", best_of: int = 1, **swiss):
     """A started 2 vs 2 tournament with ``teams`` checked-in teams of two and an organiser
     (``running_tournament`` for teams). Returns ``(tournament, organiser, registrations)``."""
     tournament, organiser, _ = running_tournament(0, game=game, best_of=best_of, **swiss)
@@ -165,7 +161,7 @@ A_WINS = [{"rounds": [[10, 5], [10, 5]]}]
 B_WINS = [{"rounds": [[5, 10], [5, 10]]}]
 
 
-def draft_pods(  # type: ignore[no-untyped-def]
+def draft_pods(
     players: int = 4,
     *,
     pod_size: int = 4,

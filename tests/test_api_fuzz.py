@@ -57,7 +57,7 @@ CHECKS = [
 
 
 @pytest.fixture(autouse=True)
-def _keep_the_test_connection():  # type: ignore[no-untyped-def]
+def _keep_the_test_connection():
     """Like Django's test client: a request must not close the test's transaction."""
     from django.core import signals
     from django.db import close_old_connections
@@ -70,7 +70,7 @@ def _keep_the_test_connection():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def auth_headers(db) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def auth_headers(db) -> dict[str, str]:
     from rest_framework.authtoken.models import Token
 
     from tests.factories import RegistrationFactory, UserFactory, member
@@ -87,7 +87,7 @@ def auth_headers(db) -> dict[str, str]:  # type: ignore[no-untyped-def]
 @pytest.mark.django_db
 @schema.parametrize()
 @FUZZ_SETTINGS
-def test_no_input_causes_a_server_error(case, auth_headers) -> None:  # type: ignore[no-untyped-def]
+def test_no_input_causes_a_server_error(case, auth_headers) -> None:
     if case.method.upper() == "GET":
         case.call_and_validate(checks=CHECKS)
     case.call_and_validate(headers=auth_headers, checks=CHECKS)
@@ -106,7 +106,7 @@ def test_the_cases_are_the_same_on_every_run() -> None:
 
         @FUZZ_SETTINGS
         @given(case=operation.as_strategy())
-        def collect(case) -> None:  # type: ignore[no-untyped-def]
+        def collect(case) -> None:
             drawn.append(
                 (case.method, case.path, case.media_type, repr(case.query), repr(case.body))
             )

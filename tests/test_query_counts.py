@@ -274,7 +274,7 @@ API: list[tuple[str, str, Url, int]] = [
 
 
 @pytest.mark.parametrize(("name", "who", "url", "most"), PAGES, ids=[p[0] for p in PAGES])
-def test_page_query_count_does_not_grow_with_rows(  # type: ignore[no-untyped-def]
+def test_page_query_count_does_not_grow_with_rows(
     client, name: str, who: str, url: Url, most: int
 ) -> None:
     small = build(**SMALL)
@@ -286,7 +286,7 @@ def test_page_query_count_does_not_grow_with_rows(  # type: ignore[no-untyped-de
 
 
 @pytest.mark.parametrize(("name", "who", "url", "most"), API, ids=[a[0] for a in API])
-def test_api_query_count_does_not_grow_with_rows(  # type: ignore[no-untyped-def]
+def test_api_query_count_does_not_grow_with_rows(
     api, name: str, who: str, url: Url, most: int
 ) -> None:
     small = build(**SMALL)
@@ -306,7 +306,7 @@ def _queries(call: Callable[[], Any]) -> list[str]:
     return [q["sql"] for q in queries.captured_queries]
 
 
-def test_judges_grid_reads_the_matches_once_and_counts_them_in_the_database(client) -> None:  # type: ignore[no-untyped-def]
+def test_judges_grid_reads_the_matches_once_and_counts_them_in_the_database(client) -> None:
     world = build(**LARGE)
     client.force_login(world.judge)
     sql = _queries(lambda: client.get(f"/tournaments/{world.tournament.pk}/judge/"))
@@ -318,7 +318,7 @@ def test_judges_grid_reads_the_matches_once_and_counts_them_in_the_database(clie
     assert "confirmed" in page and "1 to confirm" in page
 
 
-def test_report_grid_reads_the_game_options_once(client) -> None:  # type: ignore[no-untyped-def]
+def test_report_grid_reads_the_game_options_once(client) -> None:
     """The match page's result grid and the printed slips: best of 1 or of 5, the same
     queries (a query per game before)."""
     counts = []
@@ -339,7 +339,7 @@ def test_report_grid_reads_the_game_options_once(client) -> None:  # type: ignor
     assert counts[0] == counts[1]
 
 
-def test_seating_drafts_answers_with_the_pods_in_constant_queries(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_seating_drafts_answers_with_the_pods_in_constant_queries(api_as) -> None:
     counts = []
     for players in (4, 8):
         tournament, organiser, _ = running_tournament(players, auto_pair=False)
@@ -354,7 +354,7 @@ def test_seating_drafts_answers_with_the_pods_in_constant_queries(api_as) -> Non
     assert counts[0] == counts[1], f"{counts[0]} queries for 4 seats, {counts[1]} for 8"
 
 
-def test_draft_panel_reads_pods_and_seats_in_two_queries(rf) -> None:  # type: ignore[no-untyped-def]
+def test_draft_panel_reads_pods_and_seats_in_two_queries(rf) -> None:
     from django.template import Context, Template
 
     world = build(**LARGE)  # four pods: one finished, three ready
@@ -402,7 +402,7 @@ def _result_posts(api: Any, world: World) -> tuple[int, int]:
     return len(report), len(confirm)
 
 
-def test_a_report_and_a_confirmation_take_a_fixed_number_of_statements(api) -> None:  # type: ignore[no-untyped-def]
+def test_a_report_and_a_confirmation_take_a_fixed_number_of_statements(api) -> None:
     few = _result_posts(api, build(**SMALL))
     many = _result_posts(api, build(**LARGE))
     assert few == many, f"report, confirm: {few} statements with 4 entrants, {many} with 16"

@@ -45,7 +45,7 @@ def _wipe() -> None:
 
 
 @pytest.mark.django_db
-def test_the_demos_running_tournament_started_in_the_past(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_demos_running_tournament_started_in_the_past(client) -> None:
     call_command("seed_demo")
     now = timezone.now()
     running = Tournament.objects.get(name=RUNNING)
@@ -65,7 +65,7 @@ def test_the_demos_running_tournament_started_in_the_past(client) -> None:  # ty
 
 
 @pytest.mark.django_db
-def test_the_demo_pairs_the_same_players_every_time_it_is_seeded(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_the_demo_pairs_the_same_players_every_time_it_is_seeded(capsys) -> None:
     call_command("seed_demo")
     first = _who_plays_whom()
     assert {number for number, *_ in first} == {1, 2}
@@ -81,7 +81,7 @@ def test_the_demo_pairs_the_same_players_every_time_it_is_seeded(capsys) -> None
 
 
 @pytest.mark.django_db
-def test_the_demo_has_a_top_cut_and_a_double_elimination_under_way(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_demo_has_a_top_cut_and_a_double_elimination_under_way(client) -> None:
     call_command("seed_demo")
     running = Tournament.objects.get(name=RUNNING)
     assert [(s.kind, s.status) for s in running.stages.order_by("number")] == [
@@ -97,7 +97,7 @@ def test_the_demo_has_a_top_cut_and_a_double_elimination_under_way(client) -> No
 
 
 @pytest.mark.django_db
-def test_the_demo_has_a_team_event_registering(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_demo_has_a_team_event_registering(client) -> None:
     call_command("seed_demo")
     teams = Tournament.objects.get(name="2 vs 2 Vanilla Gwent")
     registrations = list(teams.registrations.select_related("partner"))
@@ -111,7 +111,7 @@ def test_the_demo_has_a_team_event_registering(client) -> None:  # type: ignore[
 
 
 @pytest.mark.django_db
-def test_seeding_again_says_what_the_demo_is_now_not_what_it_was_seeded_as(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_seeding_again_says_what_the_demo_is_now_not_what_it_was_seeded_as(capsys) -> None:
     """A second ``make demo`` adds nothing and describes the data as it is then: the demo
     may have been played since (here player14 accepted the invitation it was seeded with)."""
     call_command("seed_demo")

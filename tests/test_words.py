@@ -20,7 +20,7 @@ from tournaments.services import results, round_clock, swiss
 pytestmark = pytest.mark.django_db
 
 
-def _round(players: int = 4, **settings):  # type: ignore[no-untyped-def]
+def _round(players: int = 4, **settings):
     tournament, organiser, _ = running_tournament(players, **settings)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
@@ -59,7 +59,7 @@ def test_pairing_notes_and_figures_count_in_words() -> None:
     )
 
 
-def test_the_pairings_page_says_one_pair_down(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_pairings_page_says_one_pair_down(client) -> None:
     tournament, _, rnd = _round()
     Round.objects.filter(pk=rnd.pk).update(
         pairing_stats={**rnd.pairing_stats, "matches": 1, "rematches": 1, "pair_downs": 1}
@@ -72,7 +72,7 @@ def test_the_pairings_page_says_one_pair_down(client) -> None:  # type: ignore[n
 # --- the audit log ----------------------------------------------------------------------
 
 
-def test_the_audit_page_reads_as_sentences_never_as_python(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_audit_page_reads_as_sentences_never_as_python(client) -> None:
     tournament, organiser, rnd = _round()
     match = Match.objects.filter(round=rnd, b__isnull=False).first()
     assert match is not None
@@ -102,7 +102,7 @@ def _current_tabs(page: str) -> list[str]:
     return re.findall(r'<a [^>]*aria-current="page"[^>]*>([^<]+)</a>', page)
 
 
-def test_the_current_tab_is_marked(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_current_tab_is_marked(client) -> None:
     tournament, _, _ = _round()
     pages = {
         f"/tournaments/{tournament.pk}/standings/": "Standings",
@@ -120,7 +120,7 @@ def test_the_current_tab_is_marked(client) -> None:  # type: ignore[no-untyped-d
     ]
 
 
-def test_the_pairings_by_name_survive_the_redirect_to_the_current_round(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_pairings_by_name_survive_the_redirect_to_the_current_round(client) -> None:
     tournament, _, _ = _round()
     response = client.get(f"/tournaments/{tournament.pk}/rounds/?by=name")
     assert response.status_code == 302
@@ -128,7 +128,7 @@ def test_the_pairings_by_name_survive_the_redirect_to_the_current_round(client) 
     assert 'id="pairings-by-name"' in client.get(response["Location"]).content.decode()
 
 
-def test_tiebreaker_explanations_open_with_a_tap_not_a_hover(client) -> None:  # type: ignore[no-untyped-def]
+def test_tiebreaker_explanations_open_with_a_tap_not_a_hover(client) -> None:
     tournament, organiser, rnd = _round()
     for match in Match.objects.filter(round=rnd, b__isnull=False):
         results.judge_result(actor=organiser, match=match, games=A_WINS)
@@ -155,7 +155,7 @@ def test_no_show_counts_read_in_words() -> None:
     assert summary.endswith("1 no-show"), summary
 
 
-def test_tiebreaker_explanations_count_one_opponent(client) -> None:  # type: ignore[no-untyped-def]
+def test_tiebreaker_explanations_count_one_opponent(client) -> None:
     tournament, organiser, rnd = _round(players=4, tiebreakers=["omw", "buchholz"])
     for match in Match.objects.filter(round=rnd, b__isnull=False):
         results.judge_result(actor=organiser, match=match, games=A_WINS)
@@ -188,7 +188,7 @@ def test_time_called_says_what_happens_now_under_each_overdue_policy() -> None:
                 assert "(s)" not in text and "(es)" not in text and " 1 matches" not in text
 
 
-def test_the_round_clock_shows_the_time_called_words(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_round_clock_shows_the_time_called_words(client) -> None:
     tournament, organiser, rnd = _round(overdue_policy="draw")
     rnd = round_clock.start_round(actor=organiser, round=rnd, minutes=1)
     assert rnd.ends_at is not None

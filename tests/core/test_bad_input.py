@@ -476,7 +476,7 @@ def test_a_host_we_do_not_serve_is_a_json_400_under_the_api_and_html_elsewhere()
     assert_page_400(client.get("/clubs/", HTTP_HOST="evil.example"))
 
 
-def test_a_crash_under_the_api_is_a_json_500(world: World, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_crash_under_the_api_is_a_json_500(world: World, monkeypatch) -> None:
     from tournaments.api import clubs
 
     def crash(*args: object, **kwargs: object) -> None:

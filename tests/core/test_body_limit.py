@@ -99,7 +99,7 @@ def call(
         answer["status"] = int(status.split()[0])
         answer["headers"] = dict(response_headers)
 
-    chunks: Iterable[bytes] = application(environ, start_response)  # type: ignore[arg-type]
+    chunks: Iterable[bytes] = application(environ, start_response)
     content = b"".join(chunks)
     return answer["status"], answer["headers"], content
 

@@ -94,7 +94,7 @@ RAISED: list[tuple[str, Callable[[], object]]] = [
     ("generic.score_too_large", lambda: _result("generic", _rounds([outcome.MAX_SCORE + 1, 0]))),
     (
         "generic.two_scores",
-        lambda: outcome.check_scores(GameRecord((GameRound((1, 2, 3)),)), game="generic"),  # type: ignore[arg-type]
+        lambda: outcome.check_scores(GameRecord((GameRound((1, 2, 3)),)), game="generic"),
     ),
     ("generic.game_unfinished", lambda: _result("generic", _rounds([1, 0]))),
     ("generic.game_unfinished", lambda: _progress("generic", _rounds([1, 0]) * 2, best_of=3)),

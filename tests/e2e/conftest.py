@@ -27,7 +27,7 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 # as running in the main thread, and the async tests that run after this package (channel
 # layer, websocket consumers) would refuse to start their own.
 @pytest.fixture(scope="package")
-def browser():  # type: ignore[no-untyped-def]
+def browser():
     if not os.path.exists(CHROMIUM):
         pytest.fail(
             f"Chromium not found at {CHROMIUM}: install it (apt-get install chromium) "
@@ -54,12 +54,12 @@ def browser():  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def start_journey(browser, live_server):  # type: ignore[no-untyped-def]
+def start_journey(browser, live_server):
     """``start_journey(name)``: a ``Journey`` on pytest-django's live server; its browser
     contexts are closed after the test."""
     started: list[Journey] = []
 
-    def start(name: str, **kwargs) -> Journey:  # type: ignore[no-untyped-def]
+    def start(name: str, **kwargs) -> Journey:
         journey = Journey(browser, live_server.url, name, **kwargs)
         started.append(journey)
         return journey

@@ -45,7 +45,7 @@ SCROLL_BACK = """([x, y]) => new Promise((done) => {
 })"""
 
 
-def wait_until(condition, seconds: float = 20.0):  # type: ignore[no-untyped-def]
+def wait_until(condition, seconds: float = 20.0):
     """``condition()``'s first truthy value within ``seconds`` (polled), else its last."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_a_double_elimination_scrolls_visibly_and_fits_on_demand(start_journey, viewport) -> None:  # type: ignore[no-untyped-def]
+def test_a_double_elimination_scrolls_visibly_and_fits_on_demand(start_journey, viewport) -> None:
     tournament, _, _ = _bracket_event(8, "double_elim")
     journey = start_journey(f"bracket-fits-{viewport['width']}")
     page = journey.open(viewport)

@@ -33,14 +33,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 def enter_as_judge(
     page, journey: Journey, tournament_id: int, match: Match, *, a_wins: bool
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     page.goto(journey.url(f"/tournaments/{tournament_id}/matches/{match.pk}/"))
     fill_game(page, *(((10, 5), (10, 5)) if a_wins else ((5, 10), (5, 10))))
     page.locator("#judge-result").click()
     page.get_by_text("Result entered.").wait_for()
 
 
-def play_on_phones(  # type: ignore[no-untyped-def]
+def play_on_phones(
     journey: Journey, tournament_id: int, stage: Stage, match: Match, *, shots: bool = False
 ) -> None:
     """The match's players on their phones: the first finds it from the bracket page,
@@ -73,7 +73,7 @@ def open_matches(stage: Stage) -> list[Match]:
     )
 
 
-def play_bracket(journey: Journey, judge_page, tournament_id: int, stage: Stage) -> int:  # type: ignore[no-untyped-def]
+def play_bracket(journey: Journey, judge_page, tournament_id: int, stage: Stage) -> int:
     """Every wave of ready matches until the bracket is decided; returns the matches played.
     The first wave's phones are screenshots."""
     played = 0
@@ -88,7 +88,7 @@ def play_bracket(journey: Journey, judge_page, tournament_id: int, stage: Stage)
     return played
 
 
-def test_a_swiss_then_a_top_4_runs_to_the_end_in_the_browser(start_journey) -> None:  # type: ignore[no-untyped-def]
+def test_a_swiss_then_a_top_4_runs_to_the_end_in_the_browser(start_journey) -> None:
     tournament, organiser, _ = running_tournament(12, rounds=3, auto_pair=True)
     tournament.status = TournamentStatus.REGISTRATION
     tournament.start_handled_at = None
@@ -138,7 +138,7 @@ def test_a_swiss_then_a_top_4_runs_to_the_end_in_the_browser(start_journey) -> N
     journey.shot(org_page, "the final places")
 
 
-def test_a_double_elimination_of_12_runs_to_the_end_in_the_browser(start_journey) -> None:  # type: ignore[no-untyped-def]
+def test_a_double_elimination_of_12_runs_to_the_end_in_the_browser(start_journey) -> None:
     tournament = TournamentFactory(
         capacity=12,
         status=TournamentStatus.REGISTRATION,

@@ -22,9 +22,7 @@ pytestmark = [pytest.mark.e2e]
 
 
 class DraftPodInTheBrowser(LiveServerJourney):
-    def pick_if_possible(  # type: ignore[no-untyped-def]
-        self, page, journey: Journey | None = None, step: str = ""
-    ) -> bool:
+    def pick_if_possible(self, page, journey: Journey | None = None, step: str = "") -> bool:
         """Tap to highlight, tap again to pick; True if a pick was sent. With ``journey``,
         the highlighted cards are its next step."""
         buttons = page.locator("#pack-cards button")

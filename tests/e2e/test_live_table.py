@@ -46,7 +46,7 @@ class _Cable:
 
 
 class LiveTablePlayedOnTwoPhones(LiveServerJourney):
-    def _phone(self, username: str, cable: _Cable | None = None):  # type: ignore[no-untyped-def]
+    def _phone(self, username: str, cable: _Cable | None = None):
         page = self.journey.open()
         if cable is not None:
             page.route_web_socket("**/ws/tables/**", cable.route)

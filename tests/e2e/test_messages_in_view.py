@@ -16,7 +16,7 @@ from tournaments.models import Role, TournamentStatus
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_refused_paste_says_so_in_view_on_a_phone(start_journey) -> None:  # type: ignore[no-untyped-def]
+def test_a_refused_paste_says_so_in_view_on_a_phone(start_journey) -> None:
     tournament = TournamentFactory(
         capacity=64,
         status=TournamentStatus.REGISTRATION,

@@ -29,7 +29,7 @@ from tournaments.models import Match, Role, SwissSettings, TournamentStatus
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_webhooks_notifications_and_the_api_docs_on_a_phone(start_journey, settings) -> None:  # type: ignore[no-untyped-def]
+def test_webhooks_notifications_and_the_api_docs_on_a_phone(start_journey, settings) -> None:
     settings.NOTIFICATIONS_ALLOW_LOOPBACK = True  # the receiver is on 127.0.0.1
     tournament = TournamentFactory(
         name="Friday league",

@@ -19,7 +19,7 @@ from tournaments.selectors import pods as pod_selectors
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def _fill(page, match_id: int, seats: int, winner: int) -> None:  # type: ignore[no-untyped-def]
+def _fill(page, match_id: int, seats: int, winner: int) -> None:
     form = page.locator(f"#pod-{match_id} form.pod-form")
     for game_round in (1, 2):
         for seat in range(seats):
@@ -27,7 +27,7 @@ def _fill(page, match_id: int, seats: int, winner: int) -> None:  # type: ignore
             form.locator(f"input[name=r{game_round}_s{seat}]").fill(score)
 
 
-def test_a_16_player_pod_event_runs_to_the_end_in_the_browser(start_journey) -> None:  # type: ignore[no-untyped-def]
+def test_a_16_player_pod_event_runs_to_the_end_in_the_browser(start_journey) -> None:
     tournament, organiser = _event_before_start(16)
     judge = member(tournament.club, Role.JUDGE)
     journey = start_journey("6-pods")

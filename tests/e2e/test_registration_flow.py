@@ -13,7 +13,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def test_sign_up_register_for_the_demo_tournament_and_see_yourself_listed(
-    start_journey,  # type: ignore[no-untyped-def]
+    start_journey,
 ) -> None:
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     tournament = Tournament.objects.get(name="Gesoseka Swiss")

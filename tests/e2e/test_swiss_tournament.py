@@ -24,7 +24,7 @@ from tournaments.models import Match, MatchStatus, Role, Round, TournamentStatus
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_24_player_swiss_runs_to_the_end_in_the_browser(start_journey) -> None:  # type: ignore[no-untyped-def]
+def test_a_24_player_swiss_runs_to_the_end_in_the_browser(start_journey) -> None:
     tournament, organiser, regs = running_tournament(
         24, game="gesoseka", rounds=None, auto_pair=True
     )

@@ -23,7 +23,7 @@ from tournaments.models import EntrantType, Match, Registration, Role, Tournamen
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_2v2_swiss_of_eight_teams_runs_to_the_end_in_the_browser(start_journey) -> None:  # type: ignore[no-untyped-def]
+def test_a_2v2_swiss_of_eight_teams_runs_to_the_end_in_the_browser(start_journey) -> None:
     tournament = TournamentFactory(
         name="Doubles night",
         entrant_type=EntrantType.TEAM,
@@ -40,7 +40,7 @@ def test_a_2v2_swiss_of_eight_teams_runs_to_the_end_in_the_browser(start_journey
     bruno = PlayerFactory(user__username="bruno", display_name="Bruno").user
     journey = start_journey("6-two-vs-two")
 
-    def phone_of(user):  # type: ignore[no-untyped-def]
+    def phone_of(user):
         return journey.log_in(user.username)
 
     # Ada registers the Aces and invites Bruno.

@@ -260,7 +260,7 @@ class Worker:
 
 
 @pytest.fixture
-def workers(transactional_db, broker: str, tmp_path: Path) -> Iterator[Callable[..., Worker]]:  # type: ignore[no-untyped-def]
+def workers(transactional_db, broker: str, tmp_path: Path) -> Iterator[Callable[..., Worker]]:
     """``start()`` starts a worker (stopped after the test, before the database is reset);
     its keyword arguments go to :class:`Worker`."""
     started: list[Worker] = []
@@ -353,7 +353,7 @@ def _started(tournament: Tournament) -> bool:
 
 def test_every_deadline_fires_once_through_a_killed_worker_a_redis_restart_and_a_poisoned_row(
     workers, redis_server
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     began = time.monotonic()
     last_sweep = 0.0
 

@@ -180,7 +180,7 @@ def test_a_pool_sorts_by_suit_or_by_rank_and_keeps_copies() -> None:
         "console.log(JSON.stringify([Cards.sorted(pool, 'suit'), Cards.sorted(pool, 'rank'),"
         " Cards.sorted(pool, 'picked')]));"
     )
-    by_suit, by_rank, as_picked = _node(script)  # type: ignore[misc]
+    by_suit, by_rank, as_picked = _node(script)
     # By suit: spades, hearts, clubs, diamonds (the colours alternate), low to high; jokers last.
     assert by_suit == ["2S", "7S", "7H", "7H", "QH", "10C", "AD", "JK"]
     # By rank: 2 to Ace, then the jokers; a rank's suits in the same order.
@@ -192,7 +192,7 @@ def test_a_pool_sorts_by_suit_or_by_rank_and_keeps_copies() -> None:
 
 
 @pytest.mark.django_db
-def test_the_draft_page_loads_the_card_drawing_and_the_pool_sort(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_draft_page_loads_the_card_drawing_and_the_pool_sort(client) -> None:
     pods, organiser, _ = draft_pods(4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     seat = DraftSeat.objects.select_related("registration__player__user").get(pod=pod, position=0)
@@ -207,7 +207,7 @@ def test_the_draft_page_loads_the_card_drawing_and_the_pool_sort(client) -> None
 
 
 @pytest.mark.django_db
-def test_the_tournament_page_draws_the_drafted_pools_as_cards(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_tournament_page_draws_the_drafted_pools_as_cards(client) -> None:
     pods, organiser, _ = draft_pods(4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     pod = services.end_pod(actor=organiser, pod=pod)
@@ -220,7 +220,7 @@ def test_the_tournament_page_draws_the_drafted_pools_as_cards(client) -> None:  
 
 
 @pytest.mark.django_db
-def test_the_score_helper_draws_each_lines_cards(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_score_helper_draws_each_lines_cards(client) -> None:
     response = client.post(
         "/score/gesoseka/",
         {
@@ -243,7 +243,7 @@ def test_the_score_helper_draws_each_lines_cards(client) -> None:  # type: ignor
 
 
 @pytest.mark.django_db
-def test_the_kontsina_cards_in_no_pile_are_drawn(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_kontsina_cards_in_no_pile_are_drawn(client) -> None:
     response = client.post(
         "/score/kontsina/", {"pile_a": "10D 2C 3C", "pile_b": "AS 7H"}, HTTP_HX_REQUEST="true"
     )

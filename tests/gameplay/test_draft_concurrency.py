@@ -21,7 +21,7 @@ pytestmark = [
 ]
 
 
-def _setup(seconds: int = 60):  # type: ignore[no-untyped-def]
+def _setup(seconds: int = 60):
     pods, organiser, _ = draft_pods(4, seconds=seconds)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     seat = DraftSeat.objects.select_related("registration__player__user").get(pod=pod, position=0)

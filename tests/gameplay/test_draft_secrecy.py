@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db
 NOT_STARTED = "The draft has not started yet"
 
 
-def _seat_user(pod: DraftPod, position: int):  # type: ignore[no-untyped-def]
+def _seat_user(pod: DraftPod, position: int):
     return (
         DraftSeat.objects.select_related("registration__player__user")
         .get(pod=pod, position=position)
@@ -72,7 +72,7 @@ def _cards_shown(data: Any) -> list[Any]:
 def _page_snapshot(html: str) -> dict[str, Any]:
     match = re.search(r'<script id="draft-snapshot" type="application/json">(.*?)</script>', html)
     assert match, "the draft page embeds its first snapshot"
-    return json.loads(match.group(1))  # type: ignore[no-any-return]
+    return json.loads(match.group(1))
 
 
 def _seed_is_not_in(body: bytes | str, pod: DraftPod) -> bool:
@@ -83,7 +83,7 @@ def _seed_is_not_in(body: bytes | str, pod: DraftPod) -> bool:
 # --- the seed ---------------------------------------------------------------------------------
 
 
-def test_the_pods_api_shows_the_seed_only_once_the_draft_is_over(api, api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_pods_api_shows_the_seed_only_once_the_draft_is_over(api, api_as) -> None:
     pods, organiser, _ = draft_pods(4)
     pod = pods[0]
     url = f"/api/v1/tournaments/{pod.tournament_id}/drafts/"
@@ -113,7 +113,7 @@ def test_the_pods_api_shows_the_seed_only_once_the_draft_is_over(api, api_as) ->
     assert shown["anonymous"] == shown["player"] == shown["organiser"] == pod.seed
 
 
-def test_seating_pods_through_the_api_answers_without_the_seed(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_seating_pods_through_the_api_answers_without_the_seed(api_as) -> None:
     tournament, organiser, _ = running_tournament(4)
     response = api_as(organiser).post(
         f"/api/v1/tournaments/{tournament.pk}/drafts/", {"pod_size": 4}, format="json"
@@ -124,14 +124,14 @@ def test_seating_pods_through_the_api_answers_without_the_seed(api_as) -> None: 
     assert _seed_is_not_in(response.content, pod)
 
 
-def test_the_schema_documents_when_the_seed_is_shown(api) -> None:  # type: ignore[no-untyped-def]
+def test_the_schema_documents_when_the_seed_is_shown(api) -> None:
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     seed = schema["components"]["schemas"]["Pod"]["properties"]["seed"]
     assert seed.get("nullable") is True
     assert "over" in seed.get("description", "")
 
 
-def test_the_pick_log_shows_the_seed_only_once_the_draft_is_over(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_pick_log_shows_the_seed_only_once_the_draft_is_over(api_as) -> None:
     pods, organiser, _ = draft_pods(4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     _pick_first_cards(pod, 0)
@@ -143,7 +143,7 @@ def test_the_pick_log_shows_the_seed_only_once_the_draft_is_over(api_as) -> None
     assert after.json()["seed"] == pod.seed
 
 
-def test_no_page_shows_the_seed_before_the_draft_is_over(admin_client) -> None:  # type: ignore[no-untyped-def]
+def test_no_page_shows_the_seed_before_the_draft_is_over(admin_client) -> None:
     pods, organiser, _ = draft_pods(4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     _pick_first_cards(pod, 0)
@@ -187,7 +187,7 @@ def test_no_page_shows_the_seed_before_the_draft_is_over(admin_client) -> None: 
 # --- before the start -------------------------------------------------------------------------
 
 
-def test_before_the_start_no_seat_sees_any_card(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_before_the_start_no_seat_sees_any_card(api_as) -> None:
     pods, organiser, _ = draft_pods(4)
     pod = pods[0]
     user = _seat_user(pod, 0)
@@ -211,7 +211,7 @@ def test_before_the_start_no_seat_sees_any_card(api_as) -> None:  # type: ignore
 # --- an organiser who plays -------------------------------------------------------------------
 
 
-def test_an_organiser_who_drafts_sees_only_their_own_cards(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_an_organiser_who_drafts_sees_only_their_own_cards(api_as) -> None:
     """The organiser runs the pods and drafts in one of them: like any player, they see
     their own pack and pool only, in their pod and in the others, until each draft ends."""
     tournament, organiser, _ = running_tournament(7)

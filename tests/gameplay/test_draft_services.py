@@ -22,7 +22,7 @@ from tournaments.services import swiss
 pytestmark = pytest.mark.django_db
 
 
-def _seat_user(pod: DraftPod, position: int):  # type: ignore[no-untyped-def]
+def _seat_user(pod: DraftPod, position: int):
     return (
         DraftSeat.objects.select_related("registration__player__user")
         .get(pod=pod, position=position)
@@ -35,7 +35,7 @@ def _expected(pod: DraftPod, position: int) -> engine.ExpectedPick | None:
     return engine.expected_pick(engine.DraftState.from_dict(pod.state), position)
 
 
-def _pick_best(pod: DraftPod, position: int):  # type: ignore[no-untyped-def]
+def _pick_best(pod: DraftPod, position: int):
     expected = _expected(pod, position)
     assert expected is not None
     cards = [str(c) for c in expected.cards[: expected.keep]]
@@ -146,7 +146,7 @@ def test_the_same_pick_sent_twice_changes_nothing() -> None:
         (0, 1, 3, "draft.wrong_card_count"),
     ],
 )
-def test_bad_picks_are_refused_with_the_rule(pack, pick_number, count, code) -> None:  # type: ignore[no-untyped-def]
+def test_bad_picks_are_refused_with_the_rule(pack, pick_number, count, code) -> None:
     pods, organiser, _ = draft_pods(4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     expected = _expected(pod, 0)
@@ -320,7 +320,7 @@ def test_a_player_sees_only_their_own_pack() -> None:
     assert all(seat["pack"] is not None for seat in organiser_view["seats"])
 
 
-def test_snapshot_query_count_does_not_grow_with_seats(django_assert_max_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_snapshot_query_count_does_not_grow_with_seats(django_assert_max_num_queries) -> None:
     for size in (2, 8):
         pods, _, _ = draft_pods(size, pod_size=size)
         with django_assert_max_num_queries(3):

@@ -26,7 +26,7 @@ pytestmark = [
 application = URLRouter(websocket_urlpatterns)
 
 
-def _user(pod, position):  # type: ignore[no-untyped-def]
+def _user(pod, position):
     return (
         DraftSeat.objects.select_related("registration__player__user")
         .get(pod=pod, position=position)

@@ -139,7 +139,7 @@ def _deal_two_7h(pod: DraftPod) -> None:
     pod.refresh_from_db()
 
 
-def _user(pod: DraftPod, position: int):  # type: ignore[no-untyped-def]
+def _user(pod: DraftPod, position: int):
     return (
         DraftSeat.objects.select_related("registration__player__user")
         .get(pod=pod, position=position)
@@ -220,7 +220,7 @@ def test_highlighting_two_7h_in_a_pack_with_one_is_refused() -> None:
     """By card code the old check asked "is 7H in the pack?" once per card."""
     pods, organiser, _ = draft_pods(4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
-    card = str(engine.expected_pick(_state(pod), 0).cards[0])  # type: ignore[union-attr]
+    card = str(engine.expected_pick(_state(pod), 0).cards[0])
     with pytest.raises(InvalidInput) as error:
         picks.highlight(actor=_user(pod, 0), pod=pod, cards=[card, card])
     assert error.value.code == "not_in_pack"
@@ -247,7 +247,7 @@ def test_a_highlight_for_a_pack_that_moved_on_is_refused() -> None:
 
 
 @pytest.mark.django_db
-def test_api_keeps_both_7h_by_position(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_api_keeps_both_7h_by_position(api_as) -> None:
     pod = _running_pod_with_two_7h()
     client = api_as(_user(pod, 0))
     url = f"/api/v1/drafts/{pod.pk}/pick/"
@@ -271,7 +271,7 @@ def test_api_keeps_both_7h_by_position(api_as) -> None:  # type: ignore[no-untyp
         ({"pack": 0, "pick": 1, "positions": [0, 3], "cards": ["7H", "7H"]}, "invalid_selection"),
     ],
 )
-def test_api_refuses_bad_positions_by_name(api_as, body: dict[str, Any], code: str) -> None:  # type: ignore[no-untyped-def]
+def test_api_refuses_bad_positions_by_name(api_as, body: dict[str, Any], code: str) -> None:
     pod = _running_pod_with_two_7h()
     response = api_as(_user(pod, 0)).post(f"/api/v1/drafts/{pod.pk}/pick/", body, format="json")
     assert response.status_code == 400, response.content
@@ -280,7 +280,7 @@ def test_api_refuses_bad_positions_by_name(api_as, body: dict[str, Any], code: s
 
 
 @pytest.mark.django_db
-def test_api_highlight_by_position(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_api_highlight_by_position(api_as) -> None:
     pod = _running_pod_with_two_7h()
     response = api_as(_user(pod, 0)).post(
         f"/api/v1/drafts/{pod.pk}/highlight/", {"positions": [SECOND]}, format="json"

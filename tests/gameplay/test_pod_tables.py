@@ -36,7 +36,7 @@ def _said(error: Exception) -> str:
     return problem.detail
 
 
-def _pod_event(players: int, *, game: str = "generic"):  # type: ignore[no-untyped-def]
+def _pod_event(players: int, *, game: str = "generic"):
     """A started pod event: (tournament, organiser, pods of the first round)."""
     tournament = TournamentFactory(
         game=game,
@@ -55,11 +55,11 @@ def _pod_event(players: int, *, game: str = "generic"):  # type: ignore[no-untyp
     return tournament, organiser, matches
 
 
-def _seated(match: Match) -> list:  # type: ignore[type-arg]
+def _seated(match: Match) -> list:
     return [s.registration.player.user for s in pod_selectors.seats_of(match)]
 
 
-def _snap(table: LiveTable, user=None) -> dict:  # type: ignore[no-untyped-def,type-arg]
+def _snap(table: LiveTable, user=None) -> dict:
     full = selectors.full_snapshot(table.pk)
     assert full is not None
     if user is None:
@@ -68,19 +68,19 @@ def _snap(table: LiveTable, user=None) -> dict:  # type: ignore[no-untyped-def,t
     return selectors.view_for(full, selectors.viewer(fresh, user))
 
 
-def _tap(table: LiveTable, user, kind: str, player: int | None = None):  # type: ignore[no-untyped-def]
+def _tap(table: LiveTable, user, kind: str, player: int | None = None):
     number = _snap(table)["turn_number"]
     return tables.take_turn(actor=user, table=table.pk, number=number, kind=kind, player=player)
 
 
-def _pass_round(table: LiveTable, users: list) -> None:  # type: ignore[type-arg]
+def _pass_round(table: LiveTable, users: list) -> None:
     """Everyone passes in turn order (the game round ends)."""
     while not _snap(table)["ended"]:
         seat = _snap(table)["to_play"]
         _tap(table, users[seat], "pass")
 
 
-def _client(user) -> Client:  # type: ignore[no-untyped-def]
+def _client(user) -> Client:
     client = Client()
     client.force_login(user)
     return client

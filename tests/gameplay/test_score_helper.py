@@ -26,7 +26,7 @@ def _examples(name: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ["cards", "groups", "placed", "taken"])
-def test_every_example_on_the_page_scores_on_the_default_deck(client, name: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_example_on_the_page_scores_on_the_default_deck(client, name: str) -> None:
     examples = _examples(name)
     if name in ("cards", "groups"):
         assert examples, f"the {name} field shows an example"
@@ -42,7 +42,7 @@ def test_every_example_on_the_page_scores_on_the_default_deck(client, name: str)
         assert 'id="score-card"' in text, (example, re.findall(r'role="alert">([^<]*)', text))
 
 
-def test_kontsina_piles_are_scored_in_the_rules_words(client) -> None:  # type: ignore[no-untyped-def]
+def test_kontsina_piles_are_scored_in_the_rules_words(client) -> None:
     piles = kontsina.EXAMPLE_PILES["piles"]
     response = client.post(
         "/score/kontsina/",
@@ -55,7 +55,7 @@ def test_kontsina_piles_are_scored_in_the_rules_words(client) -> None:  # type: 
         assert str(code) not in text
 
 
-def test_kontsina_cards_in_no_pile_are_not_said_to_be_left_on_the_layout(client) -> None:  # type: ignore[no-untyped-def]
+def test_kontsina_cards_in_no_pile_are_not_said_to_be_left_on_the_layout(client) -> None:
     """A player trying the helper types a few captured cards: the rest were not entered,
     not "left on the layout"."""
     response = client.post("/score/kontsina/", {"pile_a": "10D 2C 3C", "pile_b": "AS 7H"})
@@ -78,7 +78,7 @@ def test_every_scoring_category_has_a_human_label() -> None:
         assert label and "_" not in label
 
 
-def test_the_score_api_describes_every_category_in_words(api) -> None:  # type: ignore[no-untyped-def]
+def test_the_score_api_describes_every_category_in_words(api) -> None:
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     description = schema["paths"]["/api/v1/rules/{game}/score/"]["post"]["description"]
     for category in kontsina.Category:

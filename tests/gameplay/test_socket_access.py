@@ -95,7 +95,7 @@ def _logged_in(user: Any) -> Client:
 # --- live tables ------------------------------------------------------------------------------
 
 
-def _table():  # type: ignore[no-untyped-def]
+def _table():
     tournament, organiser, _ = running_tournament(2)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     match = Match.objects.select_related("a__player__user", "b__player__user").get(round=rnd)
@@ -232,7 +232,7 @@ def test_a_phone_whose_password_was_changed_elsewhere_can_no_longer_tap() -> Non
 # --- drafts -----------------------------------------------------------------------------------
 
 
-def _started_pod():  # type: ignore[no-untyped-def]
+def _started_pod():
     pods, organiser, _ = draft_pods(4)
     pod = drafts.start_pod(actor=organiser, pod=pods[0])
     owner = member(pod.tournament.club, Role.OWNER)

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 _IDENTITY = {"id", "tournament", "stage", "before_round", "number"}
 
 
-def _packs(snapshot: dict) -> list[list[str] | None]:  # type: ignore[type-arg]
+def _packs(snapshot: dict) -> list[list[str] | None]:
     return [seat["pack"] and seat["pack"]["cards"] for seat in snapshot["seats"]]
 
 
@@ -55,13 +55,13 @@ def test_a_restored_pod_with_the_same_id_and_version_shows_the_restored_packs() 
     assert _packs(after) == restored_packs
 
 
-def test_an_unchanged_pod_is_parsed_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_an_unchanged_pod_is_parsed_once(monkeypatch) -> None:
     pods, organiser, _ = draft_pods(4, pod_size=4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     parsed = []
     real = engine.DraftState.from_dict
 
-    def counting(data):  # type: ignore[no-untyped-def]
+    def counting(data):
         parsed.append(1)
         return real(data)
 

@@ -19,7 +19,7 @@ from tournaments.services import swiss
 pytestmark = pytest.mark.django_db
 
 
-def _event(players: int = 2):  # type: ignore[no-untyped-def]
+def _event(players: int = 2):
     tournament, organiser, _ = running_tournament(players)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     matches = list(
@@ -30,7 +30,7 @@ def _event(players: int = 2):  # type: ignore[no-untyped-def]
     return tournament, organiser, matches
 
 
-def _client(user) -> Client:  # type: ignore[no-untyped-def]
+def _client(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
@@ -42,7 +42,7 @@ def _match_url(match: Match) -> str:
 
 def test_a_player_opens_the_table_from_the_match_page_and_the_opponent_follows() -> None:
     _, _, (match,) = _event()
-    ana, bruno = match.a.player.user, match.b.player.user  # type: ignore[union-attr]
+    ana, bruno = match.a.player.user, match.b.player.user
     page = _client(ana).get(_match_url(match)).content.decode()
     assert 'id="open-table-phones"' in page and 'id="open-table-shared"' in page
     response = _client(ana).post(f"/matches/{match.pk}/table/", {"mode": "shared"})
@@ -79,7 +79,7 @@ def test_a_table_of_an_unpublished_tournament_is_not_shown_to_strangers() -> Non
 
 def test_the_table_page_costs_the_same_queries_after_many_taps() -> None:
     _, _, (match,) = _event()
-    ana, bruno = match.a.player.user, match.b.player.user  # type: ignore[union-attr]
+    ana, bruno = match.a.player.user, match.b.player.user
     table = tables.open_table(actor=ana, match=match)
     client = _client(ana)
     counts = []
@@ -107,7 +107,7 @@ def test_the_judges_list_costs_the_same_queries_for_one_or_four_tables() -> None
             )
         counts.append(len(queries))
         for match in matches:
-            assert f"{match.b.player.display_name}'s turn" in page  # type: ignore[union-attr]
+            assert f"{match.b.player.display_name}'s turn" in page
     assert counts[0] == counts[1], counts
 
 
@@ -137,7 +137,7 @@ def test_only_judges_see_the_list_and_only_organisers_change_the_settings() -> N
 
 def test_the_match_page_keeps_the_turn_log_of_each_game_round() -> None:
     _, organiser, (match,) = _event()
-    ana, bruno = match.a.player.user, match.b.player.user  # type: ignore[union-attr]
+    ana, bruno = match.a.player.user, match.b.player.user
     table = tables.open_table(actor=ana, match=match)
     tables.take_turn(actor=ana, table=table.pk, number=0, kind="play")
     tables.take_turn(actor=bruno, table=table.pk, number=1, kind="pass")

@@ -28,7 +28,7 @@ pytestmark = [
 application = URLRouter(websocket_urlpatterns)
 
 
-def _table():  # type: ignore[no-untyped-def]
+def _table():
     tournament, organiser, _ = running_tournament(2)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     match = Match.objects.select_related("a__player__user", "b__player__user").get(round=rnd)

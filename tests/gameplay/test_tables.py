@@ -33,11 +33,11 @@ def _said(error: Exception) -> str:
     return problem.detail
 
 
-def _users(match: Match):  # type: ignore[no-untyped-def]
+def _users(match: Match):
     return match.a.player.user, match.b.player.user
 
 
-def _first_match(players: int = 2, **options):  # type: ignore[no-untyped-def]
+def _first_match(players: int = 2, **options):
     tournament, organiser, _ = running_tournament(players, **options)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     match = (
@@ -49,13 +49,13 @@ def _first_match(players: int = 2, **options):  # type: ignore[no-untyped-def]
     return tournament, organiser, match
 
 
-def _snap(table: LiveTable) -> dict:  # type: ignore[type-arg]
+def _snap(table: LiveTable) -> dict:
     snapshot = selectors.full_snapshot(table.pk)
     assert snapshot is not None
     return snapshot
 
 
-def _tap(table: LiveTable, user, kind: str = "play", **extra):  # type: ignore[no-untyped-def]
+def _tap(table: LiveTable, user, kind: str = "play", **extra):
     number = _snap(table)["turn_number"]
     return tables.take_turn(actor=user, table=table.pk, number=number, kind=kind, **extra)
 
@@ -270,7 +270,7 @@ def test_undo_is_the_tappers_within_the_window_and_a_judges_any_time() -> None:
     assert TurnEvent.objects.filter(table=table).count() == 2  # undone taps stay, marked
 
 
-def _play_game_round(table: LiveTable, ana, bruno, scores: list[int]):  # type: ignore[no-untyped-def]
+def _play_game_round(table: LiveTable, ana, bruno, scores: list[int]):
     snapshot = _snap(table)
     first = (ana, bruno)[snapshot["first"]]
     second = bruno if first is ana else ana
@@ -358,7 +358,7 @@ def test_two_phones_racing_for_one_turn_record_exactly_one() -> None:
     outcomes: list[str] = []
     barrier = threading.Barrier(2)
 
-    def tap(user, kind: str) -> None:  # type: ignore[no-untyped-def]
+    def tap(user, kind: str) -> None:
         try:
             barrier.wait()
             tables.take_turn(actor=user, table=table.pk, number=0, kind=kind, player=0)
@@ -458,7 +458,7 @@ def test_vanilla_gwent_power_is_kept_from_the_cards_tapped() -> None:
 
 def test_a_broadcast_that_fails_after_commit_does_not_fail_the_tap(
     monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks, caplog
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from gameplay.realtime import broadcast
 
     def down(*args: object, **kwargs: object) -> None:

@@ -17,7 +17,7 @@ from tournaments.models import Match, MatchStatus, Role
 pytestmark = pytest.mark.django_db
 
 
-def _open(client: APIClient, match: Match, mode: str = "phones") -> dict:  # type: ignore[type-arg]
+def _open(client: APIClient, match: Match, mode: str = "phones") -> dict:
     response = client.post(f"/api/v1/matches/{match.pk}/table/", {"mode": mode}, format="json")
     assert response.status_code in (200, 201), response.json()
     return response.json()
@@ -26,13 +26,13 @@ def _open(client: APIClient, match: Match, mode: str = "phones") -> dict:  # typ
 def test_a_game_round_through_the_api_to_the_limit_and_the_confirmed_result() -> None:
     _, _, (match,) = _event()
     ana = _token_client(match.a.player.user)
-    bruno = _token_client(match.b.player.user)  # type: ignore[union-attr]
+    bruno = _token_client(match.b.player.user)
     snapshot = _open(ana, match)
     assert snapshot["you"] == 0 and "tap" in snapshot["can"]
     assert _open(bruno, match)["table"] == snapshot["table"]  # joined, not a second table
     url = f"/api/v1/tables/{snapshot['table']}/"
 
-    def tap(client: APIClient, number: int, kind: str = "play"):  # type: ignore[no-untyped-def]
+    def tap(client: APIClient, number: int, kind: str = "play"):
         return client.post(url + "turns/", {"number": number, "kind": kind}, format="json")
 
     assert tap(ana, 0, "pass").status_code == 201
@@ -90,7 +90,7 @@ def test_bad_input_is_refused_by_name_and_nothing_is_recorded() -> None:
 def test_a_tap_out_of_turn_or_for_the_other_seat_is_refused_in_words() -> None:
     _, _, (match,) = _event()
     ana = _token_client(match.a.player.user)
-    bruno = _token_client(match.b.player.user)  # type: ignore[union-attr]
+    bruno = _token_client(match.b.player.user)
     url = f"/api/v1/tables/{_open(ana, match)['table']}/turns/"
     out_of_turn = bruno.post(url, {"number": 0, "kind": "play"}, format="json")
     assert out_of_turn.status_code == 409
@@ -117,7 +117,7 @@ def test_undo_and_who_starts() -> None:
     ana = _token_client(match.a.player.user)
     url = f"/api/v1/tables/{_open(ana, match)['table']}/"
     assert ana.post(url + "first/", {"player": 1}, format="json").json()["first"] == 1
-    bruno = _token_client(match.b.player.user)  # type: ignore[union-attr]
+    bruno = _token_client(match.b.player.user)
     assert (
         bruno.post(url + "turns/", {"number": 0, "kind": "play"}, format="json").status_code == 201
     )
@@ -149,7 +149,7 @@ def test_the_snapshot_and_the_judges_list_cost_the_same_queries_as_tables_and_ta
         judge = _token_client(organiser)
         for match in matches:
             ana = _token_client(match.a.player.user)
-            bruno = _token_client(match.b.player.user)  # type: ignore[union-attr]
+            bruno = _token_client(match.b.player.user)
             table = _open(ana, match)["table"]
             for number in range(taps):
                 who = ana if number % 2 == 0 else bruno
@@ -158,7 +158,7 @@ def test_the_snapshot_and_the_judges_list_cost_the_same_queries_as_tables_and_ta
                     {"number": number, "kind": "play"},
                     format="json",
                 )
-        table_id = LiveTable.objects.filter(match__round__tournament=tournament).first().pk  # type: ignore[union-attr]
+        table_id = LiveTable.objects.filter(match__round__tournament=tournament).first().pk
         with CaptureQueriesContext(connection) as queries:
             assert judge.get(f"/api/v1/tables/{table_id}/").status_code == 200
         snapshot_counts.append(len(queries))

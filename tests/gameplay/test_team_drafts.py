@@ -43,7 +43,7 @@ def _seats(pod: DraftPod) -> list[DraftSeat]:
     )
 
 
-def _team_pods(teams: int = 4, *, pod_size: int = 8, **options: Any):  # type: ignore[no-untyped-def]
+def _team_pods(teams: int = 4, *, pod_size: int = 8, **options: Any):
     tournament, organiser, registrations = running_team_tournament(teams)
     pods = services.create_pods(
         actor=organiser, tournament=tournament, pod_size=pod_size, seconds_per_pick=60, **options
@@ -63,7 +63,7 @@ def _others(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
 def _page_snapshot(html: str) -> dict[str, Any]:
     match = re.search(r'<script id="draft-snapshot" type="application/json">(.*?)</script>', html)
     assert match, "the draft page embeds its first snapshot"
-    return json.loads(match.group(1))  # type: ignore[no-any-return]
+    return json.loads(match.group(1))
 
 
 # --- seating ----------------------------------------------------------------------------------
@@ -89,7 +89,7 @@ def test_four_teams_seat_eight_players_each_at_a_seat_of_their_own_teammates_sid
         assert row["team"] == seat.registration.team_name and row["player"] == seat.player_id
 
 
-def test_the_organiser_seats_teammates_opposite_each_other_through_the_api(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_organiser_seats_teammates_opposite_each_other_through_the_api(api_as) -> None:
     tournament, organiser, _ = running_team_tournament(4)
     response = api_as(organiser).post(
         f"/api/v1/tournaments/{tournament.pk}/drafts/",
@@ -144,7 +144,7 @@ def test_a_single_player_event_seats_one_seat_per_registration_as_before() -> No
 # --- the setting, refused when unknown ----------------------------------------------------------
 
 
-def test_an_unknown_team_seating_is_refused_naming_the_field(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_an_unknown_team_seating_is_refused_naming_the_field(api_as) -> None:
     tournament, organiser, _ = running_team_tournament(4)
     for value in ("diagonal", "", 3, None):
         response = api_as(organiser).post(
@@ -196,7 +196,7 @@ def test_a_single_player_event_has_no_team_seating_field() -> None:
 # --- every player picks from their own phone, and sees only their own cards --------------------
 
 
-def test_each_player_picks_from_their_own_phone_and_sees_only_their_own_pack(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_each_player_picks_from_their_own_phone_and_sees_only_their_own_pack(api_as) -> None:
     _, organiser, _, pods = _team_pods(4)
     pod = services.start_pod(actor=organiser, pod=pods[0])
     seats = _seats(pod)
@@ -251,7 +251,7 @@ def test_each_player_picks_from_their_own_phone_and_sees_only_their_own_pack(api
     assert [s["pool"] is not None for s in panel] == [i == 3 for i in range(8)]
 
 
-def test_a_team_draft_runs_to_the_end_and_every_player_holds_a_full_pool(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_a_team_draft_runs_to_the_end_and_every_player_holds_a_full_pool(api_as) -> None:
     _, organiser, _, pods = _team_pods(2, pod_size=8, team_seating="opposite")
     pod = services.start_pod(actor=organiser, pod=pods[0])
     users = {s.position: s.player.user for s in _seats(pod)}
@@ -301,7 +301,7 @@ def test_auto_pick_and_the_timer_pick_for_one_player_never_for_the_teammate() ->
     assert len(state.pools[1]) == 3 and (1, PickSource.TIMER) not in sources
 
 
-def test_an_organiser_playing_as_a_teammate_sees_no_cards_of_other_pods(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_an_organiser_playing_as_a_teammate_sees_no_cards_of_other_pods(api_as) -> None:
     tournament, organiser, _ = running_team_tournament(3)
     now = timezone.now()
     RegistrationFactory(
@@ -360,7 +360,7 @@ def _team_pod_counts(teams: int, api_as: Any) -> dict[str, int]:
     }
 
 
-def test_the_draft_pages_and_api_read_a_team_pod_at_a_constant_query_count(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_draft_pages_and_api_read_a_team_pod_at_a_constant_query_count(api_as) -> None:
     small, large = _team_pod_counts(1, api_as), _team_pod_counts(4, api_as)
     assert small == large
     assert large["snapshot"] <= 3

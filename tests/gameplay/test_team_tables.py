@@ -38,7 +38,7 @@ def _said(error: Exception) -> str:
     return problem.detail
 
 
-def _team_match(game: str = "generic", teams: int = 2):  # type: ignore[no-untyped-def]
+def _team_match(game: str = "generic", teams: int = 2):
     """A paired team match: (tournament, organiser, match, users by seat)."""
     tournament, organiser, _ = running_team_tournament(0, game=game)
     for number in range(teams):
@@ -52,7 +52,7 @@ def _team_match(game: str = "generic", teams: int = 2):  # type: ignore[no-untyp
     return tournament, organiser, matches
 
 
-def _seated(match: Match) -> list:  # type: ignore[type-arg]
+def _seated(match: Match) -> list:
     """The users in seat order: A's player, B's player, A's partner, B's partner."""
     assert match.b is not None and match.a.partner and match.b.partner
     return [match.a.player.user, match.b.player.user, match.a.partner.user, match.b.partner.user]
@@ -62,7 +62,7 @@ def _names(match: Match) -> list[str]:
     return [user.player.display_name for user in _seated(match)]
 
 
-def _snap(table: LiveTable, user=None) -> dict:  # type: ignore[no-untyped-def,type-arg]
+def _snap(table: LiveTable, user=None) -> dict:
     full = selectors.full_snapshot(table.pk)
     assert full is not None
     if user is None:
@@ -72,12 +72,12 @@ def _snap(table: LiveTable, user=None) -> dict:  # type: ignore[no-untyped-def,t
     return selectors.view_for(full, selectors.viewer(fresh, user))
 
 
-def _tap(table: LiveTable, user, kind: str = "play", **extra):  # type: ignore[no-untyped-def]
+def _tap(table: LiveTable, user, kind: str = "play", **extra):
     number = _snap(table)["turn_number"]
     return tables.take_turn(actor=user, table=table.pk, number=number, kind=kind, **extra)
 
 
-def _client(user) -> Client:  # type: ignore[no-untyped-def]
+def _client(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
@@ -95,11 +95,11 @@ def test_a_team_match_opens_a_table_of_four_with_the_teams_and_their_players() -
     assert [seat["side"] for seat in snapshot["seats"]] == [0, 1, 0, 1]
     assert [seat["team"] for seat in snapshot["seats"]] == [
         match.a.team_name,
-        match.b.team_name,  # type: ignore[union-attr]
+        match.b.team_name,
         match.a.team_name,
-        match.b.team_name,  # type: ignore[union-attr]
+        match.b.team_name,
     ]
-    assert [side["name"] for side in snapshot["sides"]] == [match.a.name, match.b.name]  # type: ignore[union-attr]
+    assert [side["name"] for side in snapshot["sides"]] == [match.a.name, match.b.name]
     assert snapshot["teams"] and snapshot["players"] == 4
     assert snapshot["turns_left"] == [None, None, None, None]
     assert snapshot["headline"] == f"{_names(match)[0]}'s turn"
@@ -109,7 +109,7 @@ def test_a_team_match_opens_a_table_of_four_with_the_teams_and_their_players() -
         assert view["you"] == seat and view["your_side"] == seat % 2
         assert ("tap" in view["can"]) == (seat == 0)
     page = html.unescape(_client(seated[3]).get(f"/tables/{table.pk}/").content.decode())
-    for name in (*_names(match), match.a.team_name, match.b.team_name):  # type: ignore[union-attr]
+    for name in (*_names(match), match.a.team_name, match.b.team_name):
         assert name in page
     assert f'{_names(match)[3]} <span class="you">(you)</span>' in page
     assert page.count('class="seat side-') == 4 and page.count('id="score-') == 2
@@ -191,7 +191,7 @@ def test_the_team_limit_five_and_five_unused_turns_to_the_teammate_and_the_eleve
     snapshot = _snap(table)
     assert snapshot["to_play"] == 3 and snapshot["turns_left"] == [0, 5, 0, 5]
     assert snapshot["limit_line"] == (
-        f"Turn limit for {match.b.name}: {names[1]}: 5 turns left, {names[3]}: 5"  # type: ignore[union-attr]
+        f"Turn limit for {match.b.name}: {names[1]}: 5 turns left, {names[3]}: 5"
     )
     assert snapshot["headline"] == f"{names[3]}'s turn · 5 turns left"
     # Ada and Carl have passed: on their own phones they cannot act again.
@@ -206,9 +206,7 @@ def test_the_team_limit_five_and_five_unused_turns_to_the_teammate_and_the_eleve
     _tap(table, bruno, "pass")  # 4 turns unused: Dora's now
     snapshot = _snap(table)
     assert snapshot["turns_left"][3] == 7 and snapshot["to_play"] == 3
-    assert snapshot["limit_line"] == (
-        f"Turn limit for {match.b.name}: {names[3]}: 7 turns left"  # type: ignore[union-attr]
-    )
+    assert snapshot["limit_line"] == (f"Turn limit for {match.b.name}: {names[3]}: 7 turns left")
     for _ in range(7):  # 2 + 1 + 7: the team's 10 turns
         _tap(table, dora)
     snapshot = _snap(table)

@@ -60,7 +60,7 @@ def test_addresses_the_server_must_not_send_to_are_refused(url: str, words: str)
     assert why is not None and words in why
 
 
-def test_loopback_is_allowed_only_by_the_setting_and_private_ranges_never(settings) -> None:  # type: ignore[no-untyped-def]
+def test_loopback_is_allowed_only_by_the_setting_and_private_ranges_never(settings) -> None:
     settings.NOTIFICATIONS_ALLOW_LOOPBACK = True
     assert addresses.problem_with("http://127.0.0.1:9/x") is None
     assert addresses.problem_with("http://10.1.2.3/x") is not None
@@ -74,7 +74,7 @@ def test_loopback_is_allowed_only_by_the_setting_and_private_ranges_never(settin
 
 
 @pytest.mark.django_db
-def test_only_organisers_add_webhooks_and_bad_input_is_refused_by_name(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_only_organisers_add_webhooks_and_bad_input_is_refused_by_name(api_as) -> None:
     club = ClubFactory()
     organiser = member(club, Role.ORGANISER)
     player = member(club)
@@ -104,7 +104,7 @@ def test_only_organisers_add_webhooks_and_bad_input_is_refused_by_name(api_as) -
 
 
 @pytest.mark.django_db
-def test_a_push_subscription_is_the_users_own(api_as, settings) -> None:  # type: ignore[no-untyped-def]
+def test_a_push_subscription_is_the_users_own(api_as, settings) -> None:
     ada, bruno = UserFactory(), UserFactory()
     url = "/api/v1/push/subscriptions/"
     body = {"endpoint": "https://8.8.8.8/push/ada", "keys": Browser().keys()}
@@ -131,7 +131,7 @@ def test_a_push_subscription_is_the_users_own(api_as, settings) -> None:  # type
 
 
 @pytest.mark.django_db
-def test_preferences_through_the_api_refuse_unknown_topics(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_preferences_through_the_api_refuse_unknown_topics(api_as) -> None:
     user = UserFactory()
     url = "/api/v1/me/notifications/"
     assert "round_paired" in api_as(user).get(url).json()["email_topics"]
@@ -142,7 +142,7 @@ def test_preferences_through_the_api_refuse_unknown_topics(api_as) -> None:  # t
 
 
 @pytest.mark.django_db
-def test_the_settings_page_and_the_webhooks_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_settings_page_and_the_webhooks_page(client) -> None:
     tournament, organiser, regs = running_tournament(4)
     player = regs[0].player.user
     client.force_login(player)
@@ -179,7 +179,7 @@ def test_the_settings_page_and_the_webhooks_page(client) -> None:  # type: ignor
 
 
 @pytest.mark.django_db
-def test_a_saved_address_that_turns_private_is_refused_at_sending(settings) -> None:  # type: ignore[no-untyped-def]
+def test_a_saved_address_that_turns_private_is_refused_at_sending(settings) -> None:
     tournament, organiser, _ = running_tournament(4)
     hook = webhooks.add_webhook(actor=organiser, club=tournament.club, url="https://1.1.1.1/x")
     Webhook.objects.filter(pk=hook.pk).update(url="http://10.0.0.9/x")  # (a name re-pointed)
@@ -197,7 +197,7 @@ pg_only = pytest.mark.skipif(connection.vendor != "postgresql", reason="needs SK
 
 @pg_only
 @pytest.mark.django_db(transaction=True)
-def test_two_workers_delivering_at_once_send_every_row_once(settings) -> None:  # type: ignore[no-untyped-def]
+def test_two_workers_delivering_at_once_send_every_row_once(settings) -> None:
     settings.NOTIFICATIONS_ALLOW_LOOPBACK = True
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     tournament, organiser, _ = running_tournament(8)
@@ -217,7 +217,7 @@ def test_two_workers_delivering_at_once_send_every_row_once(settings) -> None:  
 
 
 @pytest.mark.django_db
-def test_the_webhook_lists_of_the_api_cost_the_same_queries_for_more_rows(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_webhook_lists_of_the_api_cost_the_same_queries_for_more_rows(api_as) -> None:
     counts = []
     for hooks in (1, 4):
         tournament, organiser, _ = running_tournament(4)
@@ -242,7 +242,7 @@ def test_the_webhook_lists_of_the_api_cost_the_same_queries_for_more_rows(api_as
 
 
 @pytest.mark.django_db
-def test_the_webhooks_page_words_topics_for_a_club_channel_one_a_line(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_webhooks_page_words_topics_for_a_club_channel_one_a_line(client) -> None:
     """Issue 22, defect 15: the topics ran together, were worded for a player ("Your
     opponent reported a result to confirm") and a webhook's own showed as codes."""
     tournament, organiser, _ = running_tournament(2)

@@ -32,7 +32,7 @@ DEADLINE = 2.0
 
 
 @pytest.fixture
-def loopback(settings):  # type: ignore[no-untyped-def]
+def loopback(settings):
     settings.NOTIFICATIONS_ALLOW_LOOPBACK = True
     settings.NOTIFY_REQUEST_SECONDS = DEADLINE
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -52,7 +52,7 @@ def _stop_later(*receivers: Receiver, seconds: float = 20) -> threading.Timer:
     return timer
 
 
-def test_a_dripping_or_silent_receiver_holds_a_delivery_for_the_deadline_only(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_a_dripping_or_silent_receiver_holds_a_delivery_for_the_deadline_only(loopback) -> None:
     tournament, organiser, _ = running_tournament(4)
     with (
         Receiver(behaviour="drip", every=0.5) as drip,
@@ -110,7 +110,7 @@ def test_a_claim_outlasts_the_longest_attempt_and_no_attempt_starts_that_could_o
     assert emails.exists() and not emails.exclude(status=DeliveryStatus.PENDING, attempts=0)
 
 
-def test_a_paused_webhook_sends_nothing_more_even_what_was_queued(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_a_paused_webhook_sends_nothing_more_even_what_was_queued(loopback) -> None:
     tournament, organiser, _ = running_tournament(4)
     with Receiver() as paused_by_service, Receiver() as paused_directly:
         one = webhooks.add_webhook(actor=organiser, club=tournament.club, url=paused_by_service.url)
@@ -125,7 +125,7 @@ def test_a_paused_webhook_sends_nothing_more_even_what_was_queued(loopback) -> N
         assert row.status == DeliveryStatus.FAILED and "paused" in row.last_error
 
 
-def test_a_push_service_redirect_is_never_followed(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_a_push_service_redirect_is_never_followed(loopback) -> None:
     tournament, organiser, regs = running_tournament(4)
     with Receiver() as inside, Receiver(behaviour="redirect") as service:
         service.location = inside.url + "/admin/delete-everything"
@@ -163,7 +163,7 @@ def test_the_connection_goes_to_the_address_checked_with_the_name_kept(
             outbound.post("http://rebound.example/in", b"{}", {})
 
 
-def test_a_signed_body_survives_the_sender_unchanged(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_a_signed_body_survives_the_sender_unchanged(loopback) -> None:
     with Receiver() as receiver:
         body = json.dumps({"id": "1:webhook:w1"}).encode()
         answer = outbound.post(receiver.url + "/x?y=1", body, {"X-Cardclub-Delivery": "k"})
@@ -179,7 +179,7 @@ def test_https_goes_to_the_checked_address_with_the_name_for_sni_and_the_certifi
     certificate for another name is refused, and the row retried, never sent in clear)."""
     server_context, cert_file = self_signed("push.example", str(tmp_path))
     seen: list[str | None] = []
-    server_context.sni_callback = lambda sock, name, ctx: seen.append(name)  # type: ignore[assignment,func-returns-value]
+    server_context.sni_callback = lambda sock, name, ctx: seen.append(name)
     monkeypatch.setattr(addresses, "_getaddrinfo", lambda host, port, timeout: ["127.0.0.1"])
     trusting = ssl.create_default_context(cafile=cert_file)
     monkeypatch.setattr(outbound, "tls_context", lambda: trusting)

@@ -36,12 +36,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def loopback(settings):  # type: ignore[no-untyped-def]
+def loopback(settings):
     settings.NOTIFICATIONS_ALLOW_LOOPBACK = True
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 
 
-def _paired(players: int = 8, **kwargs):  # type: ignore[no-untyped-def]
+def _paired(players: int = 8, **kwargs):
     tournament, organiser, regs = running_tournament(players, **kwargs)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     outbox.dispatch_pending()
@@ -51,7 +51,7 @@ def _paired(players: int = 8, **kwargs):  # type: ignore[no-untyped-def]
 
 def test_a_paired_round_queues_an_email_for_each_player_with_their_table_and_opponent(
     loopback,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     tournament, _, _regs, rnd = _paired(8)
     rows = Notification.objects.filter(topic=Topic.ROUND_PAIRED, channel=Channel.EMAIL)
     assert rows.count() == 8
@@ -76,7 +76,7 @@ def test_a_paired_round_queues_an_email_for_each_player_with_their_table_and_opp
     assert outbox.deliver_due() == 0  # nothing twice
 
 
-def test_a_team_event_tells_both_members_and_names_the_other_team(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_a_team_event_tells_both_members_and_names_the_other_team(loopback) -> None:
     tournament, organiser, _regs = running_team_tournament(4)
     swiss.pair_next_round(actor=organiser, tournament=tournament)
     outbox.dispatch_pending()
@@ -88,7 +88,7 @@ def test_a_team_event_tells_both_members_and_names_the_other_team(loopback) -> N
     assert rows.get(user=match.a.partner.user).message["body"].endswith(f"vs {match.b.name}.")
 
 
-def test_players_choose_their_topics_and_push_goes_to_each_of_their_devices(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_players_choose_their_topics_and_push_goes_to_each_of_their_devices(loopback) -> None:
     tournament, organiser, regs = running_tournament(4)
     quiet, pushed = regs[0].player.user, regs[1].player.user
     Preference.objects.create(user=quiet, email_topics=[], push_topics=[])
@@ -105,7 +105,7 @@ def test_players_choose_their_topics_and_push_goes_to_each_of_their_devices(loop
     assert Notification.objects.filter(channel=Channel.EMAIL).count() == 3
 
 
-def test_the_fan_out_costs_the_same_queries_for_8_or_32_players(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_the_fan_out_costs_the_same_queries_for_8_or_32_players(loopback) -> None:
     counts = []
     for players in (8, 32):
         tournament, organiser, regs = running_tournament(players)
@@ -128,7 +128,7 @@ def test_the_fan_out_costs_the_same_queries_for_8_or_32_players(loopback) -> Non
 
 def test_a_signed_webhook_gets_each_event_once_and_a_failing_one_is_retried_later(
     loopback,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     tournament, organiser, _ = running_tournament(4)
     with Receiver() as good, Receiver(status=500) as bad:
         hook = webhooks.add_webhook(actor=organiser, club=tournament.club, url=good.url + "/in")
@@ -156,7 +156,7 @@ def test_a_signed_webhook_gets_each_event_once_and_a_failing_one_is_retried_late
     assert failed.due_at > timezone.now() + timedelta(seconds=20)
 
 
-def test_a_webhook_refusing_for_good_fails_at_once_and_the_last_try_gives_up(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_a_webhook_refusing_for_good_fails_at_once_and_the_last_try_gives_up(loopback) -> None:
     tournament, organiser, _ = running_tournament(4)
     with Receiver(status=410) as gone, Receiver(status=503) as down:
         webhooks.add_webhook(actor=organiser, club=tournament.club, url=gone.url)
@@ -173,7 +173,7 @@ def test_a_webhook_refusing_for_good_fails_at_once_and_the_last_try_gives_up(loo
     assert statuses == {gone.url: DeliveryStatus.FAILED, down.url: DeliveryStatus.FAILED}
 
 
-def test_one_row_that_raises_never_stops_the_others(loopback, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_one_row_that_raises_never_stops_the_others(loopback, monkeypatch) -> None:
     tournament, organiser, _ = running_tournament(4)
     with Receiver() as good:
         broken = webhooks.add_webhook(actor=organiser, club=tournament.club, url=good.url + "/a")
@@ -181,7 +181,7 @@ def test_one_row_that_raises_never_stops_the_others(loopback, monkeypatch) -> No
         swiss.pair_next_round(actor=organiser, tournament=tournament)
         real = senders.send_webhook
 
-        def explode(row):  # type: ignore[no-untyped-def]
+        def explode(row):
             if row.webhook_id == broken.pk:
                 raise RuntimeError("a bug")
             return real(row)
@@ -194,7 +194,7 @@ def test_one_row_that_raises_never_stops_the_others(loopback, monkeypatch) -> No
     assert len(mail.outbox) == 4
 
 
-def test_a_push_reaches_the_push_service_encrypted_for_that_browser_only(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_a_push_reaches_the_push_service_encrypted_for_that_browser_only(loopback) -> None:
     tournament, organiser, regs = running_tournament(4)
     browser = Browser()
     with Receiver(status=201) as service:
@@ -215,7 +215,7 @@ def test_a_push_reaches_the_push_service_encrypted_for_that_browser_only(loopbac
         Browser().decrypt(got.body)
 
 
-def test_an_expired_push_subscription_is_forgotten(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_an_expired_push_subscription_is_forgotten(loopback) -> None:
     tournament, organiser, regs = running_tournament(4)
     with Receiver(status=410) as service:
         push.subscribe(actor=regs[0].player.user, endpoint=service.url + "/x", **Browser().keys())
@@ -225,7 +225,7 @@ def test_an_expired_push_subscription_is_forgotten(loopback) -> None:  # type: i
     assert not Notification.objects.filter(channel=Channel.PUSH).exists()
 
 
-def test_the_opponent_is_asked_to_confirm_and_a_resolved_dispute_reaches_both(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_the_opponent_is_asked_to_confirm_and_a_resolved_dispute_reaches_both(loopback) -> None:
     tournament, _organiser, _regs, rnd = _paired(4)
     judge = member(tournament.club, Role.JUDGE)
     match = Match.objects.select_related("a__player__user", "b__player__user").filter(round=rnd)[0]
@@ -246,7 +246,7 @@ def test_the_opponent_is_asked_to_confirm_and_a_resolved_dispute_reaches_both(lo
     assert told == {match.a.player.user.pk, match.b.player.user.pk}
 
 
-def test_other_events_go_to_webhooks_only(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_other_events_go_to_webhooks_only(loopback) -> None:
     tournament, organiser, _regs, rnd = _paired(4)
     webhooks.add_webhook(actor=organiser, club=tournament.club, url="https://1.1.1.1/hook")
     match = Match.objects.filter(round=rnd).select_related("a__player__user").first()
@@ -259,7 +259,7 @@ def test_other_events_go_to_webhooks_only(loopback) -> None:  # type: ignore[no-
     assert Webhook.objects.count() == 1
 
 
-def test_a_started_draft_tells_each_drafter_their_first_pack_is_waiting(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_a_started_draft_tells_each_drafter_their_first_pack_is_waiting(loopback) -> None:
     from gameplay.services import drafts
     from tests.factories import draft_pods
 
@@ -276,7 +276,7 @@ def test_a_started_draft_tells_each_drafter_their_first_pack_is_waiting(loopback
 
 def test_a_row_whose_worker_died_while_sending_is_sent_by_another_once_its_claim_ran_out(
     loopback,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     tournament, organiser, _ = running_tournament(2)
     with Receiver() as receiver:
         webhooks.add_webhook(actor=organiser, club=tournament.club, url=receiver.url)
@@ -298,7 +298,7 @@ def test_a_row_whose_worker_died_while_sending_is_sent_by_another_once_its_claim
     assert row.status == DeliveryStatus.SENT and row.attempts == 1
 
 
-def test_chat_channels_get_the_pairings_in_their_own_format_split_within_limits(loopback) -> None:  # type: ignore[no-untyped-def]
+def test_chat_channels_get_the_pairings_in_their_own_format_split_within_limits(loopback) -> None:
     """Issue 22, defect 15: "Round 1 paired: 2 matches" with no pairings, and the
     tournament's name twice, were all a channel saw."""
     tournament, organiser, regs = running_tournament(4)
@@ -321,7 +321,7 @@ def test_chat_channels_get_the_pairings_in_their_own_format_split_within_limits(
         assert chat.slack_escape(reg.name) in text
 
 
-def test_a_long_post_is_several_rows_each_delivered_on_its_own(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_post_is_several_rows_each_delivered_on_its_own(monkeypatch) -> None:
     # Discord's limits made small, so 50 tables take several messages.
     monkeypatch.setattr(chat, "DISCORD_DESCRIPTION", 400)
     monkeypatch.setattr(chat, "DISCORD_MESSAGE", 1200)

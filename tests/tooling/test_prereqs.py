@@ -27,7 +27,7 @@ def _fake_bin(tmp_path: Path, programs: dict[str, str]) -> str:
     return str(folder)
 
 
-def _run(path: str, pytest_args: str = "", database_url: str | None = None):  # type: ignore[no-untyped-def]
+def _run(path: str, pytest_args: str = "", database_url: str | None = None):
     db = settings.DATABASES["default"]
     url = database_url or f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
     env = {"PATH": path, "HOME": os.environ.get("HOME", "/tmp")}

@@ -138,7 +138,7 @@ def server(redis18379: ThrowawayRedis) -> Iterator[tuple[ThrowawayRedis, int, Pa
         yield redis18379, WEB_PORT, log
 
 
-def _post(port: int, path: str, data: dict[str, str], opener=None) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+def _post(port: int, path: str, data: dict[str, str], opener=None) -> tuple[int, str]:
     opener = opener or urllib.request.build_opener()
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}", data=urllib.parse.urlencode(data).encode()
@@ -188,7 +188,7 @@ def _websocket_status(port: int, path: str) -> int | str:
     return asyncio.run(connect())
 
 
-def test_sign_in_works_while_redis_is_away_with_a_warning_logged(server) -> None:  # type: ignore[no-untyped-def]
+def test_sign_in_works_while_redis_is_away_with_a_warning_logged(server) -> None:
     from tests.factories import UserFactory
 
     redis, port, log = server
@@ -213,7 +213,7 @@ def test_sign_in_works_while_redis_is_away_with_a_warning_logged(server) -> None
     assert "sign-in throttle" in log.read_text()
 
 
-def test_a_websocket_connects_without_a_500_once_redis_is_back(server) -> None:  # type: ignore[no-untyped-def]
+def test_a_websocket_connects_without_a_500_once_redis_is_back(server) -> None:
     from tests.factories import TournamentFactory
 
     redis, port, _ = server

@@ -66,7 +66,7 @@ def _workers(parent: int) -> set[int]:
     }
 
 
-def _wait_until(check, seconds: float = 120.0) -> None:  # type: ignore[no-untyped-def]
+def _wait_until(check, seconds: float = 120.0) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -79,7 +79,7 @@ def _wait_until(check, seconds: float = 120.0) -> None:  # type: ignore[no-untyp
 
 
 @pytest.fixture
-def server():  # type: ignore[no-untyped-def]
+def server():
     db = connection.settings_dict
     env = dict(os.environ)
     env.update(
@@ -111,7 +111,7 @@ def server():  # type: ignore[no-untyped-def]
             process.wait()
 
 
-def test_serves_pages_api_and_websockets_on_one_port_from_several_processes(server):  # type: ignore[no-untyped-def]
+def test_serves_pages_api_and_websockets_on_one_port_from_several_processes(server):
     process, port = server
     assert len(_workers(process.pid)) == 2
     status, body = _get(port, "/")
@@ -123,7 +123,7 @@ def test_serves_pages_api_and_websockets_on_one_port_from_several_processes(serv
 
     pods, _, _ = draft_pods(4, pod_size=4)
 
-    async def watch() -> dict:  # type: ignore[type-arg]
+    async def watch() -> dict:
         import websockets
 
         async with websockets.connect(
@@ -136,7 +136,7 @@ def test_serves_pages_api_and_websockets_on_one_port_from_several_processes(serv
     assert snapshot["status"] == "ready"
 
 
-def test_a_worker_that_dies_is_replaced_and_the_others_serve_meanwhile(server):  # type: ignore[no-untyped-def]
+def test_a_worker_that_dies_is_replaced_and_the_others_serve_meanwhile(server):
     process, port = server
     before = _workers(process.pid)
     victim = min(before)
@@ -166,7 +166,7 @@ def _send_partly(port: int, head: str, body: list[bytes]) -> bytes:
         return answer
 
 
-def test_the_server_refuses_a_100_mb_body_with_a_413_without_reading_it(server):  # type: ignore[no-untyped-def]
+def test_the_server_refuses_a_100_mb_body_with_a_413_without_reading_it(server):
     _, port = server
     boundary = "----limit"
     part = (
@@ -242,7 +242,7 @@ def _stuck_requests(port: int, count: int) -> list[threading.Thread]:
 
 
 def test_every_process_exits_within_the_bound_after_sigterm_even_when_stuck(
-    server,  # type: ignore[no-untyped-def]
+    server,
 ) -> None:
     """Open websockets whose client never answers, and requests stuck in a query (a table
     locked by another connection, as a long migration or a stuck transaction would): every

@@ -474,13 +474,13 @@ def test_the_api_stores_names_in_canonical_form(api_as: Any) -> None:
 # --- 7d. sign-in throttling -------------------------------------------------------------------
 
 
-def _page_sign_in(client: Client, username: str, password: str, address: str = "127.0.0.1"):  # type: ignore[no-untyped-def]
+def _page_sign_in(client: Client, username: str, password: str, address: str = "127.0.0.1"):
     return client.post(
         reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
     )
 
 
-def _token(username: str, password: str, address: str = "127.0.0.1"):  # type: ignore[no-untyped-def]
+def _token(username: str, password: str, address: str = "127.0.0.1"):
     return APIClient(REMOTE_ADDR=address).post(
         "/api/v1/auth/token/", {"username": username, "password": password}, format="json"
     )

@@ -13,7 +13,7 @@ from tournaments.models import Registration, Role, Tournament, TournamentStatus
 pytestmark = pytest.mark.django_db
 
 
-def new_tournament(club_slug: str, **overrides):  # type: ignore[no-untyped-def]
+def new_tournament(club_slug: str, **overrides):
     data = {
         "club": club_slug,
         "name": "Friday Gwent",
@@ -27,14 +27,14 @@ def new_tournament(club_slug: str, **overrides):  # type: ignore[no-untyped-def]
     return data
 
 
-def assert_error(response, status: int, code: str) -> None:  # type: ignore[no-untyped-def]
+def assert_error(response, status: int, code: str) -> None:
     assert response.status_code == status, response.content
     body = response.json()
     assert body["code"] == code, body
     assert body["detail"]
 
 
-def test_anonymous_reads_public_lists_but_not_drafts(api) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous_reads_public_lists_but_not_drafts(api) -> None:
     published = TournamentFactory()
     TournamentFactory(status=TournamentStatus.DRAFT, club=published.club)
     response = api.get("/api/v1/tournaments/")
@@ -44,14 +44,14 @@ def test_anonymous_reads_public_lists_but_not_drafts(api) -> None:  # type: igno
     assert api.get(f"/api/v1/tournaments/{published.pk}/registrations/").status_code == 200
 
 
-def test_anonymous_cannot_write(api) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous_cannot_write(api) -> None:
     club = ClubFactory()
     response = api.post("/api/v1/tournaments/", new_tournament(club.slug), format="json")
     assert_error(response, 403, "not_authenticated")
     assert not Tournament.objects.exists()
 
 
-def test_token_login_and_me(api) -> None:  # type: ignore[no-untyped-def]
+def test_token_login_and_me(api) -> None:
     user = UserFactory(username="tokenuser")
     response = api.post(
         "/api/v1/auth/token/", {"username": "tokenuser", "password": "pass-word-123"}
@@ -62,13 +62,13 @@ def test_token_login_and_me(api) -> None:  # type: ignore[no-untyped-def]
     assert me["username"] == user.username and me["memberships"] == []
 
 
-def test_session_auth_works_too(client) -> None:  # type: ignore[no-untyped-def]
+def test_session_auth_works_too(client) -> None:
     user = UserFactory()
     client.force_login(user)
     assert client.get("/api/v1/me/").json()["username"] == user.username
 
 
-def test_organiser_creates_edits_and_publishes_a_tournament(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_organiser_creates_edits_and_publishes_a_tournament(api_as) -> None:
     club = ClubFactory()
     organiser = api_as(member(club, Role.ORGANISER))
     response = organiser.post(
@@ -94,7 +94,7 @@ def test_organiser_creates_edits_and_publishes_a_tournament(api_as) -> None:  # 
         ({"club": "no-such-club"}, "not_found"),
     ],
 )
-def test_bad_tournament_input_gets_a_clear_4xx_and_saves_nothing(api_as, overrides, code) -> None:  # type: ignore[no-untyped-def]
+def test_bad_tournament_input_gets_a_clear_4xx_and_saves_nothing(api_as, overrides, code) -> None:
     club = ClubFactory()
     organiser = api_as(member(club, Role.ORGANISER))
     response = organiser.post(
@@ -105,7 +105,7 @@ def test_bad_tournament_input_gets_a_clear_4xx_and_saves_nothing(api_as, overrid
     assert not Tournament.objects.exists()
 
 
-def test_unknown_game_error_names_the_field(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_game_error_names_the_field(api_as) -> None:
     club = ClubFactory()
     organiser = api_as(member(club, Role.ORGANISER))
     body = organiser.post(
@@ -114,7 +114,7 @@ def test_unknown_game_error_names_the_field(api_as) -> None:  # type: ignore[no-
     assert "game" in body["fields"] and body["detail"].startswith("game:")
 
 
-def test_editing_another_clubs_tournament_is_forbidden(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_editing_another_clubs_tournament_is_forbidden(api_as) -> None:
     tournament = TournamentFactory()
     stranger = api_as(member(ClubFactory(), Role.OWNER))
     response = stranger.patch(
@@ -125,7 +125,7 @@ def test_editing_another_clubs_tournament_is_forbidden(api_as) -> None:  # type:
     assert tournament.name != "Mine"
 
 
-def test_player_registers_checks_in_and_withdraws(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_player_registers_checks_in_and_withdraws(api_as) -> None:
     tournament = TournamentFactory()
     client = api_as(UserFactory())
     url = f"/api/v1/tournaments/{tournament.pk}/registrations/"
@@ -140,7 +140,7 @@ def test_player_registers_checks_in_and_withdraws(api_as) -> None:  # type: igno
     assert response.status_code == 200 and response.json()["status"] == "withdrawn"
 
 
-def test_registering_when_full_or_closed_is_a_conflict(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_registering_when_full_or_closed_is_a_conflict(api_as) -> None:
     full = TournamentFactory(capacity=2)
     RegistrationFactory.create_batch(2, tournament=full)
     client = api_as(UserFactory())
@@ -154,7 +154,7 @@ def test_registering_when_full_or_closed_is_a_conflict(api_as) -> None:  # type:
     assert Registration.objects.count() == 2
 
 
-def test_check_in_outside_the_window_is_a_conflict(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_check_in_outside_the_window_is_a_conflict(api_as) -> None:
     now = timezone.now()
     tournament = TournamentFactory(
         check_in_opens_at=now + timedelta(hours=1), check_in_closes_at=now + timedelta(hours=2)
@@ -168,7 +168,7 @@ def test_check_in_outside_the_window_is_a_conflict(api_as) -> None:  # type: ign
     assert "opens at" in response.json()["detail"]
 
 
-def test_a_player_cannot_touch_someone_elses_registration(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_cannot_touch_someone_elses_registration(api_as) -> None:
     registration = RegistrationFactory()
     client = api_as(UserFactory())
     base = f"/api/v1/tournaments/{registration.tournament.pk}/registrations/{registration.pk}/"
@@ -178,7 +178,7 @@ def test_a_player_cannot_touch_someone_elses_registration(api_as) -> None:  # ty
     assert registration.is_active
 
 
-def test_organiser_adds_and_removes_players_by_username(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_organiser_adds_and_removes_players_by_username(api_as) -> None:
     tournament = TournamentFactory()
     organiser = api_as(member(tournament.club, Role.ORGANISER))
     UserFactory(username="walkin")
@@ -191,7 +191,7 @@ def test_organiser_adds_and_removes_players_by_username(api_as) -> None:  # type
     assert organiser.delete(f"{url}{reg_id}/").json()["status"] == "withdrawn"
 
 
-def test_club_creation_and_member_management(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_club_creation_and_member_management(api_as) -> None:
     owner_user = UserFactory()
     owner = api_as(owner_user)
     response = owner.post("/api/v1/clubs/", {"name": "Night Owls"}, format="json")
@@ -218,7 +218,7 @@ def test_club_creation_and_member_management(api_as) -> None:  # type: ignore[no
     assert owner.delete(f"/api/v1/clubs/{slug}/members/{member_id}/").status_code == 204
 
 
-def test_non_owner_cannot_change_roles(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_non_owner_cannot_change_roles(api_as) -> None:
     club = ClubFactory()
     member(club, Role.OWNER)
     organiser_user = member(club, Role.ORGANISER)
@@ -230,7 +230,7 @@ def test_non_owner_cannot_change_roles(api_as) -> None:  # type: ignore[no-untyp
     assert_error(response, 403, "not_owner")
 
 
-def test_filtering_and_pagination(api) -> None:  # type: ignore[no-untyped-def]
+def test_filtering_and_pagination(api) -> None:
     club = ClubFactory()
     TournamentFactory.create_batch(3, club=club, game="kontsina")
     TournamentFactory(game="gesoseka")
@@ -238,12 +238,12 @@ def test_filtering_and_pagination(api) -> None:  # type: ignore[no-untyped-def]
     assert body["count"] == 3 and len(body["results"]) == 2 and body["next"]
 
 
-def test_unknown_ids_are_404_with_the_error_shape(api) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_ids_are_404_with_the_error_shape(api) -> None:
     assert_error(api.get("/api/v1/tournaments/999999/"), 404, "not_found")
     assert_error(api.get("/api/v1/clubs/nope/"), 404, "not_found")
 
 
-def test_schema_and_docs_are_served(api) -> None:  # type: ignore[no-untyped-def]
+def test_schema_and_docs_are_served(api) -> None:
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
     assert schema.status_code == 200
     paths = schema.json()["paths"]
@@ -251,13 +251,13 @@ def test_schema_and_docs_are_served(api) -> None:  # type: ignore[no-untyped-def
     assert api.get("/api/docs/").status_code == 200
 
 
-def test_tournament_list_query_count_does_not_grow(api, django_assert_max_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_tournament_list_query_count_does_not_grow(api, django_assert_max_num_queries) -> None:
     TournamentFactory.create_batch(30)
     with django_assert_max_num_queries(3):
         assert api.get("/api/v1/tournaments/").status_code == 200
 
 
-def test_openapi_schema_generates_without_warnings(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_openapi_schema_generates_without_warnings(tmp_path) -> None:
     from django.core.management import call_command
 
     call_command(
@@ -268,7 +268,7 @@ def test_openapi_schema_generates_without_warnings(tmp_path) -> None:  # type: i
 @pytest.mark.parametrize(
     "value", ["0201-08-24T02:09:50+21:43", "0001-01-01T00:00:00+05:00", "not-a-date"]
 )
-def test_odd_dates_in_filters_are_400_or_handled_not_500(api, value: str) -> None:  # type: ignore[no-untyped-def]
+def test_odd_dates_in_filters_are_400_or_handled_not_500(api, value: str) -> None:
     TournamentFactory()
     response = api.get("/api/v1/tournaments/", {"starts_after": value})
     assert response.status_code in (200, 400)
@@ -276,7 +276,7 @@ def test_odd_dates_in_filters_are_400_or_handled_not_500(api, value: str) -> Non
         assert response.json()["code"] == "invalid"
 
 
-def test_date_filters_select_by_start(api) -> None:  # type: ignore[no-untyped-def]
+def test_date_filters_select_by_start(api) -> None:
     soon = TournamentFactory(scheduled_start=timezone.now() + timedelta(days=1))
     TournamentFactory(scheduled_start=timezone.now() + timedelta(days=10))
     before = (timezone.now() + timedelta(days=2)).isoformat()
@@ -284,7 +284,7 @@ def test_date_filters_select_by_start(api) -> None:  # type: ignore[no-untyped-d
     assert [t["id"] for t in body["results"]] == [soon.pk]
 
 
-def test_result_posts_for_a_match_id_beyond_the_column_are_404(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_result_posts_for_a_match_id_beyond_the_column_are_404(api_as) -> None:
     """The result posts lock the match's round straight from the id (found by the API
     fuzzer: a 20-digit id was a 500)."""
     client = api_as(UserFactory())

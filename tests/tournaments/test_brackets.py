@@ -47,7 +47,7 @@ pytestmark = [
 DRAW = [{"rounds": [[10, 5], [5, 10], [7, 7]]}]
 
 
-def _user(registration_id: int):  # type: ignore[no-untyped-def]
+def _user(registration_id: int):
     return Registration.objects.select_related("player__user").get(pk=registration_id).player.user
 
 
@@ -67,7 +67,7 @@ def _open_bracket_matches(stage: Stage) -> list[Match]:
     )
 
 
-def _swiss_then_top(players: int, top: int, **bracket):  # type: ignore[no-untyped-def]
+def _swiss_then_top(players: int, top: int, **bracket):
     tournament, organiser, _ = running_tournament(players, rounds=3)
     cut = brackets.add_stage(
         actor=organiser,
@@ -113,7 +113,7 @@ def test_swiss_then_top_8_single_elimination_runs_to_the_end() -> None:
     assert [row.points for row in after.table.rows] == [row.points for row in standings.table.rows]
 
 
-def _bracket_event(players: int, kind: str, **options):  # type: ignore[no-untyped-def]
+def _bracket_event(players: int, kind: str, **options):
     tournament = TournamentFactory(
         capacity=players,
         status=TournamentStatus.REGISTRATION,
@@ -267,7 +267,7 @@ def test_a_bracket_round_cannot_be_paired_again_or_swapped() -> None:
 # --- through the API -------------------------------------------------------------------------
 
 
-def _token_client(user):  # type: ignore[no-untyped-def]
+def _token_client(user):
     from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
@@ -347,7 +347,7 @@ def test_adding_a_stage_through_the_api_refuses_bad_input_by_name() -> None:
 
 def test_the_bracket_costs_the_same_queries_for_4_or_16_players(
     django_assert_max_num_queries,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     counts = []
     for players in (4, 16):
         tournament, organiser, _ = _bracket_event(players, StageKind.DOUBLE_ELIMINATION)

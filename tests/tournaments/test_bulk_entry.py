@@ -29,17 +29,17 @@ from tournaments.services import entrants, guests
 db = pytest.mark.django_db
 
 
-def _organised(**kwargs):  # type: ignore[no-untyped-def]
+def _organised(**kwargs):
     tournament = TournamentFactory(**kwargs)
     return tournament, member(tournament.club, Role.ORGANISER)
 
 
-def _active(tournament) -> int:  # type: ignore[no-untyped-def]
+def _active(tournament) -> int:
     return tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
 
 
 @db
-def test_sixteen_guests_and_eight_accounts_in_one_paste(client) -> None:  # type: ignore[no-untyped-def]
+def test_sixteen_guests_and_eight_accounts_in_one_paste(client) -> None:
     tournament, organiser = _organised(capacity=32)
     accounts = [UserFactory(username=f"acct{i}") for i in range(8)]
     text = "\n".join(f"Guest Number {i}" for i in range(16))
@@ -68,7 +68,7 @@ def test_names_are_cleaned_and_blank_lines_ignored() -> None:
 
 
 @db
-def test_five_thousand_names_are_refused_and_nothing_is_saved(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_five_thousand_names_are_refused_and_nothing_is_saved(api_as) -> None:
     tournament, organiser = _organised(capacity=10_000)
     names = [f"Guest {i}" for i in range(5000)]
     response = api_as(organiser).post(
@@ -82,7 +82,7 @@ def test_five_thousand_names_are_refused_and_nothing_is_saved(api_as) -> None:  
 
 
 @db
-def test_the_page_refuses_a_huge_paste_with_the_same_words(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_refuses_a_huge_paste_with_the_same_words(client) -> None:
     tournament, organiser = _organised(capacity=10_000)
     client.force_login(organiser)
     response = client.post(
@@ -166,7 +166,7 @@ def test_capacity_is_checked_for_the_whole_paste() -> None:
 
 
 @db
-def test_only_organisers_paste_and_only_before_the_start(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_only_organisers_paste_and_only_before_the_start(api_as) -> None:
     tournament, organiser = _organised()
     url = f"/api/v1/tournaments/{tournament.pk}/registrations/bulk/"
     response = api_as(UserFactory()).post(url, {"names": ["X"]}, format="json")
@@ -227,7 +227,7 @@ def test_team_lines_make_teams_of_accounts_and_guests() -> None:
 
 
 @db
-def test_check_in_the_selected_and_everyone_skipping_teams_of_one(client) -> None:  # type: ignore[no-untyped-def]
+def test_check_in_the_selected_and_everyone_skipping_teams_of_one(client) -> None:
     tournament, organiser = _organised(entrant_type=EntrantType.TEAM)
     added = guests.add_players_by_name(
         actor=organiser, tournament=tournament, names="T1: A, B\nT2: C, D\nT3: E, F\nLonely: G"
@@ -248,7 +248,7 @@ def test_check_in_the_selected_and_everyone_skipping_teams_of_one(client) -> Non
 
 
 @db
-def test_check_in_many_is_all_or_nothing_and_refuses_unknown_ids(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_check_in_many_is_all_or_nothing_and_refuses_unknown_ids(api_as) -> None:
     tournament, organiser = _organised()
     regs = guests.add_players_by_name(
         actor=organiser, tournament=tournament, names=["P1", "P2", "P3"]
@@ -278,7 +278,7 @@ def test_check_in_many_is_all_or_nothing_and_refuses_unknown_ids(api_as) -> None
 
 
 @db
-def test_check_in_many_is_one_transaction(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_check_in_many_is_one_transaction(monkeypatch) -> None:
     tournament, organiser = _organised()
     regs = guests.add_players_by_name(
         actor=organiser, tournament=tournament, names=["Q1", "Q2", "Q3"]
@@ -286,7 +286,7 @@ def test_check_in_many_is_one_transaction(monkeypatch) -> None:  # type: ignore[
     real = entrants._mark_checked_in
     calls = []
 
-    def failing(**kwargs):  # type: ignore[no-untyped-def]
+    def failing(**kwargs):
         calls.append(kwargs["registration"].pk)
         if len(calls) == 3:
             raise RuntimeError("the database went away")
@@ -305,7 +305,7 @@ def test_check_in_many_is_one_transaction(monkeypatch) -> None:  # type: ignore[
 
 
 @db
-def test_search_filters_the_players_list_and_the_api(client, api) -> None:  # type: ignore[no-untyped-def]
+def test_search_filters_the_players_list_and_the_api(client, api) -> None:
     tournament, organiser = _organised()
     UserFactory(username="zebra99")
     guests.add_players_by_name(
@@ -334,7 +334,7 @@ def test_search_filters_the_players_list_and_the_api(client, api) -> None:  # ty
 
 
 @db
-def test_the_players_list_offers_the_paste_box_and_check_in_buttons_to_organisers(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_players_list_offers_the_paste_box_and_check_in_buttons_to_organisers(client) -> None:
     tournament, organiser = _organised()
     guests.add_players_by_name(actor=organiser, tournament=tournament, names=["R1", "R2"])
     url = f"/tournaments/{tournament.pk}/"
@@ -347,7 +347,7 @@ def test_the_players_list_offers_the_paste_box_and_check_in_buttons_to_organiser
 
 
 @db
-def test_the_players_list_reads_a_constant_number_of_queries(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_players_list_reads_a_constant_number_of_queries(client) -> None:
     counts = []
     for size in (8, 32):
         tournament, organiser = _organised(capacity=64)

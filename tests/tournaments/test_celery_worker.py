@@ -64,13 +64,13 @@ def _start_worker() -> subprocess.Popen[str]:
         if app.control.ping(timeout=0.5):
             return process
         if process.poll() is not None:
-            pytest.fail(f"the Celery worker exited:\n{process.stdout.read()}")  # type: ignore[union-attr]
+            pytest.fail(f"the Celery worker exited:\n{process.stdout.read()}")
     process.kill()
     pytest.fail("the Celery worker did not answer a ping within 60 s")
 
 
 @pytest.fixture
-def worker():  # type: ignore[no-untyped-def]
+def worker():
     app.control.purge()
     process = _start_worker()
     yield process
@@ -83,7 +83,7 @@ def worker():  # type: ignore[no-untyped-def]
     print(output)  # shown when a test fails
 
 
-def wait_for(predicate, seconds: float = 30) -> bool:  # type: ignore[no-untyped-def]
+def wait_for(predicate, seconds: float = 30) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if predicate():
@@ -92,7 +92,7 @@ def wait_for(predicate, seconds: float = 30) -> bool:  # type: ignore[no-untyped
     return False
 
 
-def test_worker_closes_registration_at_the_scheduled_start(worker) -> None:  # type: ignore[no-untyped-def]
+def test_worker_closes_registration_at_the_scheduled_start(worker) -> None:
     assert app.conf.task_always_eager is False
     club = ClubFactory()
     organiser = member(club, Role.ORGANISER)
@@ -125,7 +125,7 @@ def test_worker_closes_registration_at_the_scheduled_start(worker) -> None:  # t
     assert absent.status == RegistrationStatus.NOT_PLAYING
 
 
-def test_worker_sweeper_catches_a_start_nobody_queued(worker) -> None:  # type: ignore[no-untyped-def]
+def test_worker_sweeper_catches_a_start_nobody_queued(worker) -> None:
     now = timezone.now()
     missed = TournamentFactory(
         scheduled_start=now - timedelta(minutes=5),
@@ -137,7 +137,7 @@ def test_worker_sweeper_catches_a_start_nobody_queued(worker) -> None:  # type: 
     assert result.id
 
 
-def test_worker_pairs_the_next_round_when_the_last_result_is_confirmed(worker) -> None:  # type: ignore[no-untyped-def]
+def test_worker_pairs_the_next_round_when_the_last_result_is_confirmed(worker) -> None:
     from tests.factories import A_WINS, running_tournament
     from tournaments.models import Match, Round
 
@@ -154,7 +154,7 @@ def test_worker_pairs_the_next_round_when_the_last_result_is_confirmed(worker) -
     assert Round.objects.filter(tournament=tournament).count() == 2
 
 
-def test_worker_calls_time_on_a_round_and_applies_the_overdue_policy(worker) -> None:  # type: ignore[no-untyped-def]
+def test_worker_calls_time_on_a_round_and_applies_the_overdue_policy(worker) -> None:
     from core.models import Event
     from tests.factories import running_tournament
     from tournaments.models import Match, MatchStatus, Round, RoundStatus, Winner
@@ -177,7 +177,7 @@ def test_worker_calls_time_on_a_round_and_applies_the_overdue_policy(worker) -> 
     assert wait_for(lambda: Round.objects.filter(tournament=tournament, number=2).exists())
 
 
-def test_worker_auto_picks_for_a_seat_whose_timer_ran_out(worker) -> None:  # type: ignore[no-untyped-def]
+def test_worker_auto_picks_for_a_seat_whose_timer_ran_out(worker) -> None:
     from gameplay.models import Pick, PickSource
     from gameplay.services import drafts as draft_services
     from tests.factories import draft_pods
@@ -189,7 +189,7 @@ def test_worker_auto_picks_for_a_seat_whose_timer_ran_out(worker) -> None:  # ty
     assert set(Pick.objects.filter(pod=pod).values_list("source", flat=True)) == {PickSource.TIMER}
 
 
-def test_pending_pick_timers_survive_a_worker_restart(worker) -> None:  # type: ignore[no-untyped-def]
+def test_pending_pick_timers_survive_a_worker_restart(worker) -> None:
     from gameplay import tasks as draft_tasks
     from gameplay.models import Pick
     from gameplay.services import drafts as draft_services

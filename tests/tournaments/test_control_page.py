@@ -27,7 +27,7 @@ def _body(client: Any, tournament: Any) -> str:
     return str(response.content.decode())
 
 
-def test_the_next_step_follows_the_event_from_pairing_to_the_next_round(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_next_step_follows_the_event_from_pairing_to_the_next_round(client) -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False, rounds=2)
     client.force_login(organiser)
     page = _body(client, tournament)
@@ -59,7 +59,7 @@ def test_the_next_step_follows_the_event_from_pairing_to_the_next_round(client) 
     assert "Pair round 2" in page and 'id="next-step-button"' in page
 
 
-def test_a_stalled_live_table_is_an_open_problem(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_stalled_live_table_is_an_open_problem(client) -> None:
     tournament, organiser, _ = running_tournament(2, auto_pair=False)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
@@ -75,7 +75,7 @@ def test_a_stalled_live_table_is_an_open_problem(client) -> None:  # type: ignor
     assert f"/tables/{table.pk}/" in page
 
 
-def test_only_the_clubs_organisers_and_judges_see_it(client) -> None:  # type: ignore[no-untyped-def]
+def test_only_the_clubs_organisers_and_judges_see_it(client) -> None:
     tournament, _, regs = running_tournament(2)
     client.force_login(regs[0].player.user)
     assert client.get(reverse("control", args=[tournament.pk])).status_code == 404
@@ -84,7 +84,7 @@ def test_only_the_clubs_organisers_and_judges_see_it(client) -> None:  # type: i
     assert "data-live-socket" in page and "js/live.js" in page
 
 
-def test_the_control_page_costs_the_same_for_8_or_32_players(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_control_page_costs_the_same_for_8_or_32_players(client) -> None:
     counts = []
     for players in (8, 32):
         tournament, organiser, _ = running_tournament(players, auto_pair=False)

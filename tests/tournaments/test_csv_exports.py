@@ -39,7 +39,7 @@ def _rename(players: list[Player]) -> None:
         player.save(update_fields=["display_name"])
 
 
-def _cells(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
+def _cells(response) -> list[list[str]]:
     assert response.status_code == 200, response.content
     assert response["Content-Type"].startswith("text/csv")
     return list(csv.reader(io.StringIO(response.content.decode())))

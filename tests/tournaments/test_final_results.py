@@ -35,7 +35,7 @@ def _play(match: Match, winner_id: int) -> None:
     results.confirm_result(actor=b.player.user, match=match.pk)
 
 
-def _open(**filters) -> list[Match]:  # type: ignore[no-untyped-def]
+def _open(**filters) -> list[Match]:
     return list(
         Match.objects.filter(b__isnull=False, **filters)
         .exclude(status=MatchStatus.CONFIRMED)
@@ -43,7 +43,7 @@ def _open(**filters) -> list[Match]:  # type: ignore[no-untyped-def]
     )
 
 
-def _swiss_then_top_4(players: int = 8):  # type: ignore[no-untyped-def]
+def _swiss_then_top_4(players: int = 8):
     tournament, organiser, regs = running_tournament(players, rounds=3)
     cut = brackets.add_stage(
         actor=organiser, tournament=tournament, kind=StageKind.SINGLE_ELIMINATION, cut_top=4
@@ -66,7 +66,7 @@ def _swiss_then_top_4(players: int = 8):  # type: ignore[no-untyped-def]
     return tournament, organiser, regs, seeded
 
 
-def test_the_cut_places_first_then_the_swiss_and_the_cut_winner_is_champion(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_cut_places_first_then_the_swiss_and_the_cut_winner_is_champion(client) -> None:
     tournament, _, _, seeded = _swiss_then_top_4()
     places = dict(
         Registration.objects.filter(tournament=tournament).values_list("pk", "final_place")
@@ -113,7 +113,7 @@ def test_a_correction_after_the_end_moves_the_places() -> None:
     assert Registration.objects.get(pk=loser).final_place == 1
 
 
-def test_the_final_results_page_costs_the_same_for_8_or_16_players(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_final_results_page_costs_the_same_for_8_or_16_players(client) -> None:
     counts = []
     for players in (8, 16):
         tournament, *_ = _swiss_then_top_4(players)

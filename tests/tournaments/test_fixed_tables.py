@@ -93,7 +93,7 @@ def test_only_organisers_set_fixed_tables_and_only_sensible_numbers() -> None:
     assert registrations[0].fixed_table is None
 
 
-def test_the_tournament_page_sets_a_fixed_table_for_organisers(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_tournament_page_sets_a_fixed_table_for_organisers(client) -> None:
     tournament, organiser, registrations = running_tournament(4, auto_pair=False)
     client.force_login(organiser)
     page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
@@ -121,7 +121,7 @@ def test_the_tournament_page_sets_a_fixed_table_for_organisers(client) -> None: 
     assert "is not a whole number" in response.content.decode()
 
 
-def test_players_neither_see_nor_set_fixed_tables(client) -> None:  # type: ignore[no-untyped-def]
+def test_players_neither_see_nor_set_fixed_tables(client) -> None:
     tournament, _, registrations = running_tournament(4, auto_pair=False)
     client.force_login(registrations[0].player.user)
     page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()

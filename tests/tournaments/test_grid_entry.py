@@ -66,7 +66,7 @@ def _tap(client: Any, tournament: Any, match: Match, result: str, **extra: Any) 
     )
 
 
-def test_the_grid_offers_one_tap_results_for_each_unconfirmed_match(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_grid_offers_one_tap_results_for_each_unconfirmed_match(client) -> None:
     tournament, _, judge, matches = _round_one(best_of=3)
     client.force_login(judge)
     page = client.get(reverse("judge", args=[tournament.pk])).content.decode()
@@ -78,7 +78,7 @@ def test_the_grid_offers_one_tap_results_for_each_unconfirmed_match(client) -> N
     assert 'value="draw"' in row and "Draw 1-1 with 1 drawn game" in row  # may be drawn
 
 
-def test_one_tap_enters_the_standard_result_as_a_judges_and_answers_with_the_row(client) -> None:  # type: ignore[no-untyped-def]
+def test_one_tap_enters_the_standard_result_as_a_judges_and_answers_with_the_row(client) -> None:
     tournament, _, judge, matches = _round_one(best_of=3)
     match = matches[0]
     client.force_login(judge)
@@ -101,7 +101,7 @@ def test_one_tap_enters_the_standard_result_as_a_judges_and_answers_with_the_row
     assert AuditEntry.objects.filter(object_id=str(match.pk), actor=judge).exists()
 
 
-def test_a_draw_tap_records_a_drawn_match(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_draw_tap_records_a_drawn_match(client) -> None:
     tournament, _, judge, matches = _round_one(best_of=1)
     client.force_login(judge)
     row = _tap(client, tournament, matches[1], "draw", **HTMX).content.decode()
@@ -111,7 +111,7 @@ def test_a_draw_tap_records_a_drawn_match(client) -> None:  # type: ignore[no-un
 
 
 @pytest.mark.parametrize("game", ["gesoseka", "vanilla_gwent", "kontsina", "generic"])
-def test_every_game_takes_its_standard_result(client, game: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_game_takes_its_standard_result(client, game: str) -> None:
     tournament, _, judge, matches = _round_one(game=game, best_of=3)
     client.force_login(judge)
     _tap(client, tournament, matches[0], "a", **HTMX)
@@ -119,7 +119,7 @@ def test_every_game_takes_its_standard_result(client, game: str) -> None:  # typ
     assert matches[0].winner == Winner.A and matches[0].games_a == 2
 
 
-def test_a_refused_tap_says_why_in_the_row(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_refused_tap_says_why_in_the_row(client) -> None:
     """Round 2 has a result: a round 1 result may no longer change (its standings paired
     round 2)."""
     tournament, organiser, judge, matches = _round_one(rounds=3)
@@ -139,7 +139,7 @@ def test_a_refused_tap_says_why_in_the_row(client) -> None:  # type: ignore[no-u
     assert matches[0].winner == Winner.A  # unchanged
 
 
-def test_an_unknown_button_is_refused_in_words(client) -> None:  # type: ignore[no-untyped-def]
+def test_an_unknown_button_is_refused_in_words(client) -> None:
     tournament, _, judge, matches = _round_one()
     client.force_login(judge)
     row = _tap(client, tournament, matches[0], "c", **HTMX).content.decode()
@@ -148,7 +148,7 @@ def test_an_unknown_button_is_refused_in_words(client) -> None:  # type: ignore[
     assert matches[0].status == MatchStatus.PENDING
 
 
-def test_without_javascript_the_tap_posts_and_the_grid_comes_back(client) -> None:  # type: ignore[no-untyped-def]
+def test_without_javascript_the_tap_posts_and_the_grid_comes_back(client) -> None:
     tournament, _, judge, matches = _round_one()
     client.force_login(judge)
     response = _tap(client, tournament, matches[0], "a", follow=True)
@@ -156,7 +156,7 @@ def test_without_javascript_the_tap_posts_and_the_grid_comes_back(client) -> Non
     assert f"Table {matches[0].table}: result entered." in response.content.decode()
 
 
-def test_only_judges_can_tap(client) -> None:  # type: ignore[no-untyped-def]
+def test_only_judges_can_tap(client) -> None:
     tournament, _, _, matches = _round_one()
     client.force_login(matches[0].a.player.user)
     assert _tap(client, tournament, matches[0], "a", **HTMX).status_code == 404
@@ -167,7 +167,7 @@ def test_only_judges_can_tap(client) -> None:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.django_db(transaction=True)  # the bracket's first round is made on commit
-def test_a_bracket_offers_no_draw_and_refuses_one_in_words(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_bracket_offers_no_draw_and_refuses_one_in_words(client) -> None:
     tournament = TournamentFactory(
         capacity=4,
         status=TournamentStatus.REGISTRATION,
@@ -207,7 +207,7 @@ def _row_queries(client: Any, players: int, best_of: int) -> int:
     return len(queries)
 
 
-def test_the_rows_query_count_is_constant(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_rows_query_count_is_constant(client) -> None:
     small = _row_queries(client, 4, 1)
     large = _row_queries(client, 16, 5)
     assert small == large, (small, large)
@@ -260,7 +260,7 @@ def test_an_unknown_winner_or_game_is_refused() -> None:
         games.standard_result("chess", winner=0, best_of=1, options=GameOptions())
 
 
-def test_the_grid_stays_live_its_body_fetched_again_with_its_filters(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_grid_stays_live_its_body_fetched_again_with_its_filters(client) -> None:
     """Issue 22, defect 5: after one-tap entries the grid still said "7 pending · 1
     confirmed". The page listens on the tournament's socket (static/js/live.js) and fetches
     its body again, with the same filters, after every change from any device."""

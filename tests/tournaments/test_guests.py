@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 GENERIC_WIN = [{"rounds": [[10, 5], [10, 5]]}]
 
 
-def _guests_in(tournament, organiser, names):  # type: ignore[no-untyped-def]
+def _guests_in(tournament, organiser, names):
     return guests.add_players_by_name(actor=organiser, tournament=tournament, names=names)
 
 
@@ -60,7 +60,7 @@ def test_the_same_guest_name_in_the_club_is_the_same_guest_again() -> None:
     assert _guests_in(other, other_organiser, ["Carla"]).registrations[0].player != a
 
 
-def test_guests_show_on_the_players_list_with_their_code_for_organisers_only(client) -> None:  # type: ignore[no-untyped-def]
+def test_guests_show_on_the_players_list_with_their_code_for_organisers_only(client) -> None:
     tournament = TournamentFactory()
     organiser = member(tournament.club, Role.ORGANISER)
     guest = _guests_in(tournament, organiser, ["Dana Guest"]).registrations[0].player
@@ -75,7 +75,7 @@ def test_guests_show_on_the_players_list_with_their_code_for_organisers_only(cli
     assert guest.claim_code in page
 
 
-def test_guests_in_the_api_have_a_null_username(api) -> None:  # type: ignore[no-untyped-def]
+def test_guests_in_the_api_have_a_null_username(api) -> None:
     tournament = TournamentFactory()
     organiser = member(tournament.club, Role.ORGANISER)
     _guests_in(tournament, organiser, ["Eve", f"@{organiser.username}"])
@@ -101,7 +101,7 @@ def test_a_guest_cannot_check_in_or_withdraw_themselves_nor_can_an_anonymous_use
     assert entrants.check_in_entry(actor=organiser, registration=reg).checked_in
 
 
-def test_guests_play_a_swiss_round_whose_results_a_judge_enters(  # type: ignore[no-untyped-def]
+def test_guests_play_a_swiss_round_whose_results_a_judge_enters(
     api_as, client, django_capture_on_commit_callbacks
 ) -> None:
     tournament = TournamentFactory(game="generic", capacity=8)
@@ -150,7 +150,7 @@ def test_guests_play_a_swiss_round_whose_results_a_judge_enters(  # type: ignore
         assert org.get(url).status_code == 200, url
 
 
-def test_the_admin_lists_guests(admin_client) -> None:  # type: ignore[no-untyped-def]
+def test_the_admin_lists_guests(admin_client) -> None:
     tournament = TournamentFactory()
     organiser = member(tournament.club, Role.ORGANISER)
     guest = _guests_in(tournament, organiser, ["Gail"]).registrations[0].player
@@ -164,14 +164,14 @@ def test_the_admin_lists_guests(admin_client) -> None:  # type: ignore[no-untype
 # --- claiming --------------------------------------------------------------------------------
 
 
-def _a_guest_with_history():  # type: ignore[no-untyped-def]
+def _a_guest_with_history():
     tournament = TournamentFactory()
     organiser = member(tournament.club, Role.ORGANISER)
     reg = _guests_in(tournament, organiser, ["Hana"]).registrations[0]
     return reg.player, reg
 
 
-def test_signing_up_with_a_claim_code_makes_the_guests_history_the_accounts(client) -> None:  # type: ignore[no-untyped-def]
+def test_signing_up_with_a_claim_code_makes_the_guests_history_the_accounts(client) -> None:
     guest, reg = _a_guest_with_history()
     code = guest.claim_code.lower()
     response = client.post(
@@ -194,7 +194,7 @@ def test_signing_up_with_a_claim_code_makes_the_guests_history_the_accounts(clie
     assert reg.tournament.name in profile and 'id="claim-guest"' not in profile
 
 
-def test_a_wrong_claim_code_at_sign_up_is_a_form_error_and_nothing_is_made(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_wrong_claim_code_at_sign_up_is_a_form_error_and_nothing_is_made(client) -> None:
     _a_guest_with_history()
     for code, words in (("NOPE", "10 letters"), ("2222222222", "No guest has this claim code")):
         response = client.post(
@@ -224,7 +224,7 @@ def test_a_claim_code_works_once() -> None:
     assert refused.value.code == "claim_code_used"
 
 
-def test_a_user_without_history_claims_on_the_profile_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_user_without_history_claims_on_the_profile_page(client) -> None:
     guest, reg = _a_guest_with_history()
     user = UserFactory()
     people.ensure_player(user)  # an empty profile, as every account has
@@ -242,7 +242,7 @@ def test_a_user_without_history_claims_on_the_profile_page(client) -> None:  # t
     assert reg.tournament.name in client.get("/accounts/profile/").content.decode()
 
 
-def test_a_user_with_history_cannot_claim(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_user_with_history_cannot_claim(client) -> None:
     guest, _ = _a_guest_with_history()
     reg = RegistrationFactory()
     user = reg.player.user

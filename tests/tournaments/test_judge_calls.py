@@ -32,7 +32,7 @@ def _match() -> tuple[Any, Any, Match, Any, Any]:
     return tournament, organiser, match, match.a.player.user, judge
 
 
-def test_a_player_calls_the_judges_grid_flags_it_and_a_judge_takes_and_closes_it(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_calls_the_judges_grid_flags_it_and_a_judge_takes_and_closes_it(client) -> None:
     tournament, _, match, player, judge = _match()
     client.force_login(player)
     page = client.get(reverse("match", args=[tournament.pk, match.pk])).content.decode()
@@ -71,7 +71,7 @@ def test_a_player_calls_the_judges_grid_flags_it_and_a_judge_takes_and_closes_it
     assert call.closed_at is not None and call.answered_by == judge
 
 
-def test_only_the_players_call_and_only_judges_take(client) -> None:  # type: ignore[no-untyped-def]
+def test_only_the_players_call_and_only_judges_take(client) -> None:
     tournament, _, match, player, judge = _match()
     stranger = member(tournament.club, Role.MEMBER)
     with pytest.raises(NotAllowed):
@@ -86,7 +86,7 @@ def test_only_the_players_call_and_only_judges_take(client) -> None:  # type: ig
     assert taken.value.code == "call_taken"
 
 
-def test_the_clubs_judges_are_told_by_push(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_clubs_judges_are_told_by_push(api_as) -> None:
     tournament, _, match, player, judge = _match()
     PushSubscription.objects.create(
         user=judge, endpoint="https://push.example/abc", p256dh="x", auth="y"

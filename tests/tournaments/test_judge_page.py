@@ -61,7 +61,7 @@ def _section(html: str, element_id: str) -> str:
     return html[start : html.index("</section>", start)]
 
 
-def test_the_judge_sees_both_reports_side_by_side_with_who_what_and_when(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_judge_sees_both_reports_side_by_side_with_who_what_and_when(client) -> None:
     w = _disputed()
     client.force_login(w["judge"])
     html = client.get(w["url"], {"next": w["grid"]}).content.decode()
@@ -85,7 +85,7 @@ def test_the_judge_sees_both_reports_side_by_side_with_who_what_and_when(client)
     assert 'id="judge-result"' in html
 
 
-def test_taking_a_report_enters_it_as_the_judges_result_and_goes_back_to_the_grid(client) -> None:  # type: ignore[no-untyped-def]
+def test_taking_a_report_enters_it_as_the_judges_result_and_goes_back_to_the_grid(client) -> None:
     w = _disputed()
     client.force_login(w["judge"])
     response = client.post(
@@ -106,7 +106,7 @@ def test_taking_a_report_enters_it_as_the_judges_result_and_goes_back_to_the_gri
     assert f"{possessive(w['b_name'])} report" in said
 
 
-def test_taking_a_report_that_is_not_this_matchs_current_one_changes_nothing(client) -> None:  # type: ignore[no-untyped-def]
+def test_taking_a_report_that_is_not_this_matchs_current_one_changes_nothing(client) -> None:
     w = _disputed()
     stale = ResultReport.objects.create(
         match=w["match"], side=ReportSide.A, games=B_WINS, current=False
@@ -122,7 +122,7 @@ def test_taking_a_report_that_is_not_this_matchs_current_one_changes_nothing(cli
 
 
 @pytest.mark.parametrize("who", ["a", "b", "outsider"])
-def test_players_neither_see_the_judges_panel_nor_can_take_a_report(client, who: str) -> None:  # type: ignore[no-untyped-def]
+def test_players_neither_see_the_judges_panel_nor_can_take_a_report(client, who: str) -> None:
     w = _disputed()
     client.force_login(w[who])
     html = client.get(w["url"]).content.decode()
@@ -136,14 +136,14 @@ def test_players_neither_see_the_judges_panel_nor_can_take_a_report(client, who:
     assert w["match"].status == MatchStatus.DISPUTED
 
 
-def test_anonymous_visitors_see_no_reports(client) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous_visitors_see_no_reports(client) -> None:
     w = _disputed()
     html = client.get(w["url"]).content.decode()
     assert 'id="judge-reports"' not in html
     assert f"10{DASH}5" not in html and f"5{DASH}10" not in html
 
 
-def test_every_link_from_the_results_grid_to_a_match_carries_the_grid_as_next(client) -> None:  # type: ignore[no-untyped-def]
+def test_every_link_from_the_results_grid_to_a_match_carries_the_grid_as_next(client) -> None:
     w = _disputed()
     client.force_login(w["judge"])
     grid = client.get(w["grid"]).content.decode()

@@ -39,7 +39,7 @@ def _scores(winner: int | None) -> list[int]:
 LONG_GAME = [_scores(w) for w in WINNERS]
 
 
-def _first_to_four(players: int, *, game: str = "gesoseka"):  # type: ignore[no-untyped-def]
+def _first_to_four(players: int, *, game: str = "gesoseka"):
     """A started pod event, first to 4: (tournament, organiser, pods of round 1)."""
     tournament = TournamentFactory(
         game=game,
@@ -59,7 +59,7 @@ def _first_to_four(players: int, *, game: str = "gesoseka"):  # type: ignore[no-
     return tournament, organiser, matches
 
 
-def _seated(match: Match) -> list:  # type: ignore[type-arg]
+def _seated(match: Match) -> list:
     return [s.registration.player.user for s in pod_selectors.seats_of(match)]
 
 
@@ -70,7 +70,7 @@ def _won_by_seat_2(match: Match) -> None:
     assert match.pod_winner_id == pod_selectors.seats_of(match)[2].registration_id
 
 
-def _client(user) -> Client:  # type: ignore[no-untyped-def]
+def _client(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
@@ -82,7 +82,7 @@ def test_the_long_game_is_within_the_pods_own_bound() -> None:
     assert pod_game.max_game_rounds(players=4, rounds_to_win=4) == 26
 
 
-def test_a_long_pod_game_is_reported_confirmed_and_judged_through_the_api(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_a_long_pod_game_is_reported_confirmed_and_judged_through_the_api(api_as) -> None:
     _, organiser, (reported, judged) = _first_to_four(8)
     users = _seated(reported)
     answer = api_as(users[0]).post(
@@ -99,7 +99,7 @@ def test_a_long_pod_game_is_reported_confirmed_and_judged_through_the_api(api_as
     _won_by_seat_2(judged)
 
 
-def test_the_api_refuses_a_game_longer_than_the_pods_own_bound_by_name(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_refuses_a_game_longer_than_the_pods_own_bound_by_name(api_as) -> None:
     _, organiser, (match, _) = _first_to_four(8)
     ties = [_scores(None)] * 14  # one tie more than the tie rule allows (13)
     answer = api_as(organiser).post(
@@ -140,7 +140,7 @@ def test_a_long_pod_game_is_reported_confirmed_and_judged_on_the_pods_page() -> 
     _won_by_seat_2(judged)
 
 
-def _pass_round(table: LiveTable, users: list) -> None:  # type: ignore[type-arg]
+def _pass_round(table: LiveTable, users: list) -> None:
     """Everyone passes in turn (the game round ends)."""
     while True:
         snap = table_selectors.full_snapshot(table.pk)

@@ -67,7 +67,7 @@ def _state_line(html: str) -> str:
     return html[start : html.index("</p>", start)]
 
 
-def test_a_report_that_differs_from_the_opponents_says_disputed_not_confirmed(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_report_that_differs_from_the_opponents_says_disputed_not_confirmed(client) -> None:
     match, a, b, _ = _match()
     results.report_result(actor=a, match=match, games=A_WINS)
     client.force_login(b)
@@ -87,7 +87,7 @@ def _messages_text(response: Any) -> str:
     return " ".join(str(m) for m in response.context["messages"])
 
 
-def test_the_message_after_a_report_says_what_happened(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_message_after_a_report_says_what_happened(client) -> None:
     match, a, b, _ = _match()
     url = reverse("match", args=[match.round.tournament_id, match.pk])
     client.force_login(a)
@@ -137,7 +137,7 @@ EXPECTED = {
 }
 
 
-def test_the_match_page_words_match_the_state_for_every_viewer(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_match_page_words_match_the_state_for_every_viewer(client) -> None:
     for state, (match, viewers) in _states().items():
         for viewer, user in viewers.items():
             html = _page(client, user, match)
@@ -168,7 +168,7 @@ def test_result_state_names_each_state() -> None:
 
 
 def test_saved_progress_says_who_saved_how_many_game_rounds_not_waiting_for_a_report(
-    client,  # type: ignore[no-untyped-def]
+    client,
 ) -> None:
     match, a, b, judge = _match()
     results.report_result(actor=a, match=match, games=[{"rounds": [[10, 5]]}], final=False)
@@ -185,7 +185,7 @@ def test_saved_progress_says_who_saved_how_many_game_rounds_not_waiting_for_a_re
         assert "waiting for a report" not in line.lower()
 
 
-def test_the_opponent_is_asked_to_confirm_the_outcome_in_words_first(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_opponent_is_asked_to_confirm_the_outcome_in_words_first(client) -> None:
     match, a, b, _ = _match()
     results.report_result(actor=a, match=match, games=A_WINS)
     html = _page(client, b, match)
@@ -194,7 +194,7 @@ def test_the_opponent_is_asked_to_confirm_the_outcome_in_words_first(client) -> 
     assert "(scores as" not in html
 
 
-def test_the_status_line_never_says_the_same_thing_twice(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_status_line_never_says_the_same_thing_twice(client) -> None:
     for state, (match, viewers) in _states().items():
         for viewer, user in viewers.items():
             line = _state_line(_page(client, user, match))

@@ -240,7 +240,7 @@ def acted(call: Callable[[], object]) -> bool:
 
 @pytest.mark.parametrize("state", list(STATES))
 @pytest.mark.parametrize("action", list(SERVICES))
-def test_organiser_sees_a_button_exactly_when_the_service_acts(  # type: ignore[no-untyped-def]
+def test_organiser_sees_a_button_exactly_when_the_service_acts(
     client, state: str, action: str
 ) -> None:
     world = STATES[state]()
@@ -257,7 +257,7 @@ def test_organiser_sees_a_button_exactly_when_the_service_acts(  # type: ignore[
     )
 
 
-def test_a_judge_extends_a_running_round_from_the_pairings_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_judge_extends_a_running_round_from_the_pairings_page(client) -> None:
     world = _running("clock running")
     judge = member(world.tournament.club, Role.JUDGE)
     client.force_login(judge)
@@ -267,7 +267,7 @@ def test_a_judge_extends_a_running_round_from_the_pairings_page(client) -> None:
     assert acted(lambda: round_clock.extend_round(actor=judge, round=world.round, minutes=5))
 
 
-def test_round_controls_show_on_the_latest_round_only(client) -> None:  # type: ignore[no-untyped-def]
+def test_round_controls_show_on_the_latest_round_only(client) -> None:
     world = _running("complete")
     swiss.pair_next_round(actor=world.organiser, tournament=world.tournament)
     client.force_login(world.organiser)
@@ -277,7 +277,7 @@ def test_round_controls_show_on_the_latest_round_only(client) -> None:  # type: 
     assert _do("start-round")(world) in latest and "Start round 2" in latest
 
 
-def test_the_public_sees_no_controls(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_public_sees_no_controls(client) -> None:
     world = _running("paired")
     page = client.get(_round_page(world)).content.decode()
     assert 'id="round-controls"' not in page
@@ -290,7 +290,7 @@ def test_the_public_sees_no_controls(client) -> None:  # type: ignore[no-untyped
 # --- the player's own entry -----------------------------------------------------------------
 
 
-def test_register_check_in_and_withdraw_follow_the_services(client) -> None:  # type: ignore[no-untyped-def]
+def test_register_check_in_and_withdraw_follow_the_services(client) -> None:
     tournament = TournamentFactory()
     user = UserFactory()
     client.force_login(user)
@@ -318,7 +318,7 @@ def test_register_check_in_and_withdraw_follow_the_services(client) -> None:  # 
     assert not acted(lambda: entrants.unregister(actor=user, registration=registration))
 
 
-def test_register_is_offered_only_while_registration_is_open(client) -> None:  # type: ignore[no-untyped-def]
+def test_register_is_offered_only_while_registration_is_open(client) -> None:
     tournament = TournamentFactory(registration_opens_at=timezone.now() + timedelta(hours=1))
     user = UserFactory()
     client.force_login(user)
@@ -364,7 +364,7 @@ MATCH_BUTTONS["judge"] = 'id="judge-result"'
 @pytest.mark.parametrize("state", ["pending", "reported", "disputed", "confirmed"])
 @pytest.mark.parametrize("who", ["first player", "second player", "judge"])
 @pytest.mark.parametrize("action", ["report", "confirm", "judge"])
-def test_match_page_offers_what_the_result_services_accept(  # type: ignore[no-untyped-def]
+def test_match_page_offers_what_the_result_services_accept(
     client, state: str, who: str, action: str
 ) -> None:
     match, a, b, judge = _match_in(state)
@@ -384,7 +384,7 @@ def test_match_page_offers_what_the_result_services_accept(  # type: ignore[no-u
 # --- the draft panel ----------------------------------------------------------------------------
 
 
-def test_draft_panel_offers_start_until_the_pod_starts(client) -> None:  # type: ignore[no-untyped-def]
+def test_draft_panel_offers_start_until_the_pod_starts(client) -> None:
     from tests.factories import draft_pods
 
     pods, organiser, registrations = draft_pods(4)
@@ -405,7 +405,7 @@ def test_draft_panel_offers_start_until_the_pod_starts(client) -> None:  # type:
 # --- issue 9's page bugs --------------------------------------------------------------------------
 
 
-def test_players_fragment_renders_the_players_list_for_htmx(client) -> None:  # type: ignore[no-untyped-def]
+def test_players_fragment_renders_the_players_list_for_htmx(client) -> None:
     registration = RegistrationFactory()
     url = reverse("tournament-detail", args=[registration.tournament.pk])
     response = client.get(url, {"fragment": "players"}, HTTP_HX_REQUEST="true")
@@ -417,7 +417,7 @@ def test_players_fragment_renders_the_players_list_for_htmx(client) -> None:  # 
     assert 'id="players"' in full and "<html" in full
 
 
-def test_swiss_settings_page_writes_nothing_on_get(client) -> None:  # type: ignore[no-untyped-def]
+def test_swiss_settings_page_writes_nothing_on_get(client) -> None:
     tournament = TournamentFactory()
     client.force_login(member(tournament.club, Role.ORGANISER))
     settings_rows = SwissSettings.objects.count()
@@ -433,7 +433,7 @@ def test_swiss_settings_page_writes_nothing_on_get(client) -> None:  # type: ign
     assert SwissSettings.objects.count() == settings_rows
 
 
-def test_the_settings_tab_of_a_tournament_without_swiss_rounds_leads_to_its_stages(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_settings_tab_of_a_tournament_without_swiss_rounds_leads_to_its_stages(client) -> None:
     """The tabs offer "Settings" to every organiser; a bracket (no Swiss stage) is set up
     on its stages page, never a server error (the demo's double elimination was one)."""
     tournament = TournamentFactory()
@@ -455,7 +455,7 @@ def test_the_settings_tab_of_a_tournament_without_swiss_rounds_leads_to_its_stag
 SCORES = {"g1_r1_a": "10", "g1_r1_b": "5", "g1_r2_a": "10", "g1_r2_b": "5"}
 
 
-def test_judge_goes_back_to_the_results_grid_after_entering_a_result(client) -> None:  # type: ignore[no-untyped-def]
+def test_judge_goes_back_to_the_results_grid_after_entering_a_result(client) -> None:
     match, _, _, judge = _match_in("pending")
     tournament_pk = match.round.tournament_id
     grid = reverse("judge", args=[tournament_pk]) + "?round=1&status=pending"
@@ -472,7 +472,7 @@ def test_judge_goes_back_to_the_results_grid_after_entering_a_result(client) -> 
 
 
 @pytest.mark.parametrize("target", ["https://evil.example/", "//evil.example/x", "javascript:1"])
-def test_off_site_next_is_ignored_by_every_post(client, target: str) -> None:  # type: ignore[no-untyped-def]
+def test_off_site_next_is_ignored_by_every_post(client, target: str) -> None:
     match, _, _, judge = _match_in("pending")
     tournament = match.round.tournament
     organiser = member(tournament.club, Role.ORGANISER)
@@ -500,7 +500,7 @@ def test_off_site_next_is_ignored_by_every_post(client, target: str) -> None:  #
     assert response["Location"] == reverse("history", args=[tournament.pk])
 
 
-def test_sign_up_ignores_an_off_site_next(client) -> None:  # type: ignore[no-untyped-def]
+def test_sign_up_ignores_an_off_site_next(client) -> None:
     response = client.post(
         "/accounts/signup/?next=https://evil.example/",
         {"username": "nina", "display_name": "Nina", "password": "long-enough-1"},

@@ -22,7 +22,7 @@ from tournaments.services import clubs, swiss
 pytestmark = pytest.mark.django_db
 
 
-def test_public_pages_render_for_anonymous_users(client) -> None:  # type: ignore[no-untyped-def]
+def test_public_pages_render_for_anonymous_users(client) -> None:
     registration = RegistrationFactory()
     tournament = registration.tournament
     for url in [
@@ -41,14 +41,14 @@ def test_public_pages_render_for_anonymous_users(client) -> None:  # type: ignor
     assert registration.player.display_name in page and "Log in" in page
 
 
-def test_drafts_are_hidden_from_the_public(client) -> None:  # type: ignore[no-untyped-def]
+def test_drafts_are_hidden_from_the_public(client) -> None:
     draft = TournamentFactory(status=TournamentStatus.DRAFT)
     assert client.get(f"/tournaments/{draft.pk}/").status_code == 404
     client.force_login(member(draft.club, Role.ORGANISER))
     assert client.get(f"/tournaments/{draft.pk}/").status_code == 200
 
 
-def test_sign_up_logs_in_and_shows_form_errors(client) -> None:  # type: ignore[no-untyped-def]
+def test_sign_up_logs_in_and_shows_form_errors(client) -> None:
     response = client.post(
         "/accounts/signup/",
         {"username": "nina", "display_name": "Nina", "password": "long-enough-1"},
@@ -61,7 +61,7 @@ def test_sign_up_logs_in_and_shows_form_errors(client) -> None:  # type: ignore[
     assert "That user name is taken." in response.content.decode()
 
 
-def test_register_and_withdraw_through_htmx_return_the_panel(client) -> None:  # type: ignore[no-untyped-def]
+def test_register_and_withdraw_through_htmx_return_the_panel(client) -> None:
     tournament = TournamentFactory()
     user = UserFactory()
     client.force_login(user)
@@ -76,7 +76,7 @@ def test_register_and_withdraw_through_htmx_return_the_panel(client) -> None:  #
     assert not registration.is_active
 
 
-def test_errors_from_buttons_are_shown_as_messages(client) -> None:  # type: ignore[no-untyped-def]
+def test_errors_from_buttons_are_shown_as_messages(client) -> None:
     tournament = TournamentFactory(capacity=2)
     RegistrationFactory.create_batch(2, tournament=tournament)
     client.force_login(UserFactory())
@@ -84,7 +84,7 @@ def test_errors_from_buttons_are_shown_as_messages(client) -> None:  # type: ign
     assert "is full (2 players)" in response.content.decode()
 
 
-def test_check_in_button_appears_only_during_the_window(client) -> None:  # type: ignore[no-untyped-def]
+def test_check_in_button_appears_only_during_the_window(client) -> None:
     registration = RegistrationFactory()
     client.force_login(registration.player.user)
     url = f"/tournaments/{registration.tournament.pk}/"
@@ -96,7 +96,7 @@ def test_check_in_button_appears_only_during_the_window(client) -> None:  # type
     assert ">Check in</button>" not in client.get(url).content.decode()
 
 
-def test_organiser_creates_a_tournament_through_the_form(client) -> None:  # type: ignore[no-untyped-def]
+def test_organiser_creates_a_tournament_through_the_form(client) -> None:
     club = ClubFactory()
     client.force_login(member(club, Role.ORGANISER))
     start = (timezone.now() + timedelta(days=2)).strftime("%Y-%m-%dT%H:%M")
@@ -116,7 +116,7 @@ def test_organiser_creates_a_tournament_through_the_form(client) -> None:  # typ
     assert tournament.status == TournamentStatus.REGISTRATION
 
 
-def test_tournament_form_shows_service_errors_next_to_the_field(client) -> None:  # type: ignore[no-untyped-def]
+def test_tournament_form_shows_service_errors_next_to_the_field(client) -> None:
     club = ClubFactory()
     client.force_login(member(club, Role.ORGANISER))
     response = client.post(
@@ -136,7 +136,7 @@ def test_tournament_form_shows_service_errors_next_to_the_field(client) -> None:
     assert not Tournament.objects.exists()
 
 
-def test_members_and_strangers_cannot_open_organiser_pages(client) -> None:  # type: ignore[no-untyped-def]
+def test_members_and_strangers_cannot_open_organiser_pages(client) -> None:
     tournament = TournamentFactory()
     client.force_login(member(tournament.club, Role.JUDGE))
     assert client.get(f"/clubs/{tournament.club.slug}/tournaments/new/").status_code == 403
@@ -144,7 +144,7 @@ def test_members_and_strangers_cannot_open_organiser_pages(client) -> None:  # t
     assert client.get(f"/tournaments/{tournament.pk}/audit/").status_code == 403
 
 
-def test_organiser_edits_and_sees_the_change_log(client) -> None:  # type: ignore[no-untyped-def]
+def test_organiser_edits_and_sees_the_change_log(client) -> None:
     tournament = TournamentFactory(check_in_opens_at=None, check_in_closes_at=None)
     client.force_login(member(tournament.club, Role.ORGANISER))
     form = client.get(f"/tournaments/{tournament.pk}/edit/").context["form"]
@@ -160,7 +160,7 @@ def test_organiser_edits_and_sees_the_change_log(client) -> None:  # type: ignor
     assert "edited" in client.get(f"/tournaments/{tournament.pk}/audit/").content.decode()
 
 
-def test_owner_manages_members_from_the_club_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_owner_manages_members_from_the_club_page(client) -> None:
     club = ClubFactory()
     owner = member(club, Role.OWNER)
     UserFactory(username="newbie")
@@ -180,7 +180,7 @@ def test_owner_manages_members_from_the_club_page(client) -> None:  # type: igno
     assert AuditEntry.objects.filter(action="membership.role_set").exists()
 
 
-def test_organiser_adds_and_checks_in_a_player_by_hand(client) -> None:  # type: ignore[no-untyped-def]
+def test_organiser_adds_and_checks_in_a_player_by_hand(client) -> None:
     tournament = TournamentFactory()
     client.force_login(member(tournament.club, Role.ORGANISER))
     UserFactory(username="walkin")
@@ -194,7 +194,7 @@ def test_organiser_adds_and_checks_in_a_player_by_hand(client) -> None:  # type:
     assert registration.checked_in
 
 
-def test_invitation_page_accepts(client) -> None:  # type: ignore[no-untyped-def]
+def test_invitation_page_accepts(client) -> None:
 
     club = ClubFactory()
     invitation = clubs.invite_member(
@@ -229,7 +229,7 @@ def test_invitation_page_accepts(client) -> None:  # type: ignore[no-untyped-def
         "gameplay/draftsettings",
     ],
 )
-def test_admin_lists_every_model(admin_client, model: str) -> None:  # type: ignore[no-untyped-def]
+def test_admin_lists_every_model(admin_client, model: str) -> None:
     from tests.factories import draft_pods
 
     pods, organiser, _ = draft_pods(2, pod_size=2)
@@ -259,7 +259,7 @@ def test_admin_lists_every_model(admin_client, model: str) -> None:  # type: ign
 
 
 @pytest.mark.parametrize("clock_on", [True, False])
-def test_embedded_clock_runs_the_sweeper_on_requests(client, settings, clock_on) -> None:  # type: ignore[no-untyped-def]
+def test_embedded_clock_runs_the_sweeper_on_requests(client, settings, clock_on) -> None:
     from config.celery import app
     from core import clock
 
@@ -279,21 +279,21 @@ def test_embedded_clock_runs_the_sweeper_on_requests(client, settings, clock_on)
     assert tournament.status == expected
 
 
-def test_health_check_reports_database_and_redis(client) -> None:  # type: ignore[no-untyped-def]
+def test_health_check_reports_database_and_redis(client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
     body = response.json()
     assert body["status"] == "ok" and body["database"] == "ok"
 
 
-def test_password_reset_sends_a_link_by_email(client, mailoutbox) -> None:  # type: ignore[no-untyped-def]
+def test_password_reset_sends_a_link_by_email(client, mailoutbox) -> None:
     UserFactory(username="forgetful", email="forgetful@example.com")
     response = client.post("/accounts/password_reset/", {"email": "forgetful@example.com"})
     assert response.status_code == 302
     assert len(mailoutbox) == 1 and "/accounts/reset/" in mailoutbox[0].body
 
 
-def test_profile_renames_the_player(client) -> None:  # type: ignore[no-untyped-def]
+def test_profile_renames_the_player(client) -> None:
     registration = RegistrationFactory()
     client.force_login(registration.player.user)
     assert registration.tournament.name in client.get("/accounts/profile/").content.decode()
@@ -302,7 +302,7 @@ def test_profile_renames_the_player(client) -> None:  # type: ignore[no-untyped-
     assert registration.player.display_name == "The Shark"
 
 
-def test_demo_data_is_created_once_with_the_promised_people(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_demo_data_is_created_once_with_the_promised_people(capsys) -> None:
     from django.core.management import call_command
 
     from tournaments.models import Club, Player
@@ -337,7 +337,7 @@ def test_demo_data_is_created_once_with_the_promised_people(capsys) -> None:  # 
         ("do/swap/", {"first": "¹", "second": "2"}),
     ],
 )
-def test_digits_that_int_refuses_are_a_message_not_a_500(client, path, data) -> None:  # type: ignore[no-untyped-def]
+def test_digits_that_int_refuses_are_a_message_not_a_500(client, path, data) -> None:
     """``str.isdigit`` accepts superscript and Arabic-Indic digits, ``int`` refuses the
     former: the pages parse numbers with ``core.web.parse_int``."""
     from tests.factories import running_tournament
@@ -351,7 +351,7 @@ def test_digits_that_int_refuses_are_a_message_not_a_500(client, path, data) -> 
     assert "whole number" in response.content.decode()
 
 
-def test_judges_grid_ignores_a_round_filter_that_is_not_a_number(client) -> None:  # type: ignore[no-untyped-def]
+def test_judges_grid_ignores_a_round_filter_that_is_not_a_number(client) -> None:
     from tests.factories import member, running_tournament
 
     tournament, _, _ = running_tournament(4, auto_pair=False)
@@ -360,7 +360,7 @@ def test_judges_grid_ignores_a_round_filter_that_is_not_a_number(client) -> None
     assert response.status_code == 200
 
 
-def test_every_page_links_to_the_api_documentation(client) -> None:  # type: ignore[no-untyped-def]
+def test_every_page_links_to_the_api_documentation(client) -> None:
     """Issue 22: the site links to its API's documentation (a footer on every page)."""
     page = client.get(reverse("home")).content.decode()
     assert f'href="{reverse("api-docs")}"' in page and "API documentation" in page
@@ -369,7 +369,7 @@ def test_every_page_links_to_the_api_documentation(client) -> None:  # type: ign
     assert f'href="{reverse("home")}"' in docs.content.decode()
 
 
-def test_a_full_event_says_so_instead_of_offering_a_form_to_fill_in_vain(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_full_event_says_so_instead_of_offering_a_form_to_fill_in_vain(client) -> None:
     """Issue 22 (the journeys' screenshots): a full 2 vs 2 event still offered "Register the
     team", which the service refuses (``tournament_full``)."""
     tournament = TournamentFactory(capacity=2)
@@ -378,7 +378,7 @@ def test_a_full_event_says_so_instead_of_offering_a_form_to_fill_in_vain(client)
     page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
     assert 'id="event-full"' in page and "is full: 2 players" in page
     assert reverse("tournament-register", args=[tournament.pk]) not in page
-    Registration.objects.filter(tournament=tournament).first().delete()  # type: ignore[union-attr]
+    Registration.objects.filter(tournament=tournament).first().delete()
     page = client.get(reverse("tournament-detail", args=[tournament.pk])).content.decode()
     assert 'id="event-full"' not in page
     assert reverse("tournament-register", args=[tournament.pk]) in page

@@ -89,7 +89,7 @@ def test_round_one_by_rating_is_recomputed_not_drawn() -> None:
     assert not again.redrawn and again.same
 
 
-def test_the_api_repair_still_answers_the_round(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_repair_still_answers_the_round(api_as) -> None:
     tournament, organiser, _ = running_tournament(8, auto_pair=False)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
@@ -99,7 +99,7 @@ def test_the_api_repair_still_answers_the_round(api_as) -> None:  # type: ignore
     assert _opponents(Round.objects.get(tournament=tournament, number=1)) != before
 
 
-def test_the_round_one_page_says_pair_again_draws_a_new_random_pairing(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_round_one_page_says_pair_again_draws_a_new_random_pairing(client) -> None:
     tournament, organiser, _ = running_tournament(8, auto_pair=False)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None
@@ -116,7 +116,7 @@ def test_the_round_one_page_says_pair_again_draws_a_new_random_pairing(client) -
     )
 
 
-def test_a_later_round_page_says_pair_again_recomputes_and_when_it_is_the_same(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_later_round_page_says_pair_again_recomputes_and_when_it_is_the_same(client) -> None:
     tournament, organiser, _ = _round_two()
     client.force_login(organiser)
     page = client.get(reverse("round-detail", args=[tournament.pk, 2])).content.decode()

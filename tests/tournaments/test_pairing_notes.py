@@ -16,7 +16,7 @@ from tournaments.services import results, swiss
 pytestmark = pytest.mark.django_db
 
 
-def _second_round(players: int = 5):  # type: ignore[no-untyped-def]
+def _second_round(players: int = 5):
     """Round 2 of a ``players`` field where every first entrant won round 1."""
     tournament, organiser, _ = running_tournament(players, auto_pair=False)
     r1 = swiss.pair_next_round(actor=organiser, tournament=tournament)
@@ -31,7 +31,7 @@ def _second_round(players: int = 5):  # type: ignore[no-untyped-def]
     return tournament, organiser, r2
 
 
-def test_notes_are_stored_as_codes_and_the_pages_show_the_same_words(client) -> None:  # type: ignore[no-untyped-def]
+def test_notes_are_stored_as_codes_and_the_pages_show_the_same_words(client) -> None:
     # 5 entrants: 3 on 3 points after round 1 (two winners, the bye), 2 on 0.
     tournament, organiser, r2 = _second_round(5)
     matches = list(Match.objects.filter(round=r2).order_by("table"))
@@ -50,7 +50,7 @@ def test_notes_are_stored_as_codes_and_the_pages_show_the_same_words(client) -> 
     assert "Pairing: paired down from 3 to 0 points" in detail
 
 
-def test_text_notes_are_escaped_on_the_page(client) -> None:  # type: ignore[no-untyped-def]
+def test_text_notes_are_escaped_on_the_page(client) -> None:
     tournament, organiser, r2 = _second_round(4)
     m = Match.objects.filter(round=r2).first()
     assert m is not None
@@ -61,7 +61,7 @@ def test_text_notes_are_escaped_on_the_page(client) -> None:  # type: ignore[no-
     assert "&lt;b&gt;by hand&lt;/b&gt;; an old sentence" in page
 
 
-def test_the_api_gives_notes_in_words_and_the_codes_beside_them(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_gives_notes_in_words_and_the_codes_beside_them(api_as) -> None:
     tournament, organiser, _ = _second_round(5)
     client = api_as(organiser)
     data = client.get(f"/api/v1/tournaments/{tournament.pk}/rounds/2/").json()
@@ -77,7 +77,7 @@ def test_the_api_gives_notes_in_words_and_the_codes_beside_them(api_as) -> None:
     assert (detail["notes"], detail["note_codes"]) == (one["notes"], one["note_codes"])
 
 
-def test_a_swap_adds_its_code_and_reads_changed_by_the_organiser(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_a_swap_adds_its_code_and_reads_changed_by_the_organiser(api_as) -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert rnd is not None

@@ -52,7 +52,7 @@ def _opponent(match: Match, player: Any) -> str:
     return other.name if other is not None else ""
 
 
-def test_the_home_page_shows_the_players_match_now(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_home_page_shows_the_players_match_now(client) -> None:
     player = PlayerFactory()
     [(tournament, match)] = _paired_for(player, 1)
     client.force_login(player.user)
@@ -69,7 +69,7 @@ def test_the_home_page_shows_the_players_match_now(client) -> None:  # type: ign
 
 def test_once_confirmed_the_card_stays_for_the_latest_round_without_the_report_button(
     client,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     player = PlayerFactory()
     [(tournament, match)] = _paired_for(player, 1)
     if not match.is_bye:
@@ -83,7 +83,7 @@ def test_once_confirmed_the_card_stays_for_the_latest_round_without_the_report_b
     assert "Report result" not in card
 
 
-def test_a_team_member_sees_the_other_teams_name(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_team_member_sees_the_other_teams_name(client) -> None:
     tournament, organiser, teams = running_team_tournament(2, auto_pair=False)
     swiss.pair_next_round(actor=organiser, tournament=tournament)
     mine, theirs = teams
@@ -93,7 +93,7 @@ def test_a_team_member_sees_the_other_teams_name(client) -> None:  # type: ignor
     assert f"Round 1 · table {match.table} · vs {escape(theirs.team_name)}" in page
 
 
-def test_the_tournament_page_shows_the_card_too(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_tournament_page_shows_the_card_too(client) -> None:
     player = PlayerFactory()
     [(tournament, match)] = _paired_for(player, 1)
     client.force_login(player.user)
@@ -102,7 +102,7 @@ def test_the_tournament_page_shows_the_card_too(client) -> None:  # type: ignore
     assert f"table {match.table}" in page or match.is_bye
 
 
-def test_no_card_for_others_or_for_tournaments_without_a_round(client) -> None:  # type: ignore[no-untyped-def]
+def test_no_card_for_others_or_for_tournaments_without_a_round(client) -> None:
     player = PlayerFactory()
     tournament, _, _ = running_tournament(4, auto_pair=False)
     RegistrationFactory(tournament=tournament, player=player)
@@ -123,13 +123,13 @@ def _home_queries(client: Any, count: int) -> int:
     return len(queries)
 
 
-def test_the_home_pages_cards_cost_the_same_queries_for_1_and_4_tournaments(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_home_pages_cards_cost_the_same_queries_for_1_and_4_tournaments(client) -> None:
     one = _home_queries(client, 1)
     four = _home_queries(client, 4)
     assert one == four, (one, four)
 
 
-def test_the_home_page_lists_running_tournaments_under_way_not_coming_up(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_home_page_lists_running_tournaments_under_way_not_coming_up(client) -> None:
     """A tournament that started hours ago is under way; "Coming up" lists only the ones
     open for registration (the demo's running events were listed as coming up)."""
     running, _, _ = running_tournament(2)

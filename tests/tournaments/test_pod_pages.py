@@ -19,7 +19,7 @@ from tournaments.selectors import pods as pod_selectors
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _client(user) -> Client:  # type: ignore[no-untyped-def]
+def _client(user) -> Client:
     client = Client()
     client.force_login(user)
     return client

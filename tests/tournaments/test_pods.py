@@ -28,7 +28,7 @@ from tournaments.services import lifecycle, pods
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _event_before_start(players: int, *, game: str = "gesoseka"):  # type: ignore[no-untyped-def]
+def _event_before_start(players: int, *, game: str = "gesoseka"):
     tournament = TournamentFactory(
         game=game,
         capacity=players,
@@ -41,7 +41,7 @@ def _event_before_start(players: int, *, game: str = "gesoseka"):  # type: ignor
     return tournament, organiser
 
 
-def _pod_event(players: int, *, game: str = "gesoseka", **settings):  # type: ignore[no-untyped-def]
+def _pod_event(players: int, *, game: str = "gesoseka", **settings):
     tournament, organiser = _event_before_start(players, game=game)
     stage = pods.add_stage(actor=organiser, tournament=tournament, **settings)
     lifecycle.start_tournament_now(actor=organiser, tournament=tournament)
@@ -49,13 +49,13 @@ def _pod_event(players: int, *, game: str = "gesoseka", **settings):  # type: ig
     return tournament, organiser, stage
 
 
-def _open_pods(stage):  # type: ignore[no-untyped-def]
+def _open_pods(stage):
     return list(
         Match.objects.filter(round__stage=stage, status=MatchStatus.PENDING).order_by("table")
     )
 
 
-def _users(match: Match) -> list:  # type: ignore[type-arg]
+def _users(match: Match) -> list:
     return [s.registration.player.user for s in pod_selectors.seats_of(match)]
 
 
@@ -66,7 +66,7 @@ def _win_for(seat: int, players: int) -> list[list[int]]:
     return [row, row]
 
 
-def _play_round(stage, winner_seat: int = 0) -> None:  # type: ignore[no-untyped-def]
+def _play_round(stage, winner_seat: int = 0) -> None:
     for match in _open_pods(stage):
         users = _users(match)
         rounds = _win_for(winner_seat % len(users), len(users))

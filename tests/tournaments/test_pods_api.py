@@ -18,7 +18,7 @@ from tournaments.models import Match, Role, TournamentStatus
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _event(players: int):  # type: ignore[no-untyped-def]
+def _event(players: int):
     tournament = TournamentFactory(
         game="gesoseka",
         capacity=players,

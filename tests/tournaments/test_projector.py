@@ -78,7 +78,7 @@ def _api(user: Any) -> APIClient:
     return client
 
 
-def _started_round(players: int = 4, **settings: Any):  # type: ignore[no-untyped-def]
+def _started_round(players: int = 4, **settings: Any):
     """A running Swiss with round 1 paired and its clock running (50 minutes)."""
     tournament, organiser, registrations = running_tournament(players, **settings)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)

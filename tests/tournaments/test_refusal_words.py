@@ -63,7 +63,7 @@ def _match(*, teams: bool = False) -> tuple[Match, Any, Any]:
     return match, match.a.player.user, judge
 
 
-def test_the_match_page_names_the_player_and_says_what_to_do(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_match_page_names_the_player_and_says_what_to_do(client) -> None:
     match, a, _ = _match()
     client.force_login(a)
     url = reverse("match", args=[match.round.tournament_id, match.pk])
@@ -76,7 +76,7 @@ def test_the_match_page_names_the_player_and_says_what_to_do(client) -> None:  #
 
 
 @pytest.mark.parametrize("path", ["api-match-report", "api-match-judge"])
-def test_the_api_says_the_same_words_and_keeps_its_code(api_as, path: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_says_the_same_words_and_keeps_its_code(api_as, path: str) -> None:
     match, a, judge = _match()
     body: dict[str, Any] = {"games": GAMES}
     if path == "api-match-report":
@@ -92,7 +92,7 @@ def test_the_api_says_the_same_words_and_keeps_its_code(api_as, path: str) -> No
     _no_code_words(problem["detail"])
 
 
-def test_a_team_is_named_by_its_team_name(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_a_team_is_named_by_its_team_name(api_as) -> None:
     match, a, _ = _match(teams=True)
     response = api_as(a).post(
         reverse("api-match-report", args=[match.pk]), {"games": GAMES, "final": True}, format="json"
@@ -102,7 +102,7 @@ def test_a_team_is_named_by_its_team_name(api_as) -> None:  # type: ignore[no-un
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_pods_refused_result_names_its_winner_on_the_page_and_the_api(client, api_as) -> None:  # type: ignore[no-untyped-def]
+def test_a_pods_refused_result_names_its_winner_on_the_page_and_the_api(client, api_as) -> None:
     tournament, _, stage = _pod_event(4, rounds=1)
     (match,) = _open_pods(stage)
     users = _users(match)

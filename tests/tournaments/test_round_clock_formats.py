@@ -37,7 +37,7 @@ pytestmark = [
 MINUTES = 37
 
 
-def _started_event(kind: str):  # type: ignore[no-untyped-def]
+def _started_event(kind: str):
     """Four players in an event that is one stage of ``kind`` lasting ``MINUTES`` a round,
     started: round 1 is paired (or seated) and its clock not started."""
     tournament = TournamentFactory(
@@ -76,7 +76,7 @@ def _length(rnd: Round) -> timedelta:
 @pytest.mark.parametrize("kind", StageKind.values)
 def test_a_round_started_through_the_api_without_minutes_runs_for_its_stages_own_setting(
     kind: str, api_as
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     tournament, organiser, rnd = _started_event(kind)
     response = api_as(organiser).post(
         f"/api/v1/tournaments/{tournament.pk}/rounds/1/start/", {}, format="json"

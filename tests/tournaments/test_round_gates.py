@@ -107,7 +107,7 @@ def test_starting_a_round_waits_for_the_draft_before_it() -> None:
     assert round_clock.start_round(actor=organiser, round=rnd).status == RoundStatus.IN_PROGRESS
 
 
-def test_the_api_refuses_with_the_reason(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_refuses_with_the_reason(api_as) -> None:
     tournament, organiser, _ = _seated(auto_pair=False)
     client = api_as(organiser)
     response = client.post(f"/api/v1/tournaments/{tournament.pk}/rounds/")
@@ -124,7 +124,7 @@ def test_the_api_refuses_with_the_reason(api_as) -> None:  # type: ignore[no-unt
     assert rnd.status == RoundStatus.PAIRED
 
 
-def test_automatic_pairing_waits_for_the_draft_and_logs_it(caplog) -> None:  # type: ignore[no-untyped-def]
+def test_automatic_pairing_waits_for_the_draft_and_logs_it(caplog) -> None:
     tournament, organiser, pods = _seated(auto_pair=True)
     with caplog.at_level(logging.INFO, logger="tournaments.services.swiss"):
         assert tasks.pair_next_round(tournament.pk, 1) is False
@@ -138,8 +138,8 @@ def test_automatic_pairing_waits_for_the_draft_and_logs_it(caplog) -> None:  # t
 
 
 def test_starting_the_tournament_with_a_draft_seated_pairs_round_one_after_the_draft(
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
-    caplog,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
+    caplog,
 ) -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=True)
     tournament.status = TournamentStatus.REGISTRATION
@@ -163,7 +163,7 @@ def test_starting_the_tournament_with_a_draft_seated_pairs_round_one_after_the_d
     assert Round.objects.filter(tournament=tournament, number=1).exists()
 
 
-def test_the_round_page_says_why_instead_of_offering_the_button(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_round_page_says_why_instead_of_offering_the_button(client) -> None:
     tournament, organiser, pods = _seated(auto_pair=False)
     client.force_login(organiser)
     page = client.get(reverse("round-current", args=[tournament.pk])).content.decode()
@@ -178,7 +178,7 @@ def test_the_round_page_says_why_instead_of_offering_the_button(client) -> None:
     assert ONE_POD not in page and "Pair round 1" in page
 
 
-def test_the_round_page_holds_the_start_button_of_a_round_paired_over_a_draft(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_round_page_holds_the_start_button_of_a_round_paired_over_a_draft(client) -> None:
     tournament, organiser, _ = _legacy_round_paired_over_a_draft()
     client.force_login(organiser)
     page = client.get(reverse("round-detail", args=[tournament.pk, 1])).content.decode()

@@ -33,7 +33,7 @@ pytestmark = [
 DRAW = [{"rounds": [[10, 5], [5, 10], [7, 7]]}]
 
 
-def _round_robin_event(players: int, cycles: int = 1):  # type: ignore[no-untyped-def]
+def _round_robin_event(players: int, cycles: int = 1):
     """A round robin of ``players`` as the whole event, started."""
     return _bracket_event(players, "round_robin", cycles=cycles)
 
@@ -67,7 +67,7 @@ def test_a_round_robin_of_5_plays_everyone_once_with_one_bye_each() -> None:
     tournament.refresh_from_db()
     assert stage.status == StageStatus.COMPLETE and tournament.status == TournamentStatus.FINISHED
     assert Round.objects.filter(stage=stage, status="complete").count() == 5
-    assert Round.objects.filter(stage=stage).first().name == "Round robin, round 1 of 5"  # type: ignore[union-attr]
+    assert Round.objects.filter(stage=stage).first().name == "Round robin, round 1 of 5"
     standings = selectors.tournament_standings(tournament)
     assert sum(row.points for row in standings.table.rows) == 3 * 10 + 3 * 5  # wins + byes
 

@@ -79,7 +79,7 @@ def test_the_match_score_columns_hold_every_total_the_rules_allow() -> None:
 # --- the API and the page -------------------------------------------------------------------
 
 
-def _pending_match():  # type: ignore[no-untyped-def]
+def _pending_match():
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
     judge = member(tournament.club, Role.JUDGE)
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
@@ -102,7 +102,7 @@ TOO_BIG = [{"rounds": [[HUGE, 5], [10, 5]]}]
     ],
     ids=["report", "progress", "judge"],
 )
-def test_a_score_above_the_bound_is_a_400_on_the_api(api_as, who, path, body) -> None:  # type: ignore[no-untyped-def]
+def test_a_score_above_the_bound_is_a_400_on_the_api(api_as, who, path, body) -> None:
     match, a, _, judge = _pending_match()
     response = api_as(a if who == "a" else judge).post(
         reverse(path, args=[match.pk]), body, format="json"
@@ -117,7 +117,7 @@ def test_a_score_above_the_bound_is_a_400_on_the_api(api_as, who, path, body) ->
     assert match.status == MatchStatus.PENDING and match.score_a == 0
 
 
-def test_the_opponents_matching_report_of_a_huge_score_is_a_400_not_a_500(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_the_opponents_matching_report_of_a_huge_score_is_a_400_not_a_500(api_as) -> None:
     match, a, b, _ = _pending_match()
     url = reverse("api-match-report", args=[match.pk])
     assert api_as(a).post(url, {"games": A_WINS, "final": True}, format="json").status_code == 200
@@ -128,7 +128,7 @@ def test_the_opponents_matching_report_of_a_huge_score_is_a_400_not_a_500(api_as
 
 
 @pytest.mark.parametrize("action", ["report", "progress", "judge"])
-def test_a_score_above_the_bound_is_an_error_on_the_match_page(client, action: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_score_above_the_bound_is_an_error_on_the_match_page(client, action: str) -> None:
     match, a, _, judge = _pending_match()
     client.force_login(judge if action == "judge" else a)
     url = reverse("match", args=[match.round.tournament_id, match.pk])

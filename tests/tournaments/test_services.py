@@ -31,7 +31,7 @@ from tournaments.services import clubs, entrants, lifecycle, people
 pytestmark = pytest.mark.django_db
 
 
-def tournament_kwargs(**overrides):  # type: ignore[no-untyped-def]
+def tournament_kwargs(**overrides):
     data = {
         "name": "Thursday Swiss",
         "game": "gesoseka",
@@ -126,7 +126,7 @@ def test_unknown_role_is_refused() -> None:
 
 def test_invitation_sends_mail_and_accepting_adds_the_member(
     mailoutbox,
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
 ) -> None:
     club = ClubFactory()
     owner = member(club, Role.OWNER)
@@ -187,7 +187,7 @@ def test_organiser_creates_a_published_tournament_with_a_default_check_in_window
         ),
     ],
 )
-def test_bad_tournament_settings_are_refused_naming_the_field(overrides, code, field) -> None:  # type: ignore[no-untyped-def]
+def test_bad_tournament_settings_are_refused_naming_the_field(overrides, code, field) -> None:
     club = ClubFactory()
     organiser = member(club, Role.ORGANISER)
     with pytest.raises(InvalidInput) as error:
@@ -290,7 +290,7 @@ def test_registering_when_full_is_refused() -> None:
         },
     ],
 )
-def test_registering_when_closed_is_refused(fields) -> None:  # type: ignore[no-untyped-def]
+def test_registering_when_closed_is_refused(fields) -> None:
     tournament = TournamentFactory(**fields)
     with pytest.raises(Conflict) as error:
         entrants.register(actor=UserFactory(), tournament=tournament)
@@ -334,7 +334,7 @@ def test_check_in_during_the_window() -> None:
     ("opens", "closes"),
     [(timedelta(hours=1), timedelta(hours=2)), (timedelta(hours=-2), timedelta(hours=-1))],
 )
-def test_check_in_outside_the_window_is_refused(opens, closes) -> None:  # type: ignore[no-untyped-def]
+def test_check_in_outside_the_window_is_refused(opens, closes) -> None:
     now = timezone.now()
     tournament = TournamentFactory(check_in_opens_at=now + opens, check_in_closes_at=now + closes)
     registration = RegistrationFactory(tournament=tournament)
@@ -380,7 +380,7 @@ def test_judge_cannot_manage_registrations() -> None:
 # --- the start clock ---------------------------------------------------------------------------
 
 
-def _started_tournament():  # type: ignore[no-untyped-def]
+def _started_tournament():
     now = timezone.now()
     tournament = TournamentFactory(
         scheduled_start=now - timedelta(seconds=1),
@@ -443,7 +443,7 @@ def test_sweeper_handles_every_start_that_passed_unhandled() -> None:
 
 def test_start_job_is_queued_for_the_start_time_on_commit(
     django_capture_on_commit_callbacks,
-    monkeypatch,  # type: ignore[no-untyped-def]
+    monkeypatch,
 ) -> None:
     from config.celery import app
 

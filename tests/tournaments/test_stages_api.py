@@ -31,7 +31,7 @@ def stages_url(pk: int) -> str:
     return reverse("api-stages", args=[pk])
 
 
-def with_stages(stages: int, rounds_each: int):  # type: ignore[no-untyped-def]
+def with_stages(stages: int, rounds_each: int):
     """A factory tournament with ``stages`` stages of ``rounds_each`` rounds each (rounds
     numbered through the tournament, as the services number them)."""
     tournament = TournamentFactory(status=TournamentStatus.RUNNING)
@@ -48,7 +48,7 @@ def with_stages(stages: int, rounds_each: int):  # type: ignore[no-untyped-def]
     return tournament
 
 
-def test_a_new_tournament_has_one_pending_swiss_stage(api) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_tournament_has_one_pending_swiss_stage(api) -> None:
     tournament = TournamentFactory()
     response = api.get(stages_url(tournament.pk))
     assert response.status_code == 200, response.content
@@ -67,7 +67,7 @@ def test_a_new_tournament_has_one_pending_swiss_stage(api) -> None:  # type: ign
     assert stages_url(tournament.pk) == f"/api/v1/tournaments/{tournament.pk}/stages/"
 
 
-def test_stages_come_in_order_with_their_rounds(api) -> None:  # type: ignore[no-untyped-def]
+def test_stages_come_in_order_with_their_rounds(api) -> None:
     tournament = with_stages(3, 2)
     started = timezone.now() - timedelta(hours=1)
     Stage.objects.filter(tournament=tournament, number=1).update(
@@ -80,7 +80,7 @@ def test_stages_come_in_order_with_their_rounds(api) -> None:  # type: ignore[no
     assert [s["status"] for s in body[1:]] == ["pending", "pending"]
 
 
-def test_stages_query_count_does_not_grow_with_stages_or_rounds(  # type: ignore[no-untyped-def]
+def test_stages_query_count_does_not_grow_with_stages_or_rounds(
     api, django_assert_max_num_queries
 ) -> None:
     small, large = with_stages(1, 1), with_stages(4, 6)
@@ -96,9 +96,7 @@ def test_stages_query_count_does_not_grow_with_stages_or_rounds(  # type: ignore
         assert len(api.get(stages_url(large.pk)).json()) == 4
 
 
-def test_rounds_carry_their_stage_without_a_query_each(  # type: ignore[no-untyped-def]
-    api, api_as
-) -> None:
+def test_rounds_carry_their_stage_without_a_query_each(api, api_as) -> None:
     tournament, organiser, _ = running_tournament(4)
     org = api_as(organiser)
     base = f"/api/v1/tournaments/{tournament.pk}"
@@ -126,7 +124,7 @@ def test_rounds_carry_their_stage_without_a_query_each(  # type: ignore[no-untyp
     assert [r["stage"] for r in many_rounds] == [1] * 5 + [2] * 5 + [3] * 5
 
 
-def test_unknown_or_invisible_tournaments_are_a_json_404(api, api_as) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_or_invisible_tournaments_are_a_json_404(api, api_as) -> None:
     response = api.get(stages_url(999_999))
     assert response.status_code == 404
     assert response["Content-Type"].startswith("application/json")
@@ -139,7 +137,7 @@ def test_unknown_or_invisible_tournaments_are_a_json_404(api, api_as) -> None:  
     assert api_as(organiser).get(stages_url(draft.pk)).status_code == 200
 
 
-def test_the_schema_documents_stages_and_the_round_stage(api) -> None:  # type: ignore[no-untyped-def]
+def test_the_schema_documents_stages_and_the_round_stage(api) -> None:
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
     operation = schema["paths"]["/api/v1/tournaments/{id}/stages/"]["get"]
     assert operation["responses"]["200"]["content"]["application/json"]["schema"]["items"] == {

@@ -70,7 +70,7 @@ def _time_called(rnd: Round) -> bool:
     ).exists()
 
 
-def test_a_round_whose_clock_fails_does_not_stop_the_others(caplog) -> None:  # type: ignore[no-untyped-def]
+def test_a_round_whose_clock_fails_does_not_stop_the_others(caplog) -> None:
     # The poisoned round is the oldest deadline: the sweeper meets it first.
     poisoned = _running_round(OverduePolicy.AHEAD, ended_ago=600)
     _poison(poisoned)
@@ -104,7 +104,7 @@ def test_a_round_whose_clock_fails_does_not_stop_the_others(caplog) -> None:  # 
         assert Event.objects.filter(tournament_id=rnd.tournament_id, kind="round.time").count() == 1
 
 
-def test_a_start_or_a_pairing_that_fails_does_not_stop_the_others(monkeypatch, caplog) -> None:  # type: ignore[no-untyped-def]
+def test_a_start_or_a_pairing_that_fails_does_not_stop_the_others(monkeypatch, caplog) -> None:
     now = timezone.now()
     starts = [
         TournamentFactory(
@@ -120,12 +120,12 @@ def test_a_start_or_a_pairing_that_fails_does_not_stop_the_others(monkeypatch, c
     real_start = lifecycle.handle_tournament_start
     real_pair = swiss.pair_next_round
 
-    def start(*, tournament_id: int, **kwargs):  # type: ignore[no-untyped-def]
+    def start(*, tournament_id: int, **kwargs):
         if tournament_id == broken_start:
             raise RuntimeError("boom")
         return real_start(tournament_id=tournament_id, **kwargs)
 
-    def pair(*, tournament, **kwargs):  # type: ignore[no-untyped-def]
+    def pair(*, tournament, **kwargs):
         if tournament == broken_pairing:
             raise RuntimeError("boom")
         return real_pair(tournament=tournament, **kwargs)
@@ -151,7 +151,7 @@ def test_a_start_or_a_pairing_that_fails_does_not_stop_the_others(monkeypatch, c
     assert any(str(broken_pairing) in m for m in messages)
 
 
-def test_a_pick_deadline_that_fails_does_not_stop_the_others(monkeypatch, caplog) -> None:  # type: ignore[no-untyped-def]
+def test_a_pick_deadline_that_fails_does_not_stop_the_others(monkeypatch, caplog) -> None:
     pods, organiser, _ = draft_pods(8, pod_size=4, seconds=30)
     for pod in pods:
         draft_services.start_pod(actor=organiser, pod=pod)
@@ -160,7 +160,7 @@ def test_a_pick_deadline_that_fails_does_not_stop_the_others(monkeypatch, caplog
     broken = seats[0].pk
     real = picks.handle_pick_deadline
 
-    def handle(*, seat_id: int, **kwargs):  # type: ignore[no-untyped-def]
+    def handle(*, seat_id: int, **kwargs):
         if seat_id == broken:
             raise RuntimeError("boom")
         return real(seat_id=seat_id, **kwargs)
@@ -176,7 +176,7 @@ def test_a_pick_deadline_that_fails_does_not_stop_the_others(monkeypatch, caplog
     assert len(messages) == 1 and str(broken) in messages[0]
 
 
-def test_the_embedded_clock_skips_a_failing_deadline_too(monkeypatch, settings) -> None:  # type: ignore[no-untyped-def]
+def test_the_embedded_clock_skips_a_failing_deadline_too(monkeypatch, settings) -> None:
     """Without a worker (Celery eager) the web process sweeps: the same sweepers, the same
     isolation."""
     from config.celery import app

@@ -18,7 +18,7 @@ GESOSEKA_WIN = [{"rounds": [[40, 30], [35, 20]]}]
 
 def test_a_tournament_runs_to_the_end_through_the_api(
     api_as,
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
 ) -> None:
     tournament, organiser, regs = running_tournament(24, game="gesoseka", rounds=None)
     users = {r.pk: r.player.user for r in regs}
@@ -52,7 +52,7 @@ def test_a_tournament_runs_to_the_end_through_the_api(
     assert {"round.paired", "result.confirmed", "round.complete", "tournament.finished"} <= kinds
 
 
-def test_exports_give_pairings_and_standings_as_csv_and_json(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_exports_give_pairings_and_standings_as_csv_and_json(api_as) -> None:
     tournament, organiser, _ = running_tournament(4)
     org = api_as(organiser)
     org.post(f"/api/v1/tournaments/{tournament.pk}/rounds/")
@@ -66,7 +66,7 @@ def test_exports_give_pairings_and_standings_as_csv_and_json(api_as) -> None:  #
     assert standings.content.decode().startswith("rank,player,registration,points,record,OMW%")
 
 
-def test_api_errors_are_4xx_with_a_code(api_as, api) -> None:  # type: ignore[no-untyped-def]
+def test_api_errors_are_4xx_with_a_code(api_as, api) -> None:
     tournament, organiser, regs = running_tournament(4)
     base = f"/api/v1/tournaments/{tournament.pk}"
     player = api_as(regs[0].player.user)
@@ -96,7 +96,7 @@ def test_api_errors_are_4xx_with_a_code(api_as, api) -> None:  # type: ignore[no
     )
 
 
-def test_swiss_settings_change_through_the_api(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_swiss_settings_change_through_the_api(api_as) -> None:
     tournament, organiser, _ = running_tournament(4)
     org = api_as(organiser)
     response = org.patch(
@@ -120,7 +120,7 @@ def test_swiss_settings_change_through_the_api(api_as) -> None:  # type: ignore[
 )
 def test_swiss_limits_hold_for_the_page_the_api_and_the_service(
     client, api_as, changes, field
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     """One set of limits (the model's validators): the page, the API and the service itself
     refuse the same values, naming the field, and nothing is saved."""
     from django.urls import reverse

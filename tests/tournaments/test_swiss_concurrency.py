@@ -20,7 +20,7 @@ pytestmark = [
 ]
 
 
-def _played(tournament):  # type: ignore[no-untyped-def]
+def _played(tournament):
     return list(
         Match.objects.filter(round__tournament=tournament, b__isnull=False)
         .select_related("a__player__user", "b__player__user")

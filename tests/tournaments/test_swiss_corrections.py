@@ -19,7 +19,7 @@ pytestmark = [
 ]
 
 
-def _round_one_played(players: int = 8):  # type: ignore[no-untyped-def]
+def _round_one_played(players: int = 8):
     """Round 1 played (the first entrant of every table wins), round 2 paired by itself."""
     tournament, organiser, _ = running_tournament(players, rounds=3)
     judge = member(tournament.club, Role.JUDGE)
@@ -31,7 +31,7 @@ def _round_one_played(players: int = 8):  # type: ignore[no-untyped-def]
     return tournament, organiser, judge, first
 
 
-def _pairs(tournament, number: int) -> set[frozenset[int | None]]:  # type: ignore[no-untyped-def]
+def _pairs(tournament, number: int) -> set[frozenset[int | None]]:
     return {
         frozenset((a, b))
         for a, b in Match.objects.filter(

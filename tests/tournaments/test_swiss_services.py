@@ -33,11 +33,11 @@ from tournaments.tasks import sweep_deadlines
 pytestmark = pytest.mark.django_db
 
 
-def _pair(tournament, organiser):  # type: ignore[no-untyped-def]
+def _pair(tournament, organiser):
     return swiss.pair_next_round(actor=organiser, tournament=tournament)
 
 
-def _played(rnd):  # type: ignore[no-untyped-def]
+def _played(rnd):
     return list(
         Match.objects.filter(round=rnd, b__isnull=False).select_related(
             "a__player__user", "b__player__user"
@@ -45,7 +45,7 @@ def _played(rnd):  # type: ignore[no-untyped-def]
     )
 
 
-def _confirm_all(rnd, winner=A_WINS):  # type: ignore[no-untyped-def]
+def _confirm_all(rnd, winner=A_WINS):
     for m in _played(rnd):
         results.report_result(actor=m.a.player.user, match=m, games=winner)
         results.confirm_result(actor=m.b.player.user, match=m)
@@ -193,7 +193,7 @@ def test_reporting_a_match_you_are_not_in_is_refused() -> None:
         ([], "result.shape"),
     ],
 )
-def test_a_result_the_rules_reject_is_refused_with_the_rule(games, rule) -> None:  # type: ignore[no-untyped-def]
+def test_a_result_the_rules_reject_is_refused_with_the_rule(games, rule) -> None:
     tournament, organiser, _ = running_tournament(4)
     m = _played(_pair(tournament, organiser))[0]
     with pytest.raises(RuleViolation) as error:
@@ -231,7 +231,7 @@ def test_best_of_three_needs_the_match_decided() -> None:
 
 
 def test_after_the_round_is_complete_only_judges_change_results(
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
 ) -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
     rnd = _pair(tournament, organiser)
@@ -263,7 +263,7 @@ def test_progress_reports_do_not_change_the_match_state() -> None:
 
 
 def test_last_confirmation_completes_the_round_and_pairs_the_next_once(
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
 ) -> None:
     tournament, organiser, _ = running_tournament(8)
     rnd = _pair(tournament, organiser)
@@ -290,7 +290,7 @@ def test_sweeper_pairs_a_round_whose_pairing_task_was_lost() -> None:
 
 
 def test_last_round_complete_finishes_the_tournament(
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
 ) -> None:
     tournament, organiser, _ = running_tournament(4, rounds=2)
     with django_capture_on_commit_callbacks(execute=True):
@@ -305,7 +305,7 @@ def test_last_round_complete_finishes_the_tournament(
 
 
 def test_start_now_closes_registration_and_pairs_round_one(
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
 ) -> None:
     tournament, organiser, regs = running_tournament(6)
     tournament.status = TournamentStatus.REGISTRATION
@@ -327,7 +327,7 @@ def test_start_now_closes_registration_and_pairs_round_one(
 # --- the round clock ------------------------------------------------------------------------
 
 
-def _started(policy=OverduePolicy.NONE, players=4):  # type: ignore[no-untyped-def]
+def _started(policy=OverduePolicy.NONE, players=4):
     tournament, organiser, _ = running_tournament(players, overdue_policy=policy, round_minutes=30)
     rnd = _pair(tournament, organiser)
     rnd = round_clock.start_round(actor=organiser, round=rnd)
@@ -489,7 +489,7 @@ def test_late_entrant_joins_the_next_round_with_losses_for_missed_rounds() -> No
 # --- standings -----------------------------------------------------------------------------
 
 
-def test_standings_query_count_does_not_grow_with_entrants(django_assert_max_num_queries) -> None:  # type: ignore[no-untyped-def]
+def test_standings_query_count_does_not_grow_with_entrants(django_assert_max_num_queries) -> None:
     counts = []
     for size in (4, 16):
         tournament, organiser, _ = running_tournament(size, auto_pair=False)

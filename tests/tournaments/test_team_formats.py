@@ -38,7 +38,7 @@ def _play(match: Match, winner: int) -> None:
     results.confirm_result(actor=b.partner.user, match=match.pk)
 
 
-def _open(**filters) -> list[Match]:  # type: ignore[no-untyped-def]
+def _open(**filters) -> list[Match]:
     return list(
         Match.objects.filter(b__isnull=False, **filters)
         .exclude(status=MatchStatus.CONFIRMED)
@@ -46,7 +46,7 @@ def _open(**filters) -> list[Match]:  # type: ignore[no-untyped-def]
     )
 
 
-def _team_event(teams: int):  # type: ignore[no-untyped-def]
+def _team_event(teams: int):
     tournament = TournamentFactory(
         entrant_type=EntrantType.TEAM,
         game="generic",

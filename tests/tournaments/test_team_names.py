@@ -95,7 +95,7 @@ def _members(team: Registration) -> str:
 # --- pages ---------------------------------------------------------------------------------
 
 
-def test_the_pairings_by_table_name_each_team_and_its_members(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_pairings_by_table_name_each_team_and_its_members(client) -> None:
     event = team_event()
     html = _page(client, f"/tournaments/{event.tournament.pk}/rounds/1/")
     for team in event.teams:
@@ -105,7 +105,7 @@ def test_the_pairings_by_table_name_each_team_and_its_members(client) -> None:  
     assert "<th>Team</th>" in html
 
 
-def test_the_pairings_by_name_list_each_member_with_their_team(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_pairings_by_name_list_each_member_with_their_team(client) -> None:
     event = team_event()
     html = _page(client, f"/tournaments/{event.tournament.pk}/rounds/1/?by=name")
     table = html[html.index('id="pairings-by-name"') :]
@@ -121,7 +121,7 @@ def test_the_pairings_by_name_list_each_member_with_their_team(client) -> None: 
     assert table.index(f"<td>{captain} ") < table.index(f"<td>{mate} ")
 
 
-def test_the_match_page_names_both_teams_and_their_members(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_match_page_names_both_teams_and_their_members(client) -> None:
     event = team_event()
     a, b = event.team(event.match.a_id), event.team(event.match.b_id)
     html = _page(
@@ -134,7 +134,7 @@ def test_the_match_page_names_both_teams_and_their_members(client) -> None:  # t
     assert f"<th>{a.name}</th><th>{b.name}</th>" in html  # the score grid's columns
 
 
-def test_a_teammate_sees_my_match_and_their_rows_highlighted(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_teammate_sees_my_match_and_their_rows_highlighted(client) -> None:
     event = team_event()
     team = event.team(event.match.b_id)
     assert team.partner is not None
@@ -164,7 +164,7 @@ def test_a_teammate_sees_my_match_and_their_rows_highlighted(client) -> None:  #
     assert 'class="mine"' not in html
 
 
-def test_standings_slips_history_and_judges_grid_name_teams(client) -> None:  # type: ignore[no-untyped-def]
+def test_standings_slips_history_and_judges_grid_name_teams(client) -> None:
     event = team_event()
     base = f"/tournaments/{event.tournament.pk}"
 
@@ -187,7 +187,7 @@ def test_standings_slips_history_and_judges_grid_name_teams(client) -> None:  # 
         assert not any(f"<td>{t.player.display_name}</td>" in html for t in event.teams)
 
 
-def test_audit_entries_name_the_teams(client) -> None:  # type: ignore[no-untyped-def]
+def test_audit_entries_name_the_teams(client) -> None:
     event = team_event()
     a, b = event.team(event.decided.a_id), event.team(event.decided.b_id)
     summaries = list(
@@ -217,7 +217,7 @@ def _csv(response: Any) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(response.content.decode())))
 
 
-def test_exports_name_teams(client) -> None:  # type: ignore[no-untyped-def]
+def test_exports_name_teams(client) -> None:
     event = team_event()
     base = f"/api/v1/tournaments/{event.tournament.pk}/export"
     names = {t.name for t in event.teams}
@@ -250,7 +250,7 @@ def test_the_api_names_teams_and_their_members(api: APIClient) -> None:
         team = event.team(row["id"])
         assert row["team_name"] == row["name"] == team.name
         assert row["player"] == team.player.display_name  # who registered it
-        assert row["members"] == [team.player.display_name, team.partner.display_name]  # type: ignore[union-attr]
+        assert row["members"] == [team.player.display_name, team.partner.display_name]
 
     matches = api.get(f"{base}/rounds/1/").json()["matches"]
     for m in matches:
@@ -363,7 +363,7 @@ def _who(event: TeamEvent, who: str) -> Any:
 
 
 @pytest.mark.parametrize(("name", "who", "url"), PAGES, ids=[p[0] for p in PAGES])
-def test_team_pages_read_as_many_queries_for_4_teams_as_for_8(  # type: ignore[no-untyped-def]
+def test_team_pages_read_as_many_queries_for_4_teams_as_for_8(
     client, name: str, who: str, url: Any
 ) -> None:
     small = team_event(4)

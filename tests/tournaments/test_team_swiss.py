@@ -33,7 +33,7 @@ GENERIC_WIN = [{"rounds": [[10, 5], [10, 5]]}]
 @pytest.mark.django_db
 def test_a_2v2_swiss_of_eight_teams_runs_to_the_end_through_the_api(
     api_as,
-    django_capture_on_commit_callbacks,  # type: ignore[no-untyped-def]
+    django_capture_on_commit_callbacks,
 ) -> None:
     tournament = TournamentFactory(
         entrant_type=EntrantType.TEAM,
@@ -46,7 +46,7 @@ def test_a_2v2_swiss_of_eight_teams_runs_to_the_end_through_the_api(
     base = f"/api/v1/tournaments/{tournament.pk}"
     captains = [UserFactory(username=f"captain{i}") for i in range(8)]
     partners = [UserFactory(username=f"partner{i}") for i in range(8)]
-    teams_by_pk: dict[int, tuple] = {}  # type: ignore[type-arg]
+    teams_by_pk: dict[int, tuple] = {}
     for i, (captain, partner) in enumerate(zip(captains, partners, strict=True)):
         r = api_as(captain).post(
             f"{base}/registrations/", {"team_name": f"Team {i}", "teammate": partner.username}
@@ -131,7 +131,7 @@ def test_team_standings_match_a_hand_computed_case() -> None:
     win_2_1 = [{"rounds": [[10, 5], [10, 5]]}, {"rounds": [[5, 10], [5, 10]]}]
     win_2_1 += [{"rounds": [[10, 5], [10, 5]]}]
 
-    def play(match: Match, winner: str, games: list) -> None:  # type: ignore[type-arg]
+    def play(match: Match, winner: str, games: list) -> None:
         if names[match.a_id] != winner:  # the games are listed from a's side
             games = [{"rounds": [[y, x] for x, y in g["rounds"]]} for g in games]
         # A teammate reports, the other team's teammate confirms.

@@ -29,7 +29,7 @@ from tournaments.services import entrants, lifecycle, pods, teams
 pytestmark = pytest.mark.django_db
 
 
-def team_event(**kwargs):  # type: ignore[no-untyped-def]
+def team_event(**kwargs):
     tournament = TournamentFactory(entrant_type=EntrantType.TEAM, **kwargs)
     return tournament, member(tournament.club, Role.ORGANISER)
 
@@ -233,7 +233,7 @@ def test_the_entrant_type_cannot_change_once_players_registered() -> None:
 # --- the API ---------------------------------------------------------------------------------
 
 
-def test_teams_form_through_the_api(api_as) -> None:  # type: ignore[no-untyped-def]
+def test_teams_form_through_the_api(api_as) -> None:
     tournament, organiser = team_event()
     ada, bruno, chloe = UserFactory(), UserFactory(), UserFactory()
     base = f"/api/v1/tournaments/{tournament.pk}/registrations"
@@ -265,7 +265,7 @@ def test_teams_form_through_the_api(api_as) -> None:  # type: ignore[no-untyped-
 
 def test_the_tournament_page_offers_team_registration_invitations_and_team_check_in(
     client,
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     tournament, _ = team_event()
     ada, bruno = UserFactory(), UserFactory()
     url = reverse("tournament-detail", args=[tournament.pk])
@@ -297,7 +297,7 @@ def test_the_tournament_page_offers_team_registration_invitations_and_team_check
     assert "Join the team or decline the invitation." in response.content.decode()
 
 
-def test_a_tournament_can_be_created_for_teams(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_tournament_can_be_created_for_teams(client) -> None:
     club = TournamentFactory().club
     club_owner = member(club, Role.OWNER)
     client.force_login(club_owner)
@@ -322,7 +322,7 @@ def test_a_tournament_can_be_created_for_teams(client) -> None:  # type: ignore[
 
 def test_the_tournament_page_and_registration_list_cost_the_same_queries_for_more_teams(
     client, api_as
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -349,7 +349,7 @@ def test_the_tournament_page_and_registration_list_cost_the_same_queries_for_mor
     assert counts[0] == counts[1], counts
 
 
-def test_the_invitation_message_names_the_teammate_as_pages_do(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_invitation_message_names_the_teammate_as_pages_do(client) -> None:
     """Issue 22, defect 13: the flash said the typed user name ("bruno") where the card
     shows the display name ("Bruno Costa")."""
     tournament, _ = team_event()
@@ -364,7 +364,7 @@ def test_the_invitation_message_names_the_teammate_as_pages_do(client) -> None: 
     assert shown == ["Bruno Costa is invited: they accept on this page."], shown
 
 
-def test_settings_show_only_what_applies_to_the_events_game(client) -> None:  # type: ignore[no-untyped-def]
+def test_settings_show_only_what_applies_to_the_events_game(client) -> None:
     from tests.factories import running_tournament
 
     for game, shown, hidden in (

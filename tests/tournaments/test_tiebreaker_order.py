@@ -36,7 +36,7 @@ def _post_data(settings: SwissSettings, tiebreakers: list[str], **extra: str) ->
     return data
 
 
-def test_the_page_lists_the_tiebreakers_in_their_order_with_up_and_down(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_lists_the_tiebreakers_in_their_order_with_up_and_down(client) -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
     SwissSettings.objects.filter(pk=_settings(tournament).pk).update(
         tiebreakers=["ogw", "omw", "gw"]
@@ -50,7 +50,7 @@ def test_the_page_lists_the_tiebreakers_in_their_order_with_up_and_down(client) 
     assert "js/reorder.js" in page
 
 
-def test_the_order_posted_is_the_order_saved(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_order_posted_is_the_order_saved(client) -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
     settings = _settings(tournament)
     assert settings.tiebreakers == ["omw", "gw", "ogw"]
@@ -74,7 +74,7 @@ def test_the_order_posted_is_the_order_saved(client) -> None:  # type: ignore[no
     ],
 )
 def test_an_up_or_down_button_without_javascript_saves_the_order_moved_a_place(
-    client,  # type: ignore[no-untyped-def]
+    client,
     move: str,
     expected: list[str],
 ) -> None:

@@ -56,7 +56,7 @@ def test_only_owners_set_the_time_zone() -> None:
         clubs.set_time_zone(actor=member(club, Role.ORGANISER), club=club, time_zone="Europe/Paris")
 
 
-def test_the_club_page_sets_it_for_owners(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_club_page_sets_it_for_owners(client) -> None:
     club = ClubFactory()
     client.force_login(member(club, Role.OWNER))
     url = reverse("club-detail", args=[club.slug])
@@ -70,7 +70,7 @@ def test_the_club_page_sets_it_for_owners(client) -> None:  # type: ignore[no-un
     assert client.post(url, {"form": "time_zone", "tz-time_zone": "UTC"}).status_code == 403
 
 
-def test_tournament_pages_show_times_in_the_clubs_zone_and_say_it(client) -> None:  # type: ignore[no-untyped-def]
+def test_tournament_pages_show_times_in_the_clubs_zone_and_say_it(client) -> None:
     club = ClubFactory(time_zone="Europe/Paris")
     tournament = TournamentFactory(
         club=club, scheduled_start=datetime(2030, 6, 1, 17, 30, tzinfo=UTC)
@@ -84,7 +84,7 @@ def test_tournament_pages_show_times_in_the_clubs_zone_and_say_it(client) -> Non
     assert f'17:30 <span class="muted">{settings.TIME_ZONE}</span>' in page
 
 
-def test_the_api_gives_the_clubs_time_zone(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_api_gives_the_clubs_time_zone(client) -> None:
     club = ClubFactory(time_zone="Europe/Paris")
     body = client.get(f"/api/v1/clubs/{club.slug}/").json()
     assert body["time_zone"] == "Europe/Paris"

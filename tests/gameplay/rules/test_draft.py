@@ -42,7 +42,7 @@ def _draft(seats: int = 4, **kwargs: object) -> DraftState:
         "seed": 1,
     }
     options.update(kwargs)
-    return new_draft(seats, **options)  # type: ignore[arg-type]
+    return new_draft(seats, **options)
 
 
 def _pick_best(state: DraftState, seat: int) -> DraftState:
@@ -398,7 +398,7 @@ def test_pick_number_ahead_of_the_pack_is_refused() -> None:
 def test_pick_number_that_is_not_a_positive_whole_number_is_refused(number: object) -> None:
     state = _draft(2)
     with pytest.raises(RuleViolation) as excinfo:
-        pick(state, seat=0, pack_id=0, pick_number=number, cards=[])  # type: ignore[arg-type]
+        pick(state, seat=0, pack_id=0, pick_number=number, cards=[])
     assert _rule(excinfo) == "draft.wrong_pick_number"
 
 
@@ -406,21 +406,21 @@ def test_pick_number_that_is_not_a_positive_whole_number_is_refused(number: obje
 def test_unknown_seat_is_refused(seat: object) -> None:
     state = _draft(3)
     with pytest.raises(RuleViolation) as excinfo:
-        pick(state, seat=seat, pack_id=0, pick_number=1, cards=[])  # type: ignore[arg-type]
+        pick(state, seat=seat, pack_id=0, pick_number=1, cards=[])
     assert _rule(excinfo) == "draft.unknown_seat"
     for query in (queue, pool, expected_pick):
         with pytest.raises(RuleViolation):
-            query(state, seat)  # type: ignore[operator]
+            query(state, seat)
 
 
 @pytest.mark.parametrize("pack_id", [-1, 3, None])
 def test_unknown_pack_is_refused(pack_id: object) -> None:
     state = _draft(3)
     with pytest.raises(RuleViolation) as excinfo:
-        pick(state, seat=0, pack_id=pack_id, pick_number=1, cards=[])  # type: ignore[arg-type]
+        pick(state, seat=0, pack_id=pack_id, pick_number=1, cards=[])
     assert _rule(excinfo) == "draft.unknown_pack"
     with pytest.raises(RuleViolation):
-        pack(state, pack_id)  # type: ignore[arg-type]
+        pack(state, pack_id)
 
 
 def test_picking_when_the_draft_is_over_is_refused() -> None:

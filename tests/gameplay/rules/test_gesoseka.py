@@ -1024,7 +1024,7 @@ def test_malformed_board_is_rejected_with_rule_and_place(
     data: object, rule: str, where: str
 ) -> None:
     with pytest.raises(RuleViolation) as caught:
-        board_from_dict(data)  # type: ignore[arg-type]
+        board_from_dict(data)
     assert (caught.value.rule, caught.value.where) == (rule, where)
 
 
@@ -1080,7 +1080,7 @@ plausible_board = st.fixed_dictionaries(
 @given(data=plausible_board | json_values)
 def test_any_json_input_either_parses_or_raises_rule_violation(data: object) -> None:
     try:
-        parsed = board_from_dict(data)  # type: ignore[arg-type]
+        parsed = board_from_dict(data)
     except RuleViolation as error:
         assert error.rule.startswith("gesoseka.")
         assert error.where
@@ -1352,7 +1352,7 @@ def test_pod_game_wins_needed_is_a_setting() -> None:
         ([[5, -1, 1, 1]], "gesoseka.negative_score"),
     ],
 )
-def test_pod_game_refuses_impossible_records(rounds, code) -> None:  # type: ignore[no-untyped-def]
+def test_pod_game_refuses_impossible_records(rounds, code) -> None:
     with pytest.raises(RuleViolation) as error:
         gesoseka.pod_outcome(rounds)
     assert error.value.rule == code

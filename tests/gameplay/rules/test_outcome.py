@@ -75,7 +75,7 @@ def test_check_scores_rejects_a_negative_score_naming_game_and_round() -> None:
 
 
 def test_check_scores_rejects_a_round_without_exactly_two_scores() -> None:
-    record = GameRecord((GameRound((1, 2, 3)),))  # type: ignore[arg-type]
+    record = GameRecord((GameRound((1, 2, 3)),))
     with pytest.raises(RuleViolation) as caught:
         check_scores(record, game="generic")
     assert caught.value.rule == "generic.two_scores"

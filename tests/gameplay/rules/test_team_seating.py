@@ -87,7 +87,7 @@ def test_one_team_drafts_alone_in_a_two_seat_pod() -> None:
         (_teams(2), {"seed": 1.5}, "draft.seed"),
     ],
 )
-def test_bad_seatings_are_refused_by_rule(entrants, options, rule) -> None:  # type: ignore[no-untyped-def]
+def test_bad_seatings_are_refused_by_rule(entrants, options, rule) -> None:
     kwargs = {"pod_size": 8, "seed": 1, **options}
     with pytest.raises(RuleViolation) as error:
         seat_pods(entrants, **kwargs)

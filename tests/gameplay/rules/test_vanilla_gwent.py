@@ -1400,7 +1400,7 @@ def test_malformed_or_illegal_request_is_rejected_with_rule_and_place(
     data: object, rule: str, where: str
 ) -> None:
     with pytest.raises(RuleViolation) as caught:
-        round_from_dict(data)  # type: ignore[arg-type]
+        round_from_dict(data)
     assert (caught.value.rule, caught.value.where) == (rule, where)
 
 
@@ -1443,7 +1443,7 @@ plausible_requests = st.fixed_dictionaries(
 @given(data=plausible_requests | json_values)
 def test_any_json_input_either_replays_or_raises_rule_violation(data: object) -> None:
     try:
-        parsed = round_from_dict(data)  # type: ignore[arg-type]
+        parsed = round_from_dict(data)
     except RuleViolation as error:
         assert error.rule
         assert error.where

@@ -293,7 +293,7 @@ def test_more_than_the_maximum_is_refused() -> None:
 
 def test_an_unknown_grand_final_is_refused() -> None:
     with pytest.raises(RuleViolation) as caught:
-        build_double([1, 2, 3], grand_final="twice")  # type: ignore[arg-type]
+        build_double([1, 2, 3], grand_final="twice")
     assert caught.value.rule == "elimination.grand_final"
     assert el.grand_final_mode("single") == "single"
 

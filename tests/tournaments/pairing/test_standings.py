@@ -56,7 +56,7 @@ MATCHES = [
 
 
 def table(**kwargs: object) -> Standings:
-    return compute_standings(ENTRANTS, MATCHES, **kwargs)  # type: ignore[arg-type]
+    return compute_standings(ENTRANTS, MATCHES, **kwargs)
 
 
 def values(standings: Standings, tiebreaker: str) -> dict[int, F | None]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-import networkx as nx  # type: ignore[import-untyped]
+import networkx as nx
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -42,7 +42,7 @@ def best_by_brute_force(entrants: Sequence[Entrant]) -> tuple[int, int]:
         rematches = repeat_byes = 0
         for a, b in matching:
             if a is None or b is None:
-                repeat_byes += active[a if b is None else b].had_bye  # type: ignore[index]
+                repeat_byes += active[a if b is None else b].had_bye
             elif met(active[a], active[b]):
                 rematches += 1
         best = min(best, (rematches, repeat_byes))
@@ -218,7 +218,7 @@ def _entrants(
 
 
 def e(id: int, points: int = 0, rank: int | None = None, **kwargs: object) -> Entrant:
-    return Entrant(id=id, points=points, rank=rank if rank is not None else id, **kwargs)  # type: ignore[arg-type]
+    return Entrant(id=id, points=points, rank=rank if rank is not None else id, **kwargs)
 
 
 def played(*pairs: tuple[int, int]) -> dict[int, frozenset[int]]:
@@ -374,7 +374,7 @@ def fewest_rematches_without(entrants: Sequence[Entrant], sitting_out: int) -> i
     """The least rematches over every pairing of the active entrants but ``sitting_out``."""
     active = {e.id: e for e in entrants if not e.dropped and e.id != sitting_out}
     return min(
-        sum(met(active[a], active[b]) for a, b in matching)  # type: ignore[index]
+        sum(met(active[a], active[b]) for a, b in matching)
         for matching in perfect_matchings(list(active))
     )
 
@@ -764,7 +764,7 @@ def test_stats_summarise_the_pairing() -> None:
 )
 def test_bad_input_is_refused_with_the_rule_name(kwargs: dict[str, object], rule: str) -> None:
     with pytest.raises(RuleViolation) as caught:
-        pair_round(seed=0, **kwargs)  # type: ignore[arg-type]
+        pair_round(seed=0, **kwargs)
     assert caught.value.rule == rule
 
 

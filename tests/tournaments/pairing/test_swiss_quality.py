@@ -93,7 +93,7 @@ def check_notes(entrants: Sequence[Entrant], result: RoundPairing) -> None:
     by_id = {x.id: x for x in entrants}
     tables = [p for p in result.pairings if p.b is not None]
     for p in tables:
-        a, b = by_id[p.a], by_id[p.b]  # type: ignore[index]
+        a, b = by_id[p.a], by_id[p.b]
         assert a.points >= b.points, "the higher-placed entrant is named first"
         first = (
             {"code": "same_group", "points": a.points}
@@ -102,11 +102,8 @@ def check_notes(entrants: Sequence[Entrant], result: RoundPairing) -> None:
         )
         assert p.reasons[0] == first
         assert ({"code": "rematch"} in p.reasons) == met(a, b)
-    assert result.rematches == sum(met(by_id[p.a], by_id[p.b]) for p in tables)  # type: ignore[index]
-    assert result.pair_downs == sum(
-        by_id[p.a].points != by_id[p.b].points  # type: ignore[index]
-        for p in tables
-    )
+    assert result.rematches == sum(met(by_id[p.a], by_id[p.b]) for p in tables)
+    assert result.pair_downs == sum(by_id[p.a].points != by_id[p.b].points for p in tables)
 
 
 # --- fields ------------------------------------------------------------------------------
