@@ -48,7 +48,8 @@ from tournaments.models import (
 )
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
-from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.result_words import pod_result_words, score_line
+from tournaments.selectors.results import report_outcome
 from tournaments.selectors.tournaments import visible_tournament_ids
 
 #: A table nobody tapped at for this long is listed as stalled on the judges' page.
@@ -348,11 +349,11 @@ def _confirmed_words(table: LiveTable, match: Match) -> str | None:
     if match.status != MatchStatus.CONFIRMED:
         return None
     if not is_pod(match):
-        return round_selectors.score_line(match)
+        return score_line(match)
     names = seat_names(table)
     for index, seat in enumerate(pod_seats(match)):
         if seat.registration_id == match.pod_winner_id:
-            return round_selectors.pod_result_words(names[index])
+            return pod_result_words(names[index])
     return None
 
 
@@ -368,7 +369,7 @@ def _reported_words(
     if report is None:
         return None
     if not is_pod(match):
-        return round_selectors.report_outcome(match, report)
+        return report_outcome(match, report)
     settings = pod_selectors.settings_of(match.round.stage)
     try:
         outcome = game_rules.pod_outcome(
@@ -381,7 +382,7 @@ def _reported_words(
         return None  # a stored report the rules refuse now: no words rather than a crash
     if outcome.winner is None:
         return None
-    return round_selectors.pod_result_words(seat_names(table)[outcome.winner])
+    return pod_result_words(seat_names(table)[outcome.winner])
 
 
 def outcome_words(

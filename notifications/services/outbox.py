@@ -79,7 +79,7 @@ from tournaments.models import (
     ResultReport,
     Tournament,
 )
-from tournaments.selectors.rounds import pod_seats_prefetch
+from tournaments.selectors.matches import pod_seats_prefetch
 
 logger = logging.getLogger(__name__)
 
