@@ -14,7 +14,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from gameplay import table_engine
 from gameplay.models import LiveTable, TableStatus
+from gameplay.selectors import table_lists
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables
 from tests.gameplay.test_pod_tables import _pass_round, _pod_event, _seated
@@ -30,7 +32,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _as(table: LiveTable, user: Any) -> dict[str, Any]:
-    fresh = LiveTable.objects.select_related(*selectors.TABLE_RELATED).get(pk=table.pk)
+    fresh = LiveTable.objects.select_related(*table_engine.TABLE_RELATED).get(pk=table.pk)
     return selectors.view_for(_snap(table), selectors.viewer(fresh, user))
 
 
@@ -67,7 +69,7 @@ def test_the_end_of_a_match_says_who_won_before_and_after_the_confirmation() -> 
     assert snap["outcome_words"] == score_line(match) == f"{ana_name} wins 2-1"
     assert snap["headline"] == f"{ana_name} wins 2-1: the result is confirmed."
     # The judges' list of the round's tables says it the same way.
-    (row,) = selectors.tables_of_round(Round.objects.get(pk=match.round_id))
+    (row,) = table_lists.tables_of_round(Round.objects.get(pk=match.round_id))
     assert row.headline == snap["headline"]
 
 
