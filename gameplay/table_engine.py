@@ -239,7 +239,7 @@ def check_card(table: LiveTable, events: list[TurnEvent], seat: int, kind: str, 
         card, rule="cards.unknown_card", where="card", max_len=6, jokers=True
     )
     if table.match.round.tournament.game in LIVE_POWER_GAMES:
-        return str(parsed)  # the game's engine checks the card (``_check_with_the_game``)
+        return str(parsed)  # the game's engine checks the card (``check_with_the_game``)
     played = [
         card_rules.Card.parse(e.card)
         for e in TurnEvent.objects.filter(
@@ -278,6 +278,8 @@ def check_with_the_game(table: LiveTable, events: list[TurnEvent], new: TurnEven
 
 
 def restart_timer(table: LiveTable, state: turn_limit.TableState) -> None:
+    """The engine's state back on the row: the per-turn deadline runs again from now while
+    the game round goes on (none once it ended, or without a time per turn)."""
     if table.turn_seconds and not state.ended:
         table.turn_deadline = timezone.now() + timedelta(seconds=table.turn_seconds)
     else:
