@@ -13,8 +13,8 @@ class GameplayConfig(AppConfig):
         from gameplay.selectors.home import playing_links
         from gameplay.services.drafts import pod_changed
         from gameplay.services.tables import table_changed
+        from tournaments.selectors.home import playing_links as asked_for_links
         from tournaments.selectors.policies import round_may_begin
-        from tournaments.selectors.rounds import playing_links as asked_for_links
         from tournaments.services.brackets import stage_changed
         from tournaments.services.projector import projector_changed
 

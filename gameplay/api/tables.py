@@ -28,7 +28,9 @@ from rest_framework.views import APIView
 from core.api import ERRORS, StrictInput, path_int, valid
 from core.errors import NotAllowed, NotFound
 from core.web import csv_response
+from gameplay import table_engine
 from gameplay.models import LiveTable, TableMode, TurnKind
+from gameplay.selectors import table_lists
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables as services
 from tournaments import selectors as tournament_selectors
@@ -124,7 +126,7 @@ class OpenTableView(APIView):
         if not tournament_selectors.match_visible_to(request.user, match_id):
             raise NotFound("No such match.")
         data = valid(OpenInput, request.data)
-        existed = selectors.table_of_match(match_id) is not None
+        existed = table_lists.table_of_match(match_id) is not None
         table = services.open_table(
             actor=request.user, match=match_id, mode=data.get("mode", TableMode.PHONES)
         )
@@ -259,7 +261,7 @@ class TurnLogView(APIView):
     )
     def get(self, request: Request, pk: str, fmt: str) -> HttpResponse | Response:
         table = _table(request, pk)
-        names = selectors.seat_names(table)
+        names = table_engine.seat_names(table)
         rows = [
             [
                 e.game,
@@ -274,7 +276,7 @@ class TurnLogView(APIView):
                 e.undone_at.isoformat() if e.undone_at else "",
                 e.undone_by.username if e.undone_by else "",
             ]
-            for e in selectors.turn_log(table)
+            for e in table_lists.turn_log(table)
         ]
         if fmt == "json":
             return Response(
@@ -302,7 +304,7 @@ class RoundTablesView(APIView):
         if not policies.can_judge(request.user, tournament.club):
             raise NotAllowed("Only judges and organisers see the live tables.", code="not_judge")
         current = tournament_selectors.current_round(tournament)
-        rows = selectors.tables_of_round(current) if current is not None else []
+        rows = table_lists.tables_of_round(current) if current is not None else []
         return Response(
             {
                 "round": current.number if current is not None else None,
@@ -311,8 +313,8 @@ class RoundTablesView(APIView):
                         "table": row.table.pk,
                         "match": row.match.pk,
                         "table_number": row.match.table,
-                        "players": selectors.seat_names(row.table),
-                        "sides": selectors.side_names(row.table),
+                        "players": table_engine.seat_names(row.table),
+                        "sides": table_engine.side_names(row.table),
                         "status": row.table.status,
                         "headline": row.headline,
                         "to_play": row.to_play,

@@ -1,5 +1,5 @@
 """The player's card during an event links to their open live table and draft: the
-gameplay side of ``tournaments.selectors.rounds.playing_links`` (one query, whatever the
+gameplay side of ``tournaments.selectors.home.playing_links`` (one query, whatever the
 number of cards)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import F, Value
 
 from gameplay.models import DraftSeat, LiveTable, PodStatus, TableStatus
-from tournaments.selectors.rounds import PlayingLinks
+from tournaments.selectors.home import PlayingLinks
 
 #: A pod the player may still be picking in.
 OPEN_PODS = (PodStatus.READY, PodStatus.RUNNING, PodStatus.PAUSED)

@@ -5,7 +5,7 @@ Terms (DESIGN.md, "Vocabulary"; ``gameplay.rules.turn_limit``): a *table* belong
 match; a game round's *turn log* is its events (play, play with an extra turn, pass), each
 with its *number* (0 for the first). Seat 0 is the match's first entrant (``a``), seat 1
 the second. A match of teams of two (issue 13) is played at a table of four, seated as the
-engine's 2 vs 2 (``selectors.tables``: 0 team A's player, 1 team B's, 2 team A's partner,
+engine's 2 vs 2 (``gameplay.table_engine``: 0 team A's player, 1 team B's, 2 team A's partner,
 3 team B's partner; side = seat % 2); its turn limit is the team's (``team_split``).
 
 How a tap is applied (``take_turn``): the table's row is locked, the game round's live
@@ -27,46 +27,9 @@ scores locks the match (its round shared) and then the table, as every result wr
 Every change is announced after commit through :data:`table_changed` with the table's
 full snapshot, which ``gameplay.realtime.broadcast`` pushes to the table's pages.
 
-Decisions where the issue is silent:
-- The settings are copied from the tournament's when the table opens, so a change does
-  not alter a game round in play; turn limit "off" is no limit at all.
-- Who acts first: seat 0 in the first game round, then the next seat each game round,
-  which is the other side (1 vs 1: the other player; 2 vs 2: the other team's next
-  player, so in four game rounds each of the four starts once); any player of the match
-  (or a judge) may change it before the game round's first tap.
-- With each player on their own phone, a player taps for their own seat only; at a
-  shared phone or tablet a player of the match taps for whoever is on turn. Judges may
-  tap for any seat (and are audited).
-- 2 vs 2: the team limit is split in halves (GOSU: 5 + 5 of the 10; an odd limit gives
-  the first to act the larger half; ``selectors.tables.team_split``). A game where a pass
-  is not final (Gesoseka) is not played 2 vs 2 here: opening its table is refused with
-  the engine's words. The score helper (the cards tapped, Vanilla Gwent's power) is off
-  at a table of four: its card checks and power rules count one deck and one board per
-  side, and a team plays two hands; the teams count their scores and enter one per team.
-- Undo: the last tap of the game round, by the player who made it within the table's
-  undo window (default 30 s), or by a judge at any time (audited). Scores, once entered,
-  are a result: a judge changes them on the match page.
-- A pod (issue 13, "a 4-player live table"): 3 or 4 players each on their own, seated by
-  ``MatchSeat.position`` and played in the engine's free-for-all (``turn_limit``'s gap
-  decisions: the limit runs once all players but one have passed; where a pass is not
-  final, a game round ends after a pass by every player in a row). Each seated player
-  taps for their own seat on their own phone, any seated player at a shared tablet,
-  judges for anyone. The score helper is off (as at a table of four). Who starts moves
-  one seat on each game round. The scores are one per seat. The pods service has no
-  progress report (``pods.report`` takes a decided result only): the game rounds so far
-  stay on the table (``LiveTable.games``) and are reported (``pods.report``; a judge's:
-  ``pods.judge``) once ``games.pod_outcome`` says the pod is decided; the other players
-  then confirm (``pods.confirm``) at the table or on the pods page. The Gesoseka redeal
-  after a deal with no winner is just the next game round at the table, as many as the
-  pod's game may have (``pod_game.max_game_rounds``, from its seats and win target); a tie
-  beyond the tie rule's allowance is refused, and the table waits for that game round's
-  scores once the players have broken the tie as the judge rules. Because the pods
-  service opens its own durable transaction, the decided game round is first saved on
-  the table (closing it, so a second entry is refused) and then reported; if the report
-  is refused, the table is put back to waiting for that game round's scores.
-- The per-turn timer is a deadline on the table; when it passes, the phones show that the
-  player is over time and the judges' page lists the table as stalled; no tap is made for
-  anyone (the GOSU rules leave time penalties to judges).
+The decisions where the issue is silent (settings copied when a table opens, who acts
+first, who taps for whom, 2 vs 2, undo, pods, the per-turn timer) are in
+docs/architecture.md, "Live table".
 """
 
 from __future__ import annotations
@@ -76,38 +39,56 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.dispatch import Signal
 from django.utils import timezone
 
 from core.audit import record_audit
 from core.auth import AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from core.locks import lock_one
+from gameplay import table_engine as engine
 from gameplay.models import (
     LiveTable,
     TableMode,
     TableSettings,
     TableStatus,
     TurnEvent,
-    TurnKind,
 )
-from gameplay.rules import cards as card_rules
 from gameplay.rules import games as game_rules
-from gameplay.rules import turn_limit, vanilla_gwent
+from gameplay.rules import turn_limit
 from gameplay.selectors import tables as selectors
+from gameplay.services._tables import (
+    MAX_SCORE as MAX_SCORE,
+)
+from gameplay.services._tables import (
+    acting_seat,
+    after_commit,
+    announce,
+    check_settings,
+    check_tap_input,
+    lock_for_scores,
+    lock_table,
+    parse_scores,
+    reopen_pod_scores,
+    require_at_table,
+    require_open,
+    require_scoring,
+)
+from gameplay.services._tables import table_changed as table_changed  # its public name
+from gameplay.table_engine import (
+    check_card,
+    check_with_the_game,
+    live_events,
+    named,
+    restart_timer,
+    seat_of,
+    sentence,
+)
 from tournaments.models import Match, MatchStatus, RoundStatus, Tournament
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
 from tournaments.selectors.tournaments import round_game_options
 from tournaments.services import pods, results
 from tournaments.services.locks import lock_match, lock_tournament
-
-#: Sent after commit with ``table_id`` and the table's full ``snapshot``.
-table_changed = Signal()
-
-#: The most points a game round's score may have (bounds the input; no game comes close).
-MAX_SCORE = 9999
-
 
 # --- opening --------------------------------------------------------------------------------
 
@@ -123,7 +104,7 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
             field="mode",
         )
     match = lock_match(match if isinstance(match, int) else match.pk)
-    _require_at_table(actor, match)
+    require_at_table(actor, match)
     if match.is_bye:
         raise Conflict("A bye is not played: there is no table to open.", code="bye")
     table = lock_one(LiveTable, match=match)
@@ -132,7 +113,7 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
             table.mode = mode
             table.version += 1
             table.save(update_fields=["mode", "version"])
-            _after_commit(table, match)
+            after_commit(table, match)
         return table
     if match.status == MatchStatus.CONFIRMED:
         raise Conflict("This match's result is already confirmed.", code="already_confirmed")
@@ -140,9 +121,9 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
         raise Conflict("This round is complete.", code="round_complete")
     tournament = match.round.tournament
     settings = selectors.settings_of(tournament)
-    pod = selectors.is_pod(match)
-    teams = not pod and selectors.is_team_match(match)
-    seated = len(selectors.pod_seats(match)) if pod else (4 if teams else 2)
+    pod = engine.is_pod(match)
+    teams = not pod and engine.is_team_match(match)
+    seated = len(engine.pod_seats(match)) if pod else (4 if teams else 2)
     if pod and seated not in turn_limit.FREE_FOR_ALL_SEATS:
         raise Conflict(
             f"A pod's table seats 3 or 4 players, not {seated}.", code="turn_limit.seating"
@@ -165,10 +146,10 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
         opened_by=user_or_none(actor),
     )
     try:
-        state = turn_limit.replay(*selectors.engine_setup(table), [])
+        state = turn_limit.replay(*engine.engine_setup(table), [])
     except RuleViolation as error:  # 2 vs 2 where a pass is not final, an unsplittable limit
         raise Conflict(error.detail[:1].upper() + error.detail[1:] + ".", code=error.rule) from None
-    _restart_timer(table, state)
+    restart_timer(table, state)
     table.save(force_insert=True)
     record_audit(
         actor=actor,
@@ -179,18 +160,8 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
         tournament=tournament,
         after={"mode": mode, "players": table.players},
     )
-    _after_commit(table, match)
+    after_commit(table, match)
     return table
-
-
-def _require_at_table(actor: AnyUser, match: Match) -> None:
-    if not selectors.plays_in(match, actor) and not policies.can_judge(
-        actor, match.round.tournament.club
-    ):
-        raise NotAllowed(
-            "Only the players of this match and the judges can use its table.",
-            code="not_at_table",
-        )
 
 
 # --- taps ------------------------------------------------------------------------------------
@@ -201,105 +172,6 @@ class TurnResult:
     table: LiveTable
     #: False when the same tap had already been recorded (sent again): nothing changed.
     recorded: bool
-
-
-def _lock_table(table_id: int) -> LiveTable:
-    """The table's row, with its match, round, tournament, club and players (not locked)."""
-    table = lock_one(LiveTable, related=selectors.TABLE_RELATED, pk=table_id)
-    if table is None:
-        raise NotFound("No such table.")
-    return table
-
-
-def _seat_of(actor: AnyUser, table: LiveTable) -> int | None:
-    """The actor's own seat (0 to 3 at a table of four), by user id."""
-    return selectors.seat_of(table, actor)
-
-
-def _acting_seat(actor: AnyUser, table: LiveTable, player: int | None) -> tuple[int, bool]:
-    """The seat the tap is for, and whether a judge makes it for a player."""
-    seat = _seat_of(actor, table)
-    judge = policies.can_judge(actor, table.match.round.tournament.club)
-    if seat is None and not judge:
-        raise NotAllowed(
-            "Only the players of this match and the judges can use its table.",
-            code="not_at_table",
-        )
-    if player is not None and not (isinstance(player, int) and 0 <= player < table.players):
-        raise InvalidInput(
-            f"A player is a seat from 0 to {table.players - 1}.",
-            code="invalid_player",
-            field="player",
-        )
-    if player is None:
-        if seat is None:
-            raise InvalidInput(
-                "Say which player's turn this is.", code="invalid_player", field="player"
-            )
-        return seat, False
-    if player == seat or (table.mode == TableMode.SHARED and seat is not None):
-        return player, False
-    if judge:
-        return player, True
-    raise NotAllowed(
-        "Each player taps on their own phone at this table: tap for yourself.",
-        code="not_your_seat",
-    )
-
-
-def _require_open(table: LiveTable) -> None:
-    match = table.match
-    if match.status == MatchStatus.CONFIRMED or table.status == TableStatus.DONE:
-        raise Conflict("This match's result is in: the table is closed.", code="table_closed")
-    if match.round.status == RoundStatus.COMPLETE:
-        raise Conflict("This round is complete: the table is closed.", code="table_closed")
-
-
-def _live_events(table: LiveTable) -> list[TurnEvent]:
-    return list(
-        TurnEvent.objects.filter(
-            table=table, game=table.game, game_round=table.game_round, undone_at__isnull=True
-        ).order_by("number")
-    )
-
-
-def _check_card(table: LiveTable, events: list[TurnEvent], seat: int, kind: str, card: str) -> str:
-    """The card's code, checked against what the game's deck holds and what this player
-    already played this game; blank when no card is named."""
-    if not card:
-        return ""
-    if not table.score_helper:
-        raise InvalidInput(
-            "This table does not keep the score: tap without a card.",
-            code="no_score_helper",
-            field="card",
-        )
-    if kind == TurnKind.PASS:
-        raise InvalidInput("A pass plays no card.", code="card_on_pass", field="card")
-    deck_type = game_rules.rules_for(table.match.round.tournament.game).deck_type
-    parsed = card_rules.read_card(
-        card, rule="cards.unknown_card", where="card", max_len=6, jokers=True
-    )
-    if table.match.round.tournament.game in selectors.LIVE_POWER_GAMES:
-        return str(parsed)  # the game's engine checks the card (``_check_with_the_game``)
-    played = [
-        card_rules.Card.parse(e.card)
-        for e in TurnEvent.objects.filter(
-            table=table, game=table.game, player=seat, undone_at__isnull=True
-        ).exclude(card="")
-    ]
-    try:
-        card_rules.check_available([*played, parsed], card_rules.DeckType(deck_type))
-    except RuleViolation as error:
-        already = "duplicate" in error.rule
-        raise InvalidInput(
-            f"{parsed} was already played by this player in this game."
-            if already
-            else f"{parsed} is not in this game's deck.",
-            code="card_already_played" if already else "card_not_in_deck",
-            field="card",
-        ) from None
-    return str(parsed)
 
 
 @transaction.atomic(durable=True)
@@ -315,27 +187,12 @@ def take_turn(
 ) -> TurnResult:
     """Record one tap: ``kind`` (play, extra, pass) by ``player`` (default: the actor's
     seat) as event ``number`` of the game round being played."""
-    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 10_000:
-        raise InvalidInput(
-            "A turn names its number (0 for the first).", code="invalid_turn", field="number"
-        )
-    if kind not in TurnKind.values:
-        raise InvalidInput(
-            "A turn is a play, a play with an extra turn, or a pass.",
-            code="invalid_kind",
-            field="kind",
-        )
-    if not isinstance(card, str) or len(card) > 6:
-        raise InvalidInput(
-            "A card is a code such as 7H, QS or JK.", code="cards.unknown_card", field="card"
-        )
-    if row not in ("", "clubs", "spades", "diamonds"):
-        raise InvalidInput("A row is clubs, spades or diamonds.", code="invalid_row", field="row")
-    if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
-        raise InvalidInput("A player is a seat number.", code="invalid_player", field="player")
-    locked = _lock_table(table if isinstance(table, int) else table.pk)
-    seat, for_player = _acting_seat(actor, locked, player)
-    events = _live_events(locked)
+    number, kind, card, row, player = check_tap_input(
+        number=number, kind=kind, card=card, row=row, player=player
+    )
+    locked = lock_table(table if isinstance(table, int) else table.pk)
+    seat, for_player = acting_seat(actor, locked, player)
+    events = live_events(locked)
     if number < len(events):
         taken = events[number]
         if (
@@ -350,7 +207,7 @@ def take_turn(
             code="turn_taken",
             field="number",
         )
-    _require_open(locked)
+    require_open(locked)
     if number > len(events):
         raise Conflict(
             f"This table is at turn {len(events) + 1}, not {number + 1}: your phone has "
@@ -358,25 +215,12 @@ def take_turn(
             code="turn_ahead",
             field="number",
         )
-    code = _check_card(locked, events, seat, str(kind), card.strip())
+    code = check_card(locked, events, seat, str(kind), card.strip())
     if row and not code:
         raise InvalidInput("A row goes with a card.", code="row_without_card", field="row")
-    seating, rules = selectors.engine_setup(locked)
-    try:
-        state = turn_limit.check(
-            seating,
-            rules,
-            [selectors.engine_event(e) for e in events],
-            turn_limit.Event(str(kind), seat),
-        )
-    except RuleViolation as error:  # in words at display, with the seats' names
-        raise Conflict(
-            _sentence(error.detail),
-            code=error.rule,
-            violation=_named(locked, error),
-        ) from None
-    if code and locked.match.round.tournament.game in selectors.LIVE_POWER_GAMES:
-        _check_with_the_game(
+    state = engine.check_turn(locked, events, str(kind), seat)
+    if code and locked.match.round.tournament.game in engine.LIVE_POWER_GAMES:
+        check_with_the_game(
             locked, events, TurnEvent(kind=kind, player=seat, card=code, row=str(row))
         )
     now = timezone.now()
@@ -398,7 +242,7 @@ def take_turn(
         fields.append("status")
     locked.version += 1
     locked.last_event_at = now
-    _restart_timer(locked, state)
+    restart_timer(locked, state)
     locked.save(update_fields=fields)
     if for_player:
         _audit(
@@ -407,43 +251,8 @@ def take_turn(
             "table.judge_turn",
             f"a judge recorded {selectors.describe_event(locked, event)}",
         )
-    _after_commit(locked, locked.match, [*events, event], state)
+    after_commit(locked, locked.match, [*events, event], state)
     return TurnResult(locked, recorded=True)
-
-
-def _sentence(detail: str) -> str:
-    """The engine's detail as a sentence (what is shown where no words are known)."""
-    return detail[:1].upper() + detail[1:] + "."
-
-
-def _named(table: LiveTable, error: RuleViolation) -> RuleViolation:
-    """The violation with the table's names: its sides' (a result's ``player``) and its
-    seats' (a turn's ``seat``), for its words (``core.words``)."""
-    return error.named(selectors.side_names(table), selectors.seat_names(table))
-
-
-def _check_with_the_game(table: LiveTable, events: list[TurnEvent], new: TurnEvent) -> None:
-    """The score helper's game engine on the game round with the new card (Vanilla Gwent:
-    the row a heart goes to, one Queen, each card once): refused with the rule's words."""
-    played = selectors.vanilla_gwent_events([*events, new])
-    if played is None:
-        return  # a play tapped without its card: the power is not kept, nothing to check
-    try:
-        vanilla_gwent.round_from_dict({"events": played})
-    except RuleViolation as error:
-        raise InvalidInput(
-            _sentence(error.detail),
-            code=error.rule,
-            field="card",
-            violation=_named(table, error),
-        ) from None
-
-
-def _restart_timer(table: LiveTable, state: turn_limit.TableState) -> None:
-    if table.turn_seconds and not state.ended:
-        table.turn_deadline = timezone.now() + timedelta(seconds=table.turn_seconds)
-    else:
-        table.turn_deadline = None
 
 
 @transaction.atomic(durable=True)
@@ -452,15 +261,15 @@ def undo_turn(*, actor: AnyUser, table: LiveTable | int, number: object) -> Live
     window, or a judge at any time."""
     if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 10_000:
         raise InvalidInput("Say which turn to undo.", code="invalid_turn", field="number")
-    locked = _lock_table(table if isinstance(table, int) else table.pk)
-    seat = _seat_of(actor, locked)
+    locked = lock_table(table if isinstance(table, int) else table.pk)
+    seat = seat_of(locked, actor)
     judge = policies.can_judge(actor, locked.match.round.tournament.club)
     if seat is None and not judge:
         raise NotAllowed(
             "Only the players of this match and the judges can use its table.", code="not_at_table"
         )
-    _require_open(locked)
-    events = _live_events(locked)
+    require_open(locked)
+    events = live_events(locked)
     if not events or events[-1].number != number:
         raise Conflict(
             "Only the last tap of the game round can be undone, and that is not it any more.",
@@ -482,15 +291,15 @@ def undo_turn(*, actor: AnyUser, table: LiveTable | int, number: object) -> Live
     TurnEvent.objects.filter(pk=last.pk).update(undone_at=now, undone_by=user_or_none(actor))
     remaining = events[:-1]
     state = turn_limit.replay(
-        *selectors.engine_setup(locked), [selectors.engine_event(e) for e in remaining]
+        *engine.engine_setup(locked), [engine.engine_event(e) for e in remaining]
     )
     locked.status = TableStatus.PLAYING
     locked.version += 1
     locked.last_event_at = now
-    _restart_timer(locked, state)
+    restart_timer(locked, state)
     locked.save(update_fields=["status", "version", "last_event_at", "turn_deadline"])
     _audit(actor, locked, "table.undo", f"undone: {selectors.describe_event(locked, last)}")
-    _after_commit(locked, locked.match, remaining)
+    after_commit(locked, locked.match, remaining)
     return locked
 
 
@@ -499,16 +308,16 @@ def choose_first(*, actor: AnyUser, table: LiveTable | int, player: object) -> L
     """Who acts first in the game round about to be played (before its first tap)."""
     if not isinstance(player, int) or isinstance(player, bool):
         raise InvalidInput("Say which player starts.", code="invalid_player", field="player")
-    locked = _lock_table(table if isinstance(table, int) else table.pk)
-    _require_at_table(actor, locked.match)
+    locked = lock_table(table if isinstance(table, int) else table.pk)
+    require_at_table(actor, locked.match)
     if not 0 <= player < locked.players:
         raise InvalidInput(
             f"A player is a seat from 0 to {locked.players - 1}.",
             code="invalid_player",
             field="player",
         )
-    _require_open(locked)
-    if _live_events(locked):
+    require_open(locked)
+    if live_events(locked):
         raise Conflict(
             "This game round has started: who starts can no longer change.",
             code="game_round_started",
@@ -517,29 +326,11 @@ def choose_first(*, actor: AnyUser, table: LiveTable | int, player: object) -> L
         locked.first = player
         locked.version += 1
         locked.save(update_fields=["first", "version"])
-        _after_commit(locked, locked.match, [])
+        after_commit(locked, locked.match, [])
     return locked
 
 
 # --- scores -> the match's result -----------------------------------------------------------
-
-
-def _parse_scores(scores: object, count: int = 2) -> list[int]:
-    if (
-        not isinstance(scores, list)
-        or len(scores) != count
-        or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
-    ):
-        raise InvalidInput(
-            "The scores are two whole numbers, the first player's then the second's."
-            if count == 2
-            else f"The scores are {count} whole numbers, one per player in seat order.",
-            code="invalid_scores",
-            field="scores",
-        )
-    if not all(0 <= s <= MAX_SCORE for s in scores):
-        raise InvalidInput(f"A score is 0 to {MAX_SCORE}.", code="invalid_scores", field="scores")
-    return list(scores)
 
 
 def enter_scores(
@@ -567,29 +358,9 @@ def enter_scores(
 def _enter_match_scores(
     *, actor: AnyUser, table_id: int, match_id: int, game_round: object, scores: object
 ) -> LiveTable:
-    values = _parse_scores(scores)
-    match = lock_match(match_id)
-    locked = _lock_table(table_id)
-    locked.match = match
-    seat = _seat_of(actor, locked)
-    judge = policies.can_judge(actor, match.round.tournament.club)
-    if seat is None and not judge:
-        raise NotAllowed(
-            "Only the players of this match and the judges can use its table.", code="not_at_table"
-        )
-    played = sum(len(g["rounds"]) for g in locked.games)
-    if game_round != played + 1 or not isinstance(game_round, int):
-        raise Conflict(
-            f"The scores of game round {played} are already in: the table has moved on.",
-            code="scores_already_in",
-            field="game_round",
-        )
-    _require_open(locked)
-    if locked.status != TableStatus.SCORING:
-        raise Conflict(
-            "This game round is still being played: its scores come when it ends.",
-            code="game_round_not_over",
-        )
+    values = parse_scores(scores)
+    locked, match, seat = lock_for_scores(actor, table_id=table_id, match_id=match_id)
+    require_scoring(locked, game_round, played=sum(len(g["rounds"]) for g in locked.games))
     games: list[dict[str, Any]] = [dict(g, rounds=list(g["rounds"])) for g in locked.games]
     if len(games) < locked.game:
         games.append({"rounds": []})
@@ -610,7 +381,7 @@ def _enter_match_scores(
             options=round_game_options(match.round),
         )
     except RuleViolation as error:  # the match's scores: said with its sides' names
-        raise _named(locked, error) from None
+        raise named(locked, error) from None
     if seat is not None:
         results.record_report(actor=actor, match=match, games=canonical, final=finished)
     elif finished:
@@ -629,7 +400,7 @@ def _enter_match_scores(
         locked.first = 1 - locked.first if locked.players == 2 else (locked.first + 1) % 4
     locked.version += 1
     locked.last_event_at = timezone.now()
-    _restart_timer(locked, turn_limit.replay(*selectors.engine_setup(locked), []))
+    restart_timer(locked, turn_limit.replay(*engine.engine_setup(locked), []))
     if finished:
         locked.turn_deadline = None
     locked.save(
@@ -651,7 +422,7 @@ def _enter_match_scores(
         f"game round {game_round}: {values[0]}-{values[1]}"
         + (" (the match is decided)" if finished else ""),
     )
-    _after_commit(locked, match, [])
+    after_commit(locked, match, [])
     return locked
 
 
@@ -666,12 +437,12 @@ def _enter_pod_scores(
     if rounds is None:
         return locked
     try:
-        if selectors.seat_of(locked, actor) is not None:
+        if engine.seat_of(locked, actor) is not None:
             pods.report(actor=actor, match=match_id, rounds=rounds)
         else:
             pods.judge(actor=actor, match=match_id, rounds=rounds)
     except Exception:
-        _reopen_pod_scores(table_id=table_id, games=before)
+        reopen_pod_scores(table_id=table_id, games=before)
         raise
     announce(table_id)
     return locked
@@ -683,30 +454,11 @@ def _save_pod_game_round(
 ) -> tuple[LiveTable, list[list[int]] | None, list[Any]]:
     """The game round's scores on the pod's table. Returns the table, the pod's game
     rounds when they decide it (to report), and the table's games before."""
-    match = lock_match(match_id)
-    locked = _lock_table(table_id)
-    locked.match = match
-    seat = _seat_of(actor, locked)
-    judge = policies.can_judge(actor, match.round.tournament.club)
-    if seat is None and not judge:
-        raise NotAllowed(
-            "Only the players of this pod and the judges can use its table.", code="not_at_table"
-        )
-    values = _parse_scores(scores, locked.players)
+    locked, match, _ = lock_for_scores(actor, table_id=table_id, match_id=match_id, pod=True)
+    values = parse_scores(scores, locked.players)
     before: list[Any] = list(locked.games)
     so_far: list[list[int]] = [list(r) for r in before[0]["rounds"]] if before else []
-    if game_round != len(so_far) + 1 or not isinstance(game_round, int):
-        raise Conflict(
-            f"The scores of game round {len(so_far)} are already in: the table has moved on.",
-            code="scores_already_in",
-            field="game_round",
-        )
-    _require_open(locked)
-    if locked.status != TableStatus.SCORING:
-        raise Conflict(
-            "This game round is still being played: its scores come when it ends.",
-            code="game_round_not_over",
-        )
+    require_scoring(locked, game_round, played=len(so_far))
     rounds = [*so_far, values]
     settings = pod_selectors.settings_of(match.round.stage)
     try:
@@ -718,10 +470,10 @@ def _save_pod_game_round(
         )
     except RuleViolation as error:
         raise InvalidInput(
-            _sentence(error.detail),
+            sentence(error.detail),
             code=error.rule,
             field="scores",
-            violation=_named(locked, error),
+            violation=named(locked, error),
         ) from None
     locked.games = [{"rounds": rounds}]
     if outcome.decided:
@@ -731,7 +483,7 @@ def _save_pod_game_round(
         locked.status = TableStatus.PLAYING
         locked.game_round += 1
         locked.first = (locked.first + 1) % locked.players
-        _restart_timer(locked, turn_limit.replay(*selectors.engine_setup(locked), []))
+        restart_timer(locked, turn_limit.replay(*engine.engine_setup(locked), []))
     locked.version += 1
     locked.last_event_at = timezone.now()
     locked.save(
@@ -745,7 +497,7 @@ def _save_pod_game_round(
             "turn_deadline",
         ]
     )
-    names = selectors.seat_names(locked)
+    names = engine.seat_names(locked)
     said = ", ".join(f"{names[i]} {v}" for i, v in enumerate(values))
     redeal = " (a new deal follows)" if outcome.redeal and not outcome.decided else ""
     _audit(
@@ -756,30 +508,11 @@ def _save_pod_game_round(
         + (" (the pod is decided)" if outcome.decided else redeal),
     )
     if not outcome.decided:
-        _after_commit(locked, match, [])
+        after_commit(locked, match, [])
     return locked, (rounds if outcome.decided else None), before
 
 
-@transaction.atomic(durable=True)
-def _reopen_pod_scores(*, table_id: int, games: list[Any]) -> None:
-    """The pods service refused the decided result: the table waits for that game round's
-    scores again (as it was before they were entered)."""
-    locked = _lock_table(table_id)
-    locked.games = games
-    locked.status = TableStatus.SCORING
-    locked.version += 1
-    locked.save(update_fields=["games", "status", "version"])
-    _after_commit(locked, locked.match)
-
-
 # --- settings -------------------------------------------------------------------------------
-
-_SETTING_BOUNDS = {"turn_limit": (1, 100), "turn_seconds": (0, 600), "undo_seconds": (0, 600)}
-_SETTING_WORDS = {
-    "turn_limit": "The turn limit after a pass",
-    "turn_seconds": "The time per turn",
-    "undo_seconds": "The undo window",
-}
 
 
 @transaction.atomic(durable=True)
@@ -790,23 +523,7 @@ def update_settings(
     use them). Unknown settings and numbers out of range are refused by name."""
     tournament = lock_tournament(tournament if isinstance(tournament, int) else tournament.pk)
     policies.require_manager(actor, tournament.club, doing="change its live tables")
-    unknown = sorted(set(changes) - set(TableSettings.EDITABLE))
-    if unknown:
-        raise InvalidInput(
-            f"Unknown setting {unknown[0]!r}.", code="unknown_field", field=unknown[0]
-        )
-    for name, value in changes.items():
-        if name in _SETTING_BOUNDS:
-            low, high = _SETTING_BOUNDS[name]
-            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-                raise InvalidInput(
-                    f"{_SETTING_WORDS[name]} is {low} to {high}"
-                    + (" turns." if name == "turn_limit" else " seconds."),
-                    code="out_of_range",
-                    field=name,
-                )
-        elif not isinstance(value, bool):
-            raise InvalidInput(f"{name} is on or off.", code="invalid", field=name)
+    check_settings(changes)
     settings, _ = TableSettings.objects.get_or_create(tournament=tournament)
     before = {name: getattr(settings, name) for name in TableSettings.EDITABLE}
     for name, value in changes.items():
@@ -839,29 +556,6 @@ def _audit(actor: AnyUser, table: LiveTable, action: str, what: str) -> None:
         club=tournament.club,
         tournament=tournament,
     )
-
-
-def _after_commit(
-    table: LiveTable,
-    match: Match,
-    events: list[TurnEvent] | None = None,
-    state: turn_limit.TableState | None = None,
-) -> None:
-    """Announce the table's new snapshot once the transaction commits (built now, from the
-    rows and the engine's state this transaction has)."""
-    snapshot = selectors.snapshot_of(table, match, events, state)
-    table_id = table.pk
-    transaction.on_commit(
-        lambda: table_changed.send(sender=LiveTable, table_id=table_id, snapshot=snapshot)
-    )
-
-
-def announce(table_id: int) -> None:
-    """Send the table's snapshot now (after a change made elsewhere, such as the opponent
-    confirming the result the table reported)."""
-    snapshot = selectors.full_snapshot(table_id)
-    if snapshot is not None:
-        table_changed.send(sender=LiveTable, table_id=table_id, snapshot=snapshot)
 
 
 def confirm_result(*, actor: AnyUser, table: LiveTable | int) -> Match:

@@ -16,6 +16,7 @@ from typing import Any
 from django import template
 from django.template import Context
 
+from gameplay.selectors import table_lists
 from gameplay.selectors import tables as selectors
 from tournaments.models import MatchStatus, RoundStatus
 from tournaments.selectors import policies
@@ -26,7 +27,7 @@ register = template.Library()
 @register.inclusion_tag("gameplay/_match_table.html", takes_context=True)
 def match_table(context: dict[str, Any], match: Any) -> dict[str, Any]:
     user = context["request"].user
-    table = selectors.table_of_match(match.pk)
+    table = table_lists.table_of_match(match.pk)
     at_table = policies.side_in_match(user, match) is not None or policies.can_judge(
         user, match.round.tournament.club
     )
@@ -42,7 +43,7 @@ def match_table(context: dict[str, Any], match: Any) -> dict[str, Any]:
         "match": match,
         "table": table,
         "can_open": can_open,
-        "timeline": selectors.timeline(match) if table is not None else [],
+        "timeline": table_lists.timeline(match) if table is not None else [],
         "csrf_token": context.get("csrf_token"),
         "suffix": "",
         "pod_players": 0,
@@ -58,7 +59,7 @@ def pod_table(context: Context, pod: Any, rnd: Any, mine: bool) -> dict[str, Any
     cache = context.render_context
     if _POD_TABLES not in cache:
         user = context["request"].user
-        cache[_POD_TABLES] = selectors.tables_of_stage(rnd.stage_id)
+        cache[_POD_TABLES] = table_lists.tables_of_stage(rnd.stage_id)
         cache[_POD_JUDGE] = policies.can_judge(user, context["tournament"].club)
     table = cache[_POD_TABLES].get(match.pk)
     can_open = (

@@ -17,6 +17,7 @@ from core.web import parse_int, run_action
 from gameplay.models import TableMode, TableSettings
 from gameplay.rules import games as game_rules
 from gameplay.rules.cards import DeckType, one_deck
+from gameplay.selectors import table_lists
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables as services
 from tournaments import selectors as tournament_selectors
@@ -123,7 +124,7 @@ def round_tables(request: HttpRequest, tournament_pk: int) -> HttpResponse:
             ):
                 return redirect(reverse("round-tables", args=[tournament.pk]))
     current = tournament_selectors.current_round(tournament)
-    rows = selectors.tables_of_round(current) if current is not None else []
+    rows = table_lists.tables_of_round(current) if current is not None else []
     settings: TableSettings = selectors.settings_of(tournament)
     template = "gameplay/_tables_list.html" if request.headers.get("HX-Request") else None
     context = {

@@ -25,8 +25,8 @@ from typing import Any
 
 from core.models import Event
 from tournaments.models import MATCH_ENTRANTS, Match, StageKind, Tournament
+from tournaments.selectors.matches import pod_seats_prefetch
 from tournaments.selectors.placements import champion, final_placements, ordinal
-from tournaments.selectors.rounds import pod_seats_prefetch
 from tournaments.selectors.standings import tournament_standings
 
 #: Lines of standings or placements a channel is shown (the rest is on the site).

@@ -79,7 +79,7 @@ from tournaments.models import (
     ResultReport,
     Tournament,
 )
-from tournaments.selectors.rounds import pod_seats_prefetch
+from tournaments.selectors.matches import pod_seats_prefetch
 
 logger = logging.getLogger(__name__)
 
@@ -165,7 +165,7 @@ def fan_out(event: Event) -> int:
     for webhook in webhooks:
         # A chat target's post may take several messages (Discord's and Slack's size
         # limits): a row each, so each is delivered, retried and logged on its own.
-        parts = chats.get(webhook.format) or [None]
+        parts: list[dict[str, Any] | None] = [*chats.get(webhook.format, [])] or [None]
         for number, part in enumerate(parts, start=1):
             message = _webhook_message(event, tournament)
             if part is not None:
@@ -246,6 +246,7 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
     base = f"/tournaments/{tournament.pk}"
     number = event.payload.get("round")
     people: list[Personal] = []
+    match: Match | None
 
     def add(users: Iterable[Any], subject: str, body: str, url: str) -> None:
         for user in users:

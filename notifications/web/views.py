@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
+from core.auth import require_user
 from core.web import run_action
 from notifications import selectors
 from notifications.models import PLAYER_TOPICS, WEBHOOK_TOPIC_LABELS, Topic, Webhook, WebhookFormat
@@ -37,15 +38,16 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
             "Your notification settings are saved.",
         )
         return redirect("notification-settings")
-    email, push_topics = preferences.current(request.user)
+    user = require_user(request.user)  # login_required: always an account here
+    email, push_topics = preferences.current(user)
     rows = [(Topic(t), t in email, t in push_topics) for t in PLAYER_TOPICS]
     return render(
         request,
         "notifications/settings.html",
         {
             "rows": rows,
-            "has_email": bool(request.user.email),
-            "devices": selectors.subscriptions_of(request.user.pk).count(),
+            "has_email": bool(user.email),
+            "devices": selectors.subscriptions_of(user.pk).count(),
             "vapid_public_key": push.vapid_keys()[1],
         },
     )

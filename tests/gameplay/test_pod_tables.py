@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 
 from core.errors import Conflict, InvalidInput, NotAllowed
 from core.words import problem as problem_of
+from gameplay import table_engine
 from gameplay.models import LiveTable, TableMode, TableStatus
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables
@@ -64,7 +65,7 @@ def _snap(table: LiveTable, user=None) -> dict:
     assert full is not None
     if user is None:
         return full
-    fresh = LiveTable.objects.select_related(*selectors.TABLE_RELATED).get(pk=table.pk)
+    fresh = LiveTable.objects.select_related(*table_engine.TABLE_RELATED).get(pk=table.pk)
     return selectors.view_for(full, selectors.viewer(fresh, user))
 
 

@@ -1,7 +1,7 @@
 """The live table's end says who won (issue 22, defect 9): once the match is over, the
 headline and every confirmation state the result first, from the winner's side ("Greta
 wins 2-1: confirm?", a draw "Draw ..."), in the match page's words
-(``tournaments.selectors.rounds``: ``report_outcome`` before the confirmation,
+(``tournaments.selectors.results``: ``report_outcome`` before the confirmation,
 ``score_line`` after it); a team by its team name; a pod by its winner. The words are the
 snapshot's (``outcome_words``, ``confirm_question``): the page's script shows them."""
 
@@ -14,7 +14,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from gameplay import table_engine
 from gameplay.models import LiveTable, TableStatus
+from gameplay.selectors import table_lists
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables
 from tests.gameplay.test_pod_tables import _pass_round, _pod_event, _seated
@@ -23,13 +25,14 @@ from tests.gameplay.test_team_tables import _seated as _team_seated
 from tests.gameplay.test_team_tables import _tap, _team_match
 from tournaments.models import MatchStatus, Round
 from tournaments.selectors import pods as pod_selectors
-from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.result_words import score_line
+from tournaments.selectors.results import report_outcome
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _as(table: LiveTable, user: Any) -> dict[str, Any]:
-    fresh = LiveTable.objects.select_related(*selectors.TABLE_RELATED).get(pk=table.pk)
+    fresh = LiveTable.objects.select_related(*table_engine.TABLE_RELATED).get(pk=table.pk)
     return selectors.view_for(_snap(table), selectors.viewer(fresh, user))
 
 
@@ -49,7 +52,7 @@ def test_the_end_of_a_match_says_who_won_before_and_after_the_confirmation() -> 
     snap = _snap(table)
     report = match.reports.get(current=True, complete=True)
     assert snap["outcome_words"] == f"{ana_name} wins 2-1"
-    assert snap["outcome_words"] == round_selectors.report_outcome(match, report)  # the page's
+    assert snap["outcome_words"] == report_outcome(match, report)  # the page's
     assert snap["headline"] == f"{ana_name} wins 2-1: waiting for {bruno_name} to confirm."
     assert snap["confirm_question"] == f"{ana_name} wins 2-1: confirm?"
     assert "confirm" in _as(table, bruno)["can"] and "confirm" not in _as(table, ana)["can"]
@@ -63,10 +66,10 @@ def test_the_end_of_a_match_says_who_won_before_and_after_the_confirmation() -> 
     tables.confirm_result(actor=bruno, table=table.pk)
     match.refresh_from_db()
     snap = _snap(table)
-    assert snap["outcome_words"] == round_selectors.score_line(match) == f"{ana_name} wins 2-1"
+    assert snap["outcome_words"] == score_line(match) == f"{ana_name} wins 2-1"
     assert snap["headline"] == f"{ana_name} wins 2-1: the result is confirmed."
     # The judges' list of the round's tables says it the same way.
-    (row,) = selectors.tables_of_round(Round.objects.get(pk=match.round_id))
+    (row,) = table_lists.tables_of_round(Round.objects.get(pk=match.round_id))
     assert row.headline == snap["headline"]
 
 

@@ -16,6 +16,7 @@ from core.audit import AuditEntry
 from core.errors import Conflict, InvalidInput, NotAllowed
 from core.words import problem as problem_of
 from gameplay.models import LiveTable, TableMode, TableSettings, TableStatus, TurnEvent
+from gameplay.selectors import table_lists, table_words
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables
 from tests.factories import A_WINS, UserFactory, member, running_tournament
@@ -127,7 +128,7 @@ def test_the_infinity_turn_says_extra_turn_not_zero_turns_left() -> None:
     _tap(table, bruno, "extra")
     snapshot = _snap(table)
     assert snapshot["infinity"] and snapshot["turns_left"][1] == 0
-    assert snapshot["seats"][1]["left"] == selectors.INFINITY_TURN == "Extra turn (infinity rule)"
+    assert snapshot["seats"][1]["left"] == table_words.INFINITY_TURN == "Extra turn (infinity rule)"
     assert snapshot["seats"][1]["state"] == "On turn" and snapshot["taps_open"]
     assert "0 turns left" not in str(snapshot["seats"])
 
@@ -400,12 +401,12 @@ def test_the_judges_list_shows_who_is_on_turn_and_near_the_limit() -> None:
     _tap(table, ana, "pass")
     for _ in range(8):
         _tap(table, bruno, "play")
-    rows = selectors.tables_of_round(match.round)
+    rows = table_lists.tables_of_round(match.round)
     assert len(rows) == 1
     assert rows[0].to_play == bruno.player.display_name and rows[0].near_limit
     assert not rows[0].stalled
     later = timezone.now() + timedelta(minutes=10)
-    assert selectors.tables_of_round(match.round, now=later)[0].stalled
+    assert table_lists.tables_of_round(match.round, now=later)[0].stalled
 
 
 @pytest.mark.django_db(transaction=True)

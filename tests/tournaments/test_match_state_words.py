@@ -1,7 +1,7 @@
 """The match page says what state the result is in, in the same words everywhere (issue 10,
 item 11): reported and waiting for the opponent, confirmed, disputed and waiting for a
 judge, decided by a judge. A player whose report differs from the opponent's is told so,
-not "your opponent confirms it". The words come from ``selectors.rounds.result_status``,
+not "your opponent confirms it". The words come from ``selectors.results.result_status``,
 which the page and its messages both ask."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from tests.factories import A_WINS, B_WINS, member, running_tournament
 from tournaments.models import Match, MatchStatus, Role, Round
-from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.results import result_state
 from tournaments.services import results, round_clock, swiss
 
 pytestmark = pytest.mark.django_db
@@ -151,7 +151,7 @@ def test_the_match_page_words_match_the_state_for_every_viewer(client) -> None:
 
 
 def test_result_state_names_each_state() -> None:
-    codes = {state: round_selectors.result_state(match) for state, (match, _) in _states().items()}
+    codes = {state: result_state(match) for state, (match, _) in _states().items()}
     assert codes == {
         "pending": "pending",
         "reported": "reported",
@@ -164,7 +164,7 @@ def test_result_state_names_each_state() -> None:
     rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
     assert isinstance(rnd, Round)
     bye = rnd.matches.get(b__isnull=True)
-    assert round_selectors.result_state(bye) == "bye"
+    assert result_state(bye) == "bye"
 
 
 def test_saved_progress_says_who_saved_how_many_game_rounds_not_waiting_for_a_report(
@@ -173,7 +173,7 @@ def test_saved_progress_says_who_saved_how_many_game_rounds_not_waiting_for_a_re
     match, a, b, judge = _match()
     results.report_result(actor=a, match=match, games=[{"rounds": [[10, 5]]}], final=False)
     match.refresh_from_db()
-    assert round_selectors.result_state(match) == "in_progress"
+    assert result_state(match) == "in_progress"
     mine = _state_line(_page(client, a, match))
     assert "in progress" in mine and "You saved 1 game round so far" in mine
     theirs = _state_line(_page(client, b, match))

@@ -25,7 +25,7 @@ from tests.factories import (
     running_tournament,
 )
 from tournaments.models import Match, Tournament
-from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.home import playing_now
 from tournaments.services import results, swiss
 
 pytestmark = pytest.mark.django_db
@@ -119,7 +119,7 @@ def _home_queries(client: Any, count: int) -> int:
     with CaptureQueriesContext(connection) as queries:
         page = client.get("/").content.decode()
     assert page.count('class="card playing-now"') == count
-    assert len(round_selectors.playing_now(player.user, [t for t, _ in paired])) == count
+    assert len(playing_now(player.user, [t for t, _ in paired])) == count
     return len(queries)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tournaments.selectors.rounds import games_words, result_words
+from tournaments.selectors.result_words import games_words, result_words
 
 
 def test_a_winner_in_the_second_seat_reads_from_their_side() -> None:

@@ -1,8 +1,11 @@
 """Every non-trivial read (docs/architecture.md, "Layers"), by subject:
 
 - ``policies``: who may do what (pages' buttons and services' refusals ask the same);
-- ``clubs``, ``tournaments``, ``rounds``, ``standings``: lists and pages' data, each with a
-  query count that does not grow with rows (asserted in the tests);
+- ``clubs``, ``tournaments``, ``rounds``, ``standings``, ``home``: lists and pages' data,
+  each with a query count that does not grow with rows (asserted in the tests);
+- ``matches`` (a match for its page, the player's match now), ``timer`` (the round clock
+  as shown), ``judges`` (the judges' grid), ``results`` (a result's state, the reports a
+  judge compares, what a correction touches), ``result_words`` (a result in words);
 - ``clock``: the deadlines the sweepers look for;
 - ``exports``: pairings and standings as rows for CSV, JSON and printing.
 
@@ -17,16 +20,11 @@ from tournaments.selectors.clock import (
     rounds_waiting_for_pairing,
 )
 from tournaments.selectors.clubs import club_list, club_members, invitation_by_token
-from tournaments.selectors.rounds import (
-    current_match_of,
-    current_round,
-    match_for_page,
-    matches_for_judge,
-    round_matches,
-    score_line,
-    tournament_rounds,
-    with_current_reports,
-)
+from tournaments.selectors.home import home_page
+from tournaments.selectors.judges import matches_for_judge
+from tournaments.selectors.matches import current_match_of, match_for_page, with_current_reports
+from tournaments.selectors.result_words import score_line
+from tournaments.selectors.rounds import current_round, round_matches, tournament_rounds
 from tournaments.selectors.standings import (
     StandingsTable,
     confirmed_results,
@@ -39,7 +37,6 @@ from tournaments.selectors.tournaments import (
     audit_log,
     current_stage,
     game_options,
-    home_page,
     match_visible_to,
     registrations_by_id,
     registrations_of,

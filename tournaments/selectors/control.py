@@ -37,7 +37,8 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.selectors.judge_calls import open_calls, words_for
-from tournaments.selectors.rounds import RoundClock, current_round, round_clock
+from tournaments.selectors.rounds import current_round
+from tournaments.selectors.timer import RoundClock, round_clock
 
 #: Matches listed by name at most (the rest are counted, and the grid has them all).
 LISTED = 12

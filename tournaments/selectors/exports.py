@@ -12,7 +12,8 @@ from typing import Any
 
 from tournaments.models import MatchStatus, Round
 from tournaments.selectors.brackets import BracketView
-from tournaments.selectors.rounds import round_matches, score_line
+from tournaments.selectors.result_words import score_line
+from tournaments.selectors.rounds import round_matches
 from tournaments.selectors.standings import StandingsTable
 
 PAIRING_HEADER = ["table", "player_a", "registration_a", "player_b", "registration_b", "result"]

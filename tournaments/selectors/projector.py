@@ -31,8 +31,10 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.selectors.brackets import BracketView, bracket_view
+from tournaments.selectors.matches import pod_seats_prefetch
 from tournaments.selectors.names import round_title
-from tournaments.selectors.rounds import RoundClock, games_words, pod_seats_prefetch, round_clock
+from tournaments.selectors.result_words import games_words
+from tournaments.selectors.timer import RoundClock, round_clock
 from tournaments.selectors.tournaments import visible_tournament_ids
 
 if TYPE_CHECKING:

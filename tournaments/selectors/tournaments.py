@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from core.errors import NotFound
 from core.models import AuditEntry, Event
@@ -228,52 +228,6 @@ def round_game_options(rnd: Round) -> GameOptions:
             rounds_to_win=settings.rounds_to_win, kontsina_rounds=settings.kontsina_rounds
         )
     return game_options(rnd.tournament)
-
-
-def home_page(user: AnyUser) -> dict[str, Any]:
-    """The home page's lists: running and upcoming tournaments, the user's unfinished ones,
-    their clubs (3 queries, whatever the number of rows), and ``playing``: a "your match"
-    card for each running tournament where the user has a match now
-    (``rounds.playing_now``: 2 queries more, 3 with a pod, whatever the number of
-    tournaments)."""
-    # Imported here: ``rounds`` reads this module's helpers at import time.
-    from tournaments.selectors.rounds import playing_now
-
-    tournaments = visible_tournaments(user)
-    # One query for both lists: the running ones are under way (they started, maybe hours
-    # ago), the ones open for registration are coming up.
-    open_or_running = list(
-        tournaments.filter(
-            status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING]
-        ).order_by("scheduled_start")[:10]
-    )
-    mine: list[Tournament] = []
-    clubs: list[Membership] = []
-    if user.is_authenticated:
-        mine = list(
-            tournaments.filter(member_of_entrant(user.pk, "registrations__"))
-            .exclude(status=TournamentStatus.FINISHED)
-            .annotate(
-                latest_round=Subquery(
-                    Round.objects.filter(tournament=OuterRef("pk"))
-                    .order_by("-number")
-                    .values("number")[:1]
-                )
-            )
-            .distinct()
-            .order_by("scheduled_start")
-        )
-        clubs = list(
-            Membership.objects.filter(user=user).select_related("club").order_by("club__name")
-        )
-    latest = {t.pk: t.latest_round for t in mine if t.latest_round is not None}  # type: ignore[attr-defined]
-    return {
-        "running": [t for t in open_or_running if t.status == TournamentStatus.RUNNING],
-        "upcoming": [t for t in open_or_running if t.status != TournamentStatus.RUNNING],
-        "mine": mine,
-        "my_clubs": clubs,
-        "playing": playing_now(user, mine, latest=latest),
-    }
 
 
 def tournament_search(

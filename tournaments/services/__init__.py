@@ -4,11 +4,22 @@
 - ``clubs``: clubs, members and roles, invitations;
 - ``lifecycle``: creating, editing, publishing, starting and ending a tournament;
 - ``entrants``: registration, check-in, drops, re-adds, late entrants;
+- ``teams``: teams of two, their teammates and names;
+- ``guests``: players added by name without an account, bulk entry, claiming a guest;
+- ``seating``: fixed tables (accessibility);
 - ``stages``: a stage begins, its rounds complete, it completes, the tournament finishes;
 - ``swiss``: Swiss pairing, re-pairing and swaps, the Swiss settings;
+- ``brackets``: elimination stages (a whole-event bracket or a cut), adding and advancing
+  every stage played from a fixed schedule;
+- ``round_robins``: round-robin stages and group stages;
+- ``pods``: pod stages, their seating and results per seat;
 - ``round_clock``: the round clock of every format (start, extend, the warning, time);
 - ``results``: result reports per game round, confirmation, disputes, judges;
-- ``locks``: the row locks the services take, in ``core.locks``' order.
+- ``outcomes``: a match's outcome columns, set from the rules' outcome;
+- ``judge_calls``: calling a judge to a table;
+- ``projector``: the projector's announcement;
+- ``locks``: the row locks the services take, in ``core.locks``' order;
+- ``_entries`` (private): what ``entrants`` and ``teams`` share.
 
 Public functions are the only way to write. Each is one ``transaction.atomic(durable=True)``
 block with keyword-only arguments; private helpers (and the helpers of ``stages``) assume

@@ -62,7 +62,8 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import policies
-from tournaments.selectors.rounds import correction_impact, score_line, side_names
+from tournaments.selectors.result_words import score_line, side_names
+from tournaments.selectors.results import correction_impact
 from tournaments.selectors.tournaments import game_options, round_game_options
 from tournaments.services import stages
 from tournaments.services.locks import lock_match, lock_round

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django import template
 
 from tournaments.models import Match, MatchStatus, Tournament, TournamentStatus
-from tournaments.selectors.rounds import score_line
+from tournaments.selectors.result_words import score_line
 
 register = template.Library()
 

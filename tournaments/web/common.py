@@ -16,8 +16,9 @@ from django.utils import timezone
 from tournaments import selectors
 from tournaments.models import Club, EntrantType, Tournament
 from tournaments.selectors import policies
-from tournaments.selectors import rounds as round_selectors
 from tournaments.selectors.brackets import stage_page
+from tournaments.selectors.home import playing_now
+from tournaments.selectors.timer import round_clock
 from tournaments.web.forms import AddPlayerForm
 
 
@@ -67,7 +68,7 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
         "can_manage": policies.can_manage_club(user, tournament.club),
         "can_judge": policies.can_judge(user, tournament.club),
         "current_round": current,
-        "clock": round_selectors.round_clock(current),
+        "clock": round_clock(current),
         "my_match": selectors.current_match_of(user, tournament, latest=current),
         "actions": actions,
         "round_controls": bool(actions & policies.ROUND_CONTROLS),
@@ -96,9 +97,7 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
         {
             # The player's "your match" card (no query unless they have a match now).
             "playing": (
-                round_selectors.playing_now(
-                    request.user, [tournament], latest={tournament.pk: current.number}
-                )
+                playing_now(request.user, [tournament], latest={tournament.pk: current.number})
                 if my_match is not None and current is not None
                 else []
             ),

@@ -1,7 +1,7 @@
 """Result pages: "my match" (report game round by game round, confirm, a judge's entry)
 and the judges' results grid.
 
-The match page words the result's state from ``selectors.rounds.result_status`` (and the
+The match page words the result's state from ``selectors.results.result_status`` (and the
 message after a report from the same state). For a judge, a reported or disputed match
 shows the players' reports side by side (``reports_to_compare``); one tap takes a report as
 the judge's result (``results.take_report``)."""
@@ -30,7 +30,15 @@ from tournaments.models import (
 )
 from tournaments.selectors import judge_calls as call_selectors
 from tournaments.selectors import policies
-from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.judges import judge_rows, match_counts, quick_result_games
+from tournaments.selectors.result_words import side_names
+from tournaments.selectors.results import (
+    correction_impact,
+    report_message,
+    report_outcome,
+    reports_to_compare,
+    result_status,
+)
 from tournaments.services import results
 from tournaments.web.common import tournament_context, tournament_for
 from tournaments.web.forms import (
@@ -79,13 +87,13 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
                         messages.success(request, "Progress saved.")
                     else:
                         # Said from where the report left the match: a dispute is not a
-                        # success (round_selectors.report_message).
-                        level, words = round_selectors.report_message(reported)
+                        # success (selectors.results.report_message).
+                        level, words = report_message(reported)
                         say = messages.warning if level == "warning" else messages.success
                         say(request, words)
         except (DomainError, RuleViolation) as exc:
             # A rule the result breaks, said with the match's names (``core.words``).
-            problem = problem_of(exc, names=round_selectors.side_names(match))
+            problem = problem_of(exc, names=side_names(match))
             assert problem is not None
             error = problem.text
         else:
@@ -98,7 +106,7 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
         prefill = _posted_games(request, tournament)
     confirmed = match.status == MatchStatus.CONFIRMED
     actions = policies.match_actions(request.user, match)
-    status = round_selectors.result_status(match, side)
+    status = result_status(match, side)
     their_report = theirs if theirs and theirs.complete and not confirmed else None
     return render(
         request,
@@ -118,15 +126,11 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
                 if their_report
                 else ""
             ),
-            "their_outcome": (
-                round_selectors.report_outcome(match, their_report) if their_report else ""
-            ),
+            "their_outcome": (report_outcome(match, their_report) if their_report else ""),
             "status": status,
-            "judge_reports": round_selectors.reports_to_compare(match, actions, status),
+            "judge_reports": reports_to_compare(match, actions, status),
             "correction": (
-                round_selectors.correction_impact(match).words
-                if confirmed and "judge" in actions
-                else ""
+                correction_impact(match).words if confirmed and "judge" in actions else ""
             ),
             "confirmed": confirmed,
             "next": next_page,
@@ -201,7 +205,7 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "body_url": f"{request.path}?{query.urlencode()}",
             **tournament_context(request, tournament),
-            "rows": round_selectors.judge_rows(matches, tournament),
+            "rows": judge_rows(matches, tournament),
             "calls": call_selectors.open_calls(tournament),
             "rounds": selectors.tournament_rounds(tournament),
             "filter_round": round_raw,
@@ -215,7 +219,7 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _count_words(tournament: Tournament) -> list[tuple[int, str]]:
     """The grid's counts: ``[(7, "waiting for a report"), (1, "confirmed")]`` (one query)."""
-    counts = round_selectors.match_counts(tournament)
+    counts = match_counts(tournament)
     return [(n, COUNT_WORDS[status]) for status, n in counts.items() if status in COUNT_WORDS]
 
 
@@ -239,13 +243,11 @@ def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     error = ""
     entered = False
     try:
-        games = round_selectors.quick_result_games(
-            match, tournament, request.POST.get("result", "")
-        )
+        games = quick_result_games(match, tournament, request.POST.get("result", ""))
         results.judge_result(actor=request.user, match=match, games=games)
         entered = True
     except (DomainError, RuleViolation) as exc:
-        problem = problem_of(exc, names=round_selectors.side_names(match))
+        problem = problem_of(exc, names=side_names(match))
         assert problem is not None
         error = problem.text
     if not getattr(request, "htmx", False):
@@ -262,7 +264,7 @@ def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             "tournament": tournament,
             "counts": _count_words(tournament) if entered else [],
-            "row": round_selectors.judge_rows([match], tournament)[0],
+            "row": judge_rows([match], tournament)[0],
             "calls": {c.match_id: c for c in [call_selectors.open_call_of(match)] if c is not None},
             "row_error": error,
             "entered": entered,

@@ -22,8 +22,8 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.selectors import policies
-from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors import policies, timer
+from tournaments.selectors.rounds import entrant_of, pair_again_of, pairings_by_name
 from tournaments.services import lifecycle, round_clock, swiss
 from tournaments.web.common import tournament_context, tournament_for
 from tournaments.web.forms import (
@@ -78,17 +78,15 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         if "start_round" in context["actions"]:
             context["round_minutes"] = formats.round_minutes(rnd.stage)
         if "repair" in context["actions"]:
-            context["pair_again"] = round_selectors.pair_again_of(rnd)
+            context["pair_again"] = pair_again_of(rnd)
     context.update(
         {
             "round": rnd,
             "matches": matches,
             # A team event lists each member by their own name (they look for it).
-            "by_name": round_selectors.pairings_by_name(matches),
+            "by_name": pairings_by_name(matches),
             # The viewer's entrant (theirs or their team's), its rows highlighted.
-            "my_entrant": round_selectors.entrant_of(
-                request.user.pk, [e for m in matches for e in (m.a, m.b)]
-            ),
+            "my_entrant": entrant_of(request.user.pk, [e for m in matches for e in (m.a, m.b)]),
             "view": "name" if request.GET.get("by") == "name" else "table",
             "teams": tournament.entrant_type == EntrantType.TEAM,
             "rounds": selectors.tournament_rounds(tournament),
@@ -214,7 +212,7 @@ def round_timer(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments/_round_timer.html",
         {
             "tournament": tournament,
-            "clock": round_selectors.round_clock(selectors.current_round(tournament)),
+            "clock": timer.round_clock(selectors.current_round(tournament)),
             "latest_event": selectors.tournament_events(tournament).first(),
         },
     )

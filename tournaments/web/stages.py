@@ -16,7 +16,8 @@ from tournaments.models import StageStatus
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import policies
 from tournaments.selectors import round_robins as round_robin_reads
-from tournaments.selectors.rounds import entrant_of, round_clock
+from tournaments.selectors.rounds import entrant_of
+from tournaments.selectors.timer import round_clock
 from tournaments.selectors.tournaments import stages_with_rounds
 from tournaments.services import brackets, swiss
 from tournaments.web.bracket_svg import bracket_svg

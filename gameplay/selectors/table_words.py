@@ -1,0 +1,192 @@
+"""The live table in words: a card as players write it, a tap ("Bruno played 7♥"), each
+seat's box ("On turn", "3 turns left"), the team limit line, the result once the match is
+over (``outcome_words``: "Greta wins 2-1", as the match page says it) and the headline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.errors import RuleViolation
+from gameplay.models import LiveTable, TableStatus, TurnEvent, TurnKind
+from gameplay.rules import games as game_rules
+from gameplay.rules import turn_limit
+from gameplay.rules.cards import Card
+from gameplay.table_engine import is_pod, is_pod_table, pod_seats, seat_names, side_names
+from tournaments.models import (
+    Match,
+    MatchStatus,
+    ResultReport,
+)
+from tournaments.selectors import pods as pod_selectors
+from tournaments.selectors.result_words import pod_result_words, score_line
+from tournaments.selectors.results import report_outcome
+
+#: A limited player with this many turns left or fewer is "near the limit".
+NEAR_LIMIT = 2
+
+
+def card_label(code: str) -> str:
+    """A card as players write it: 7♥, Q♠, Joker."""
+    if not code:
+        return ""
+    card = Card.parse(code)
+    if card.rank is None or card.suit is None:
+        return "Joker"
+    rank = str(card)[:-1]
+    return rank + {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}[card.suit.value]
+
+
+def describe_event(table: LiveTable, event: TurnEvent) -> str:
+    """One tap in words: "Ana passed", "Bruno played 7♥ (extra turn)"."""
+    who = seat_names(table)[event.player]
+    if event.kind == TurnKind.PASS:
+        return f"{who} passed"
+    what = f"played {card_label(event.card)}" if event.card else "played a card"
+    return f"{who} {what}" + (" (extra turn)" if event.kind == TurnKind.EXTRA else "")
+
+
+def limit_line(
+    table: LiveTable, state: turn_limit.TableState | None, names: list[str]
+) -> str | None:
+    """At a table of four, once a whole team has passed: the other team's turns left, each
+    player's share ("Ada: 3 turns left, Bruno: 5"); else None."""
+    if table.players != 4 or state is None or table.turn_limit is None or is_pod_table(table):
+        return None
+    for team, side in (((0, 2), 0), ((1, 3), 1)):
+        limited = [p for p in team if p not in state.passed and state.turns_left.get(p) is not None]
+        if not limited:
+            continue
+        shares = []
+        for index, p in enumerate(limited):
+            left = state.turns_left[p]
+            unit = f" {'turn' if left == 1 else 'turns'} left" if index == 0 else ""
+            shares.append(f"{names[p]}: {left}{unit}")
+        return f"Turn limit for {side_names(table)[side]}: " + ", ".join(shares)
+    return None
+
+
+#: A seat's turns left while the infinity rule's granted extra turn is played (none are
+#: left after it: the headline says so).
+INFINITY_TURN = "Extra turn (infinity rule)"
+
+
+def seat_words(
+    table: LiveTable, state: turn_limit.TableState | None, closed: bool
+) -> list[dict[str, Any]]:
+    """Each seat's box in words: its turn (``state``: "On turn", "Waiting", "Passed"), its
+    turns left (``left``: "3 turns left", "No limit yet", the infinity rule's
+    ``INFINITY_TURN``), whether it is on turn and near the limit. Once the table is closed
+    (the match over) no seat has a turn or a limit: every word is empty."""
+    blank = {"state": "", "left": "", "on_turn": False, "near": False}
+    if closed or state is None:
+        return [dict(blank) for _ in range(table.players)]
+    out = []
+    for seat in range(table.players):
+        passed = seat in state.passed
+        on_turn = state.to_play == seat
+        if passed:
+            words = (
+                "Passed · may still play or pass again"
+                if on_turn and not table.pass_is_final
+                else "Passed"
+            )
+        else:
+            words = "On turn" if on_turn else "Waiting"
+        left = state.turns_left.get(seat)
+        if left is not None and not passed:
+            if on_turn and state.infinity:
+                left_words = INFINITY_TURN
+            else:
+                left_words = f"{left} {'turn' if left == 1 else 'turns'} left"
+            near = left <= NEAR_LIMIT
+        else:
+            left_words = "" if table.turn_limit is None or passed else "No limit yet"
+            near = False
+        out.append({"state": words, "left": left_words, "on_turn": on_turn, "near": near})
+    return out
+
+
+def confirmed_words(table: LiveTable, match: Match) -> str | None:
+    """A confirmed result in words, from the winner's side ("Greta wins 2-1", "Draw 1-1",
+    a team by its name; a pod "Greta wins the pod"), as the match page says it; no query
+    (a pod's seats read once, ``pod_seats``). None before it is confirmed."""
+    if match.status != MatchStatus.CONFIRMED:
+        return None
+    if not is_pod(match):
+        return score_line(match)
+    names = seat_names(table)
+    for index, seat in enumerate(pod_seats(match)):
+        if seat.registration_id == match.pod_winner_id:
+            return pod_result_words(names[index])
+    return None
+
+
+def _reported_words(
+    table: LiveTable, match: Match, reports: dict[str, ResultReport] | None
+) -> str | None:
+    """The result waiting for a confirmation, in words from the winner's side: what the
+    report to confirm gives (the match page's ``report_outcome``; a pod's winner). One
+    query (the game options, a pod's settings); None when nothing waits."""
+    if match.status != MatchStatus.REPORTED or not reports:
+        return None
+    report = next((r for side, r in sorted(reports.items()) if r.complete), None)
+    if report is None:
+        return None
+    if not is_pod(match):
+        return report_outcome(match, report)
+    settings = pod_selectors.settings_of(match.round.stage)
+    try:
+        outcome = game_rules.pod_outcome(
+            match.round.tournament.game,
+            report.games[0]["rounds"],
+            players=table.players,
+            rounds_to_win=settings.rounds_to_win,
+        )
+    except (RuleViolation, KeyError, IndexError, TypeError):
+        return None  # a stored report the rules refuse now: no words rather than a crash
+    if outcome.winner is None:
+        return None
+    return pod_result_words(seat_names(table)[outcome.winner])
+
+
+def outcome_words(
+    table: LiveTable, match: Match, reports: dict[str, ResultReport] | None
+) -> str | None:
+    """The match's result in words once the match is over (confirmed, or reported and
+    waiting for a confirmation), else None: what every confirmation at the table and its
+    headline say first."""
+    return confirmed_words(table, match) or _reported_words(table, match, reports)
+
+
+def headline(
+    table: LiveTable,
+    state: turn_limit.TableState | None,
+    names: list[str],
+    outcome: str | None = None,
+    waiting_for: str | None = None,
+) -> str:
+    if table.status == TableStatus.DONE or table.match.status == MatchStatus.CONFIRMED:
+        return _end_line(table.match, outcome, waiting_for)
+    if state is None or state.to_play is None:
+        why = state.why if state is not None else None
+        return f"Game round over ({why}): enter the scores." if why else "Game round over."
+    who = names[state.to_play]
+    left = state.turns_left.get(state.to_play)
+    if state.infinity:
+        return f"{who}'s turn: the extra turn just granted (no turns left after it)"
+    if left is not None:
+        return f"{who}'s turn · {left} {'turn' if left == 1 else 'turns'} left"
+    return f"{who}'s turn"
+
+
+def _end_line(match: Match, outcome: str | None, waiting_for: str | None) -> str:
+    """The headline once the match is over: its result first, from the winner's side."""
+    if outcome is None:
+        if match.status == MatchStatus.DISPUTED:
+            return "The match is over: the reports differ, and a judge decides."
+        return "The match is over."
+    if match.status == MatchStatus.CONFIRMED:
+        return f"{outcome}: the result is confirmed."
+    if waiting_for:
+        return f"{outcome}: waiting for {waiting_for} to confirm."
+    return f"{outcome}: waiting for a confirmation."

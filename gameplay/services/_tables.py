@@ -1,0 +1,234 @@
+"""The machinery the live table's services share (private to ``gameplay.services``): reading
+a table under its lock, who may act at it and for which seat, whether it is still open,
+the scores' input, and the after-commit announcement of its snapshot (``table_changed``).
+
+They assume the caller's transaction (``reopen_pod_scores`` excepted: its own); the writes
+and their audit entries are ``tables``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+
+from core.auth import AnyUser
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from core.locks import lock_one
+from gameplay import table_engine as engine
+from gameplay.models import LiveTable, TableMode, TableSettings, TableStatus, TurnEvent, TurnKind
+from gameplay.rules import turn_limit
+from gameplay.selectors import tables as selectors
+from gameplay.table_engine import seat_of
+from tournaments.models import Match, MatchStatus, RoundStatus
+from tournaments.selectors import policies
+from tournaments.services.locks import lock_match
+
+#: Sent after commit with ``table_id`` and the table's full ``snapshot``.
+table_changed = Signal()
+
+
+#: The most points a game round's score may have (bounds the input; no game comes close).
+MAX_SCORE = 9999
+
+
+def lock_table(table_id: int) -> LiveTable:
+    """The table's row, with its match, round, tournament, club and players (not locked)."""
+    table = lock_one(LiveTable, related=engine.TABLE_RELATED, pk=table_id)
+    if table is None:
+        raise NotFound("No such table.")
+    return table
+
+
+def require_at_table(actor: AnyUser, match: Match) -> None:
+    if not engine.plays_in(match, actor) and not policies.can_judge(
+        actor, match.round.tournament.club
+    ):
+        raise NotAllowed(
+            "Only the players of this match and the judges can use its table.",
+            code="not_at_table",
+        )
+
+
+def acting_seat(actor: AnyUser, table: LiveTable, player: int | None) -> tuple[int, bool]:
+    """The seat the tap is for, and whether a judge makes it for a player."""
+    seat = seat_of(table, actor)
+    judge = policies.can_judge(actor, table.match.round.tournament.club)
+    if seat is None and not judge:
+        raise NotAllowed(
+            "Only the players of this match and the judges can use its table.",
+            code="not_at_table",
+        )
+    if player is not None and not (isinstance(player, int) and 0 <= player < table.players):
+        raise InvalidInput(
+            f"A player is a seat from 0 to {table.players - 1}.",
+            code="invalid_player",
+            field="player",
+        )
+    if player is None:
+        if seat is None:
+            raise InvalidInput(
+                "Say which player's turn this is.", code="invalid_player", field="player"
+            )
+        return seat, False
+    if player == seat or (table.mode == TableMode.SHARED and seat is not None):
+        return player, False
+    if judge:
+        return player, True
+    raise NotAllowed(
+        "Each player taps on their own phone at this table: tap for yourself.",
+        code="not_your_seat",
+    )
+
+
+def require_open(table: LiveTable) -> None:
+    match = table.match
+    if match.status == MatchStatus.CONFIRMED or table.status == TableStatus.DONE:
+        raise Conflict("This match's result is in: the table is closed.", code="table_closed")
+    if match.round.status == RoundStatus.COMPLETE:
+        raise Conflict("This round is complete: the table is closed.", code="table_closed")
+
+
+def parse_scores(scores: object, count: int = 2) -> list[int]:
+    if (
+        not isinstance(scores, list)
+        or len(scores) != count
+        or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
+    ):
+        raise InvalidInput(
+            "The scores are two whole numbers, the first player's then the second's."
+            if count == 2
+            else f"The scores are {count} whole numbers, one per player in seat order.",
+            code="invalid_scores",
+            field="scores",
+        )
+    if not all(0 <= s <= MAX_SCORE for s in scores):
+        raise InvalidInput(f"A score is 0 to {MAX_SCORE}.", code="invalid_scores", field="scores")
+    return list(scores)
+
+
+def after_commit(
+    table: LiveTable,
+    match: Match,
+    events: list[TurnEvent] | None = None,
+    state: turn_limit.TableState | None = None,
+) -> None:
+    """Announce the table's new snapshot once the transaction commits (built now, from the
+    rows and the engine's state this transaction has)."""
+    snapshot = selectors.snapshot_of(table, match, events, state)
+    table_id = table.pk
+    transaction.on_commit(
+        lambda: table_changed.send(sender=LiveTable, table_id=table_id, snapshot=snapshot)
+    )
+
+
+def announce(table_id: int) -> None:
+    """Send the table's snapshot now (after a change made elsewhere, such as the opponent
+    confirming the result the table reported)."""
+    snapshot = selectors.full_snapshot(table_id)
+    if snapshot is not None:
+        table_changed.send(sender=LiveTable, table_id=table_id, snapshot=snapshot)
+
+
+@transaction.atomic(durable=True)
+def reopen_pod_scores(*, table_id: int, games: list[Any]) -> None:
+    """The pods service refused the decided result: the table waits for that game round's
+    scores again (as it was before they were entered)."""
+    locked = lock_table(table_id)
+    locked.games = games
+    locked.status = TableStatus.SCORING
+    locked.version += 1
+    locked.save(update_fields=["games", "status", "version"])
+    after_commit(locked, locked.match)
+
+
+def check_tap_input(
+    *, number: object, kind: object, card: object, row: object, player: object
+) -> tuple[int, str, str, str, int | None]:
+    """A tap's fields as sent, checked before anything is read: its number, kind, card
+    code, row and seat (returned as they are, typed)."""
+    if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 10_000:
+        raise InvalidInput(
+            "A turn names its number (0 for the first).", code="invalid_turn", field="number"
+        )
+    if kind not in TurnKind.values:
+        raise InvalidInput(
+            "A turn is a play, a play with an extra turn, or a pass.",
+            code="invalid_kind",
+            field="kind",
+        )
+    if not isinstance(card, str) or len(card) > 6:
+        raise InvalidInput(
+            "A card is a code such as 7H, QS or JK.", code="cards.unknown_card", field="card"
+        )
+    if row not in ("", "clubs", "spades", "diamonds"):
+        raise InvalidInput("A row is clubs, spades or diamonds.", code="invalid_row", field="row")
+    if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
+        raise InvalidInput("A player is a seat number.", code="invalid_player", field="player")
+    return number, str(kind), card, str(row), player
+
+
+def lock_for_scores(
+    actor: AnyUser, *, table_id: int, match_id: int, pod: bool = False
+) -> tuple[LiveTable, Match, int | None]:
+    """The match, then the table, locked for scores (the order of every result write),
+    and the actor's seat; refused unless they play at the table or judge."""
+    match = lock_match(match_id)
+    locked = lock_table(table_id)
+    locked.match = match
+    seat = seat_of(locked, actor)
+    judge = policies.can_judge(actor, match.round.tournament.club)
+    if seat is None and not judge:
+        who = "pod" if pod else "match"
+        raise NotAllowed(
+            f"Only the players of this {who} and the judges can use its table.",
+            code="not_at_table",
+        )
+    return locked, match, seat
+
+
+def require_scoring(locked: LiveTable, game_round: object, *, played: int) -> None:
+    """The table waits for the scores of game round ``played + 1`` (``game_round``)."""
+    if game_round != played + 1 or not isinstance(game_round, int):
+        raise Conflict(
+            f"The scores of game round {played} are already in: the table has moved on.",
+            code="scores_already_in",
+            field="game_round",
+        )
+    require_open(locked)
+    if locked.status != TableStatus.SCORING:
+        raise Conflict(
+            "This game round is still being played: its scores come when it ends.",
+            code="game_round_not_over",
+        )
+
+
+_SETTING_BOUNDS = {"turn_limit": (1, 100), "turn_seconds": (0, 600), "undo_seconds": (0, 600)}
+_SETTING_WORDS = {
+    "turn_limit": "The turn limit after a pass",
+    "turn_seconds": "The time per turn",
+    "undo_seconds": "The undo window",
+}
+
+
+def check_settings(changes: dict[str, object]) -> None:
+    """Table settings as an organiser sends them: known names, numbers in range, switches
+    on or off."""
+    unknown = sorted(set(changes) - set(TableSettings.EDITABLE))
+    if unknown:
+        raise InvalidInput(
+            f"Unknown setting {unknown[0]!r}.", code="unknown_field", field=unknown[0]
+        )
+    for name, value in changes.items():
+        if name in _SETTING_BOUNDS:
+            low, high = _SETTING_BOUNDS[name]
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise InvalidInput(
+                    f"{_SETTING_WORDS[name]} is {low} to {high}"
+                    + (" turns." if name == "turn_limit" else " seconds."),
+                    code="out_of_range",
+                    field=name,
+                )
+        elif not isinstance(value, bool):
+            raise InvalidInput(f"{name} is on or off.", code="invalid", field=name)

@@ -1,0 +1,226 @@
+"""The home page: the running and upcoming tournaments, the user's own, their clubs, and
+a player's "your match" card in each running tournament (``playing_now``), with the
+links to their open live table or draft (asked of the gameplay app by a signal)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import OuterRef, Subquery
+from django.dispatch import Signal
+
+from tournaments.models import (
+    MATCH_ENTRANTS,
+    POD_KINDS,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    Membership,
+    Round,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.selectors import policies
+from tournaments.selectors.names import round_title
+from tournaments.selectors.timer import RoundClock, round_clock
+from tournaments.selectors.tournaments import member_of_entrant, visible_tournaments
+
+if TYPE_CHECKING:
+    from core.auth import AnyUser
+
+
+# --- the player's home during an event ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayingLinks:
+    """Where a player's card links (``playing_links``): the open live table of each match
+    (match id -> table id) and the open draft pod in each tournament (tournament id ->
+    pod id)."""
+
+    tables: Mapping[int, int]
+    drafts: Mapping[int, int]
+
+
+#: Asked for the links of the player's cards: ``send(sender=Match, user_id=...,
+#: match_ids=[...], tournament_ids=[...])``; each receiver answers a ``PlayingLinks``.
+#: The gameplay app answers it (``gameplay.selectors.home``), connected in its
+#: ``AppConfig.ready``: live tables and drafts are its rows, and this app never imports it.
+playing_links = Signal()
+
+
+def _links(user_id: int, matches: list[Match]) -> PlayingLinks:
+    tables: dict[int, int] = {}
+    drafts: dict[int, int] = {}
+    for _, reply in playing_links.send(
+        sender=Match,
+        user_id=user_id,
+        match_ids=[m.pk for m in matches],
+        tournament_ids=sorted({m.round.tournament_id for m in matches}),
+    ):
+        if isinstance(reply, PlayingLinks):
+            tables.update(reply.tables)
+            drafts.update(reply.drafts)
+    return PlayingLinks(tables=tables, drafts=drafts)
+
+
+@dataclass(frozen=True)
+class PlayingNow:
+    """A player's "your match" card: "Round 3 · table 4 · vs Bruno", the round's clock,
+    the report button (``report``: the result is not confirmed) and the links to their
+    open live table or draft."""
+
+    tournament: Tournament
+    match: Match
+    title: str  # "Round 3", "Quarterfinals"
+    table: int
+    #: Who they play: "Bruno", a team's name, a pod's other players ("Ann, Bo and Cy");
+    #: empty for a bye.
+    against: str
+    bye: bool
+    pod: bool
+    clock: RoundClock | None
+    report: bool
+    live_table_id: int | None
+    draft_pod_id: int | None
+
+
+def _names(names: list[str]) -> str:
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _card(
+    user_id: int,
+    tournament: Tournament,
+    match: Match,
+    pod_seats: list[MatchSeat],
+    links: PlayingLinks,
+) -> PlayingNow:
+    pod = bool(pod_seats)
+    if pod:
+        against = _names(
+            [s.registration.name for s in pod_seats if not s.registration.has_member(user_id)]
+        )
+    elif match.b is None:
+        against = ""
+    else:
+        mine_is_a = match.a is not None and match.a.has_member(user_id)
+        other = match.b if mine_is_a else match.a
+        against = other.name if other is not None else ""
+    return PlayingNow(
+        tournament=tournament,
+        match=match,
+        title=round_title(match.round),
+        table=match.table,
+        against=against,
+        bye=match.is_bye and not pod,
+        pod=pod,
+        clock=round_clock(match.round),
+        report=match.status != MatchStatus.CONFIRMED and (pod or not match.is_bye),
+        live_table_id=links.tables.get(match.pk),
+        draft_pod_id=links.drafts.get(tournament.pk),
+    )
+
+
+def playing_now(
+    user: AnyUser, tournaments: Iterable[Tournament], *, latest: dict[int, int] | None = None
+) -> list[PlayingNow]:
+    """The user's card in each of ``tournaments`` that is running and where they have a
+    match to play now (the rule of :func:`current_match_of`: their unconfirmed match, else
+    theirs in the latest round; ``latest``: tournament id -> its latest round number, when
+    the caller read it; else one query more). At most four queries whatever the number of
+    tournaments: the latest rounds (unless given), the user's seats with their matches and
+    entrants, the seats of pods among them; and what the ``playing_links`` receivers read
+    (gameplay: the open tables, the open draft pods)."""
+    running = {t.pk: t for t in tournaments if policies.tournament_is_running(t)}
+    if not user.is_authenticated or not running:
+        return []
+    if latest is None:
+        latest = {}
+        for tournament_id, number in Round.objects.filter(
+            tournament_id__in=list(running)
+        ).values_list("tournament_id", "number"):
+            latest[tournament_id] = max(number, latest.get(tournament_id, 0))
+    seats = (
+        MatchSeat.objects.filter(
+            member_of_entrant(user.pk, "registration__"), round__tournament_id__in=list(running)
+        )
+        .select_related(
+            "match__round__stage",
+            *(f"match__{name}" for name in MATCH_ENTRANTS),
+        )
+        .order_by("-round__number")
+    )
+    chosen: dict[int, Match] = {}
+    last_seen: dict[int, Match] = {}
+    for seat in seats:
+        tournament_id = seat.match.round.tournament_id
+        last_seen.setdefault(tournament_id, seat.match)
+        if tournament_id not in chosen and seat.match.status != MatchStatus.CONFIRMED:
+            chosen[tournament_id] = seat.match
+    for tournament_id, match in last_seen.items():
+        if tournament_id not in chosen and match.round.number == latest.get(tournament_id):
+            chosen[tournament_id] = match
+    if not chosen:
+        return []
+    pods: dict[int, list[MatchSeat]] = {}
+    pod_matches = [m.pk for m in chosen.values() if m.round.stage.kind in POD_KINDS]
+    if pod_matches:
+        for seat in (
+            MatchSeat.objects.filter(match_id__in=pod_matches, position__isnull=False)
+            .select_related("registration__player", "registration__partner")
+            .order_by("position")
+        ):
+            pods.setdefault(seat.match_id, []).append(seat)
+    links = _links(user.pk, list(chosen.values()))
+    return [
+        _card(user.pk, running[tid], match, pods.get(match.pk, []), links)
+        for tid, match in sorted(chosen.items(), key=lambda kv: running[kv[0]].scheduled_start)
+    ]
+
+
+def home_page(user: AnyUser) -> dict[str, Any]:
+    """The home page's lists: running and upcoming tournaments, the user's unfinished ones,
+    their clubs (3 queries, whatever the number of rows), and ``playing``: a "your match"
+    card for each running tournament where the user has a match now
+    (``playing_now``: 2 queries more, 3 with a pod, whatever the number of
+    tournaments)."""
+    tournaments = visible_tournaments(user)
+    # One query for both lists: the running ones are under way (they started, maybe hours
+    # ago), the ones open for registration are coming up.
+    open_or_running = list(
+        tournaments.filter(
+            status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING]
+        ).order_by("scheduled_start")[:10]
+    )
+    mine: list[Tournament] = []
+    clubs: list[Membership] = []
+    if user.is_authenticated:
+        mine = list(
+            tournaments.filter(member_of_entrant(user.pk, "registrations__"))
+            .exclude(status=TournamentStatus.FINISHED)
+            .annotate(
+                latest_round=Subquery(
+                    Round.objects.filter(tournament=OuterRef("pk"))
+                    .order_by("-number")
+                    .values("number")[:1]
+                )
+            )
+            .distinct()
+            .order_by("scheduled_start")
+        )
+        clubs = list(
+            Membership.objects.filter(user=user).select_related("club").order_by("club__name")
+        )
+    latest = {t.pk: t.latest_round for t in mine if t.latest_round is not None}  # type: ignore[attr-defined]
+    return {
+        "running": [t for t in open_or_running if t.status == TournamentStatus.RUNNING],
+        "upcoming": [t for t in open_or_running if t.status != TournamentStatus.RUNNING],
+        "mine": mine,
+        "my_clubs": clubs,
+        "playing": playing_now(user, mine, latest=latest),
+    }

@@ -1,0 +1,84 @@
+"""A match as its page and the API read it (with its reports), the player's match to
+play now, and a pod's seats in order."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Prefetch, prefetch_related_objects
+
+from tournaments.models import (
+    MATCH_ENTRANTS,
+    Match,
+    MatchSeat,
+    MatchStatus,
+    ResultReport,
+    Round,
+    Tournament,
+)
+from tournaments.selectors.rounds import current_round
+from tournaments.selectors.tournaments import member_of_entrant
+
+if TYPE_CHECKING:
+    from core.auth import AnyUser
+
+
+def match_for_page(pk: int) -> Match | None:
+    """A match with what its page and the API show: players, tournament, reports (with who
+    sent them). Two queries; not ``.first()``, which would sort the one row by its key."""
+    rows = list(
+        Match.objects.select_related("round__tournament__club", "round__stage", *MATCH_ENTRANTS)
+        .prefetch_related(
+            Prefetch("reports", queryset=ResultReport.objects.select_related("reported_by"))
+        )
+        .filter(pk=pk)[:1]
+    )
+    return rows[0] if rows else None
+
+
+def with_current_reports(match: Match) -> Match:
+    """``match`` with its current reports (``match.reports.all()``), one query: for the
+    answer to a result post, whose match the service has just read."""
+    prefetch_related_objects(
+        [match], Prefetch("reports", queryset=ResultReport.objects.filter(current=True))
+    )
+    return match
+
+
+def current_match_of(
+    user: AnyUser, tournament: Tournament, *, latest: Round | None = None
+) -> Match | None:
+    """The user's match to play now: their unconfirmed one (in a double elimination it can
+    be in an earlier round than the latest), else theirs in the tournament's latest round
+    (``latest``: that round, when the caller has read it already)."""
+    if not user.is_authenticated:
+        return None
+    rnd = latest or current_round(tournament)
+    if rnd is None:
+        return None
+    seats = list(
+        MatchSeat.objects.select_related("match")
+        .filter(member_of_entrant(user.pk, "registration__"), round__tournament=tournament)
+        .order_by("-round__number")[:4]
+    )
+    unplayed = next((s for s in seats if s.match.status != MatchStatus.CONFIRMED), None)
+    if unplayed is not None:
+        return match_for_page(unplayed.match_id)
+    if seats and seats[0].round_id == rnd.pk:
+        return match_for_page(seats[0].match_id)
+    return None
+
+
+def pod_seats_prefetch(*, users: bool = False) -> Prefetch[Any]:
+    """A pod's seats in order as ``match.pod_seats``, with their players and partners (and
+    their accounts: ``users``); two-player matches have none with a position."""
+    related = ["registration__player", "registration__partner"]
+    if users:
+        related += ["registration__player__user", "registration__partner__user"]
+    return Prefetch(
+        "seats",
+        queryset=MatchSeat.objects.filter(position__isnull=False)
+        .select_related(*related)
+        .order_by("position"),
+        to_attr="pod_seats",
+    )
