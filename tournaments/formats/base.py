@@ -32,6 +32,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 
 from tournaments.models import Stage
+from tournaments.pairing import elimination
 
 Settings = TypeVar("Settings", bound=models.Model)
 
@@ -99,6 +100,15 @@ class Format(Protocol):
 
     def groups(self, stage: Stage) -> int:
         """How many groups play side by side (1: no groups)."""
+        ...
+
+    def seeds(self, stage: Stage) -> list[int] | None:
+        """Its entrants, best first, once fixed when it began (None: not fixed, everyone in
+        play: a Swiss, pods)."""
+        ...
+
+    def bracket(self, stage: Stage) -> elimination.Bracket | None:
+        """Its bracket, laid out from its seeds once it has begun (None: no bracket)."""
         ...
 
     # --- begin and next: the services that play it (dotted names) ----------------------

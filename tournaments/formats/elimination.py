@@ -25,6 +25,9 @@ class Elimination:
         """A bracket match needs a winner: at time it is flagged overdue for a judge."""
         return OverduePolicy.NONE
 
+    def seeds(self, stage: Stage) -> list[int] | None:
+        return self.settings(stage).seeded or None
+
     def groups(self, stage: Stage) -> int:
         return 1
 

@@ -19,6 +19,12 @@ class Pods:
         """A pod's game needs its winner: at time an unfinished pod is flagged for a judge."""
         return OverduePolicy.NONE
 
+    def seeds(self, stage: Stage) -> None:
+        return None
+
+    def bracket(self, stage: Stage) -> None:
+        return None
+
     def groups(self, stage: Stage) -> int:
         return 1
 

@@ -20,6 +20,12 @@ class RoundRobin:
         """No setting of its own yet: unfinished matches are flagged for a judge."""
         return OverduePolicy.NONE
 
+    def bracket(self, stage: Stage) -> None:
+        return None
+
+    def seeds(self, stage: Stage) -> list[int] | None:
+        return self.settings(stage).seeded or None
+
     def groups(self, stage: Stage) -> int:
         return self.settings(stage).groups
 

@@ -19,6 +19,12 @@ class Swiss:
         """The organiser's setting: a Swiss round may end in draws."""
         return self.settings(stage).overdue_policy
 
+    def seeds(self, stage: Stage) -> None:
+        return None
+
+    def bracket(self, stage: Stage) -> None:
+        return None
+
     def groups(self, stage: Stage) -> int:
         return 1
 

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 from core.errors import NotFound
 from tournaments import formats
-from tournaments.formats.elimination import Elimination
 from tournaments.models import (
     Match,
     MatchStatus,
@@ -26,9 +25,9 @@ from tournaments.selectors.names import match_title
 def bracket_of(stage: Stage) -> elimination.Bracket:
     """The stage's bracket, rebuilt from its seeds (``stage.bracket`` read with it; the stage
     has begun)."""
-    fmt = formats.format_of(stage)
-    assert isinstance(fmt, Elimination), f"{stage.label} is not a bracket"
-    return fmt.bracket(stage)
+    bracket = formats.format_of(stage).bracket(stage)
+    assert bracket is not None, f"{stage.label} is not a bracket"
+    return bracket
 
 
 def results_of(matches: list[Match]) -> dict[str, int]:

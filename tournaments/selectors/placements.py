@@ -60,9 +60,8 @@ def _bracket_order(stage: Stage, tournament: Tournament) -> Order:
 def _standings_order(stage: Stage, tournament: Tournament) -> Order:
     """A Swiss or a round robin: the standings' rank (a round robin: its entrants only)."""
     table = tournament_standings(tournament)
-    members: set[int] | None = None
-    if formats.format_of(stage).scheduled and stage.bracket.seeded:
-        members = set(stage.bracket.seeded)
+    seeds = formats.format_of(stage).seeds(stage)
+    members = None if seeds is None else set(seeds)
     rows = [row for row in table.table.rows if members is None or row.entrant in members]
     return [(row.entrant, index) for index, row in enumerate(rows, start=1)]
 
