@@ -155,10 +155,10 @@ def advance(*, stage_id: int) -> int:
     stage = lock_one(Stage, related=formats.SETTINGS_RELATIONS, pk=stage_id)
     if stage is None or stage.status != StageStatus.RUNNING:
         return 0
+    announce(stage)  # a result came in, whatever else follows
     step = formats.format_of(stage).advance
     if step is None:
         return 0
-    announce(stage)  # a result came in, whatever else follows
     return _count_step(step)(stage, tournament=tournament)
 
 
