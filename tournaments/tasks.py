@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from core.errors import DomainError
 from tournaments import selectors
-from tournaments.services import brackets, lifecycle, swiss
+from tournaments.services import lifecycle, stages, swiss
 from tournaments.services.round_clock import handle_round_clock
 
 logger = logging.getLogger(__name__)
@@ -46,9 +46,10 @@ def pair_next_round(tournament_id: int, number: int) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def begin_stage(tournament_id: int, number: int) -> bool:
-    """Begin elimination stage ``number`` once the stage before it is complete."""
+    """Begin stage ``number`` (a format that begins on commit: a bracket, a round robin,
+    pods) once the stage before it is complete."""
     try:
-        return brackets.begin_stage(tournament_id=tournament_id, number=number)
+        return stages.begin_stage(tournament_id=tournament_id, number=number)
     except DomainError as error:  # e.g. nobody made the cut: the organiser will see it
         logger.warning("tournament %s: stage %s not begun: %s", tournament_id, number, error)
         return False
@@ -56,8 +57,9 @@ def begin_stage(tournament_id: int, number: int) -> bool:
 
 @shared_task(acks_late=True, ignore_result=True)
 def advance_bracket(stage_id: int) -> int:
-    """Ready the bracket matches a confirmed result made ready."""
-    return brackets.advance(stage_id=stage_id)
+    """What a confirmed result sets going in its stage (``stages.advance``): the bracket
+    matches it made ready, a round robin's or pods' next round."""
+    return stages.advance(stage_id=stage_id)
 
 
 @shared_task(acks_late=True, ignore_result=True)

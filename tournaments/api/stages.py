@@ -17,10 +17,10 @@ from rest_framework.views import APIView
 
 from core.api import ERRORS, StrictInput, path_int, valid
 from core.web import csv_response
-from tournaments import selectors
+from tournaments import formats, selectors
 from tournaments.api import serializers as s
 from tournaments.api.common import tournament_for
-from tournaments.models import BRACKET_KINDS, SCHEDULED_KINDS, GrandFinal, Round, Stage
+from tournaments.models import GrandFinal, Round, Stage
 from tournaments.pairing import elimination
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import exports
@@ -56,7 +56,7 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
 
 class StageInput(StrictInput):
     kind = serializers.ChoiceField(
-        choices=[(k.value, k.label) for k in SCHEDULED_KINDS],
+        choices=formats.choices(formats.kinds(lambda f: f.options is not None)),
         help_text="The stage's format.",
     )
     position = serializers.ChoiceField(
@@ -161,7 +161,7 @@ class BracketPlacementSerializer(BracketEntrantSerializer):
 
 class BracketSerializer(serializers.Serializer[Any]):
     stage = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=[k.value for k in BRACKET_KINDS])
+    kind = serializers.ChoiceField(choices=formats.kinds(lambda f: f.stage_page == "bracket"))
     status = serializers.CharField()
     seeds = BracketEntrantSerializer(many=True)
     slots = BracketSlotSerializer(many=True)

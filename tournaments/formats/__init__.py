@@ -1,23 +1,31 @@
 """The formats (DESIGN.md, "formats/"): one module per format behind one protocol
 (``base.Format``), and the registry by stage kind: the one place that tells the kinds
-apart for what each format answers for itself.
+apart. Everything else asks the stage's format (:func:`format_of`) a question, or the
+registry which kinds answer one a way (:func:`kinds`, for a query's ``kind__in``).
 
-So far they answer the round clock: :func:`round_minutes` (a round started without a
-length) and :func:`overdue_policy` (what time does). Read a stage with
+Adding a format is one module here and one line in :data:`REGISTRY` (or
+:func:`register`): docs/architecture.md, "How to add a format". Read a stage with
 ``select_related(*SETTINGS_RELATIONS)`` and asking costs no query.
+
+The formats sit below the selectors: they import models and the pure packages, never a
+selector or a service (``tests/architecture/test_formats.py``); the services that play a
+format are named by dotted path (``begin``, ``after_round``, ``advance``) and called by
+``services.stages``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tournaments.formats import elimination, pods, round_robin, swiss
-from tournaments.formats.base import Format
+from tournaments.formats.base import Correction, Format, Projector, Refusal, Standings
 from tournaments.models import Stage, StageKind
 
 #: Each kind's format.
 REGISTRY: dict[str, Format] = {
     StageKind.SWISS: swiss.FORMAT,
-    StageKind.SINGLE_ELIMINATION: elimination.FORMAT,
-    StageKind.DOUBLE_ELIMINATION: elimination.FORMAT,
+    StageKind.SINGLE_ELIMINATION: elimination.SINGLE,
+    StageKind.DOUBLE_ELIMINATION: elimination.DOUBLE,
     StageKind.ROUND_ROBIN: round_robin.FORMAT,
     StageKind.PODS: pods.FORMAT,
 }
@@ -26,8 +34,34 @@ REGISTRY: dict[str, Format] = {
 SETTINGS_RELATIONS = ("swiss", "bracket", "pod_settings")
 
 
+def register(kind: str, fmt: Format) -> None:
+    """Play stages of ``kind`` with ``format`` (a test registers a toy format this way)."""
+    REGISTRY[kind] = fmt
+
+
+def of_kind(kind: str) -> Format:
+    return REGISTRY[kind]
+
+
+def find(kind: str) -> Format | None:
+    """``kind``'s format, or None for a kind no format plays (an organiser's typo)."""
+    return REGISTRY.get(kind)
+
+
 def format_of(stage: Stage) -> Format:
     return REGISTRY[stage.kind]
+
+
+def kinds(answer: Callable[[Format], object]) -> tuple[str, ...]:
+    """The kinds whose format answers ``answer`` truly, in the registry's order (for a
+    query: ``kind__in=formats.kinds(lambda f: f.many_seats)``)."""
+    return tuple(kind for kind, fmt in REGISTRY.items() if answer(fmt))
+
+
+def choices(found: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(kind, its label) for a form's or the API's choices."""
+    labels = dict(StageKind.choices)
+    return [(kind, labels.get(kind, kind)) for kind in found]
 
 
 def round_minutes(stage: Stage) -> int:
@@ -43,8 +77,17 @@ def overdue_policy(stage: Stage) -> str:
 __all__ = [
     "REGISTRY",
     "SETTINGS_RELATIONS",
+    "Correction",
     "Format",
+    "Projector",
+    "Refusal",
+    "Standings",
+    "choices",
+    "find",
     "format_of",
+    "kinds",
+    "of_kind",
     "overdue_policy",
+    "register",
     "round_minutes",
 ]

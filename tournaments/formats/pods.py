@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from tournaments.formats.base import own_settings
+from tournaments.formats.base import Correction, Projector, Refusal, Standings, own_settings
 from tournaments.models import OverduePolicy, PodSettings, Stage
 
 
 class Pods:
+    settings_relation = "pod_settings"
+
     def settings(self, stage: Stage) -> PodSettings:
         return own_settings(stage, "pod_settings", PodSettings)
 
@@ -16,6 +18,37 @@ class Pods:
     def overdue_policy(self, stage: Stage) -> str:
         """A pod's game needs its winner: at time an unfinished pod is flagged for a judge."""
         return OverduePolicy.NONE
+
+    def seeds(self, stage: Stage) -> None:
+        return None
+
+    def bracket(self, stage: Stage) -> None:
+        return None
+
+    def groups(self, stage: Stage) -> int:
+        return 1
+
+    # It seats the players in play when it begins; each round is seated from the pod
+    # standings when the one before it is complete.
+    begins_on_commit = True
+    begin = "tournaments.services.pods.begin"
+    after_round = "tournaments.services.pods.after_round"
+    advance = "tournaments.services.stages.complete_latest_round"
+
+    paired_by_hand = False
+    scheduled = False
+    options = None  # the whole event (``pods.add_stage``)
+    takes_group_cut = False
+    last_stage = Refusal("stage_after_pods", "{stage} is the whole event: no stage can follow it.")
+    draws_stand = True  # no two-sided draw to refuse: a pod's game has its places
+    many_seats = True
+
+    standings = Standings.PODS
+    correction = Correction.UNTIL_NEXT_ROUND
+
+    stage_page = "pod-stage"
+    plays_on = "pods"
+    projector = Projector.PODS
 
 
 FORMAT = Pods()

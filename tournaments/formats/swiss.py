@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from tournaments.formats.base import own_settings
+from tournaments.formats.base import Correction, Projector, Standings, own_settings
 from tournaments.models import Stage, SwissSettings
 
 
 class Swiss:
+    settings_relation = "swiss"
+
     def settings(self, stage: Stage) -> SwissSettings:
         return own_settings(stage, "swiss", SwissSettings)
 
@@ -16,6 +18,37 @@ class Swiss:
     def overdue_policy(self, stage: Stage) -> str:
         """The organiser's setting: a Swiss round may end in draws."""
         return self.settings(stage).overdue_policy
+
+    def seeds(self, stage: Stage) -> None:
+        return None
+
+    def bracket(self, stage: Stage) -> None:
+        return None
+
+    def groups(self, stage: Stage) -> int:
+        return 1
+
+    # It begins with the tournament's start; its rounds are paired by the organiser or,
+    # with automatic pairing, on commit of the round before.
+    begins_on_commit = False
+    begin = "tournaments.services.swiss.begin"
+    after_round = "tournaments.services.swiss.after_round"
+    advance = None
+
+    paired_by_hand = True
+    scheduled = False
+    options = None  # the tournament's first stage, made with it
+    takes_group_cut = False
+    last_stage = None
+    draws_stand = True
+    many_seats = False
+
+    standings = Standings.TABLE
+    correction = Correction.LATER_ROUNDS
+
+    stage_page = None
+    plays_on = None
+    projector = Projector.TABLES
 
 
 FORMAT = Swiss()

@@ -7,15 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from core.errors import NotFound
+from tournaments import formats
 from tournaments.models import (
-    BRACKET_KINDS,
-    SCHEDULED_KINDS,
     Match,
     MatchStatus,
     Registration,
     ResultReport,
     Stage,
-    StageKind,
     StageStatus,
     Tournament,
     Winner,
@@ -27,12 +25,9 @@ from tournaments.selectors.names import match_title
 def bracket_of(stage: Stage) -> elimination.Bracket:
     """The stage's bracket, rebuilt from its seeds (``stage.bracket`` read with it; the stage
     has begun)."""
-    settings = stage.bracket
-    if stage.kind == StageKind.SINGLE_ELIMINATION:
-        return elimination.build_single(settings.seeded, third_place=settings.third_place)
-    return elimination.build_double(
-        settings.seeded, grand_final=elimination.grand_final_mode(settings.grand_final)
-    )
+    bracket = formats.format_of(stage).bracket(stage)
+    assert bracket is not None, f"{stage.label} is not a bracket"
+    return bracket
 
 
 def results_of(matches: list[Match]) -> dict[str, int]:
@@ -99,7 +94,7 @@ class BracketView:
 def describe_cut(stage: Stage) -> str:
     """Who an elimination stage takes, in words ("top 8 on at least 9 points"); empty for
     other stages (``stage.bracket`` read with it)."""
-    if stage.kind not in SCHEDULED_KINDS:
+    if formats.format_of(stage).settings_relation != "bracket":
         return ""
     settings = stage.bracket
     if stage.number == 1:
@@ -116,19 +111,18 @@ def describe_cut(stage: Stage) -> str:
     return words
 
 
-def stage_of(
-    tournament: Tournament, number: int, *, kinds: tuple[str, ...] = BRACKET_KINDS
-) -> Stage:
-    """The tournament's stage ``number`` of one of ``kinds``, with its settings (a 404
-    naming what was looked for otherwise)."""
+def stage_of(tournament: Tournament, number: int, *, page: str = "bracket") -> Stage:
+    """The tournament's stage ``number`` played on ``page`` (its format's ``stage_page``:
+    "bracket", "round-robin"), with its settings (a 404 naming what was looked for
+    otherwise)."""
+    kinds = formats.kinds(lambda f: f.stage_page == page)
     stage = (
         Stage.objects.select_related("bracket")
         .filter(tournament=tournament, number=number, kind__in=kinds)
         .first()
     )
     if stage is None:
-        what = "round-robin" if kinds == (StageKind.ROUND_ROBIN,) else "bracket"
-        raise NotFound(f"{tournament.name} has no {what} stage {number}.")
+        raise NotFound(f"{tournament.name} has no {page} stage {number}.")
     return stage
 
 
@@ -137,13 +131,7 @@ def stage_page(stage: Stage) -> str | None:
     None for a Swiss (its rounds have the pairings pages) or before it begins."""
     if stage.status == StageStatus.PENDING:
         return None
-    if stage.kind in BRACKET_KINDS:
-        return "bracket"
-    if stage.kind == StageKind.ROUND_ROBIN:
-        return "round-robin"
-    if stage.kind == StageKind.PODS:
-        return "pod-stage"
-    return None
+    return formats.format_of(stage).stage_page
 
 
 def bracket_view(stage: Stage) -> BracketView:

@@ -7,8 +7,8 @@ robin's or a pod stage's standings), then the entrants who did not reach it foll
 order of the stage before, and so on. So a top-4 cut's champion is 1st, its finalist 2nd,
 its semi-finalists 3rd, and the Swiss's 5th is 5th.
 
-Each format answers "the order of my entrants" in :data:`_ORDERS` (one function a stage
-kind), the same question the house issue's format plug-ins will answer.
+Each format answers how its entrants are ordered (``Format.standings``: its bracket's
+placements, the standings table, pod points); :data:`_ORDERS` has one function for each.
 """
 
 from __future__ import annotations
@@ -16,15 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tournaments import formats
+from tournaments.formats import Standings
 from tournaments.models import (
-    BRACKET_KINDS,
-    POD_KINDS,
     Match,
     MatchStatus,
     Registration,
     RegistrationStatus,
     Stage,
-    StageKind,
     StageStatus,
     Tournament,
     Winner,
@@ -61,9 +60,8 @@ def _bracket_order(stage: Stage, tournament: Tournament) -> Order:
 def _standings_order(stage: Stage, tournament: Tournament) -> Order:
     """A Swiss or a round robin: the standings' rank (a round robin: its entrants only)."""
     table = tournament_standings(tournament)
-    members: set[int] | None = None
-    if stage.kind == StageKind.ROUND_ROBIN and stage.bracket.seeded:
-        members = set(stage.bracket.seeded)
+    seeds = formats.format_of(stage).seeds(stage)
+    members = None if seeds is None else set(seeds)
     rows = [row for row in table.table.rows if members is None or row.entrant in members]
     return [(row.entrant, index) for index, row in enumerate(rows, start=1)]
 
@@ -72,11 +70,11 @@ def _pods_order(stage: Stage, tournament: Tournament) -> Order:
     return [(row.registration.pk, row.row.rank) for row in standings_of(stage)]
 
 
-_ORDERS: dict[str, Callable[[Stage, Tournament], Order]] = {
-    **{kind: _bracket_order for kind in BRACKET_KINDS},
-    StageKind.SWISS: _standings_order,
-    StageKind.ROUND_ROBIN: _standings_order,
-    StageKind.PODS: _pods_order,
+#: Each way a format orders its entrants (``Format.standings``).
+_ORDERS: dict[Standings, Callable[[Stage, Tournament], Order]] = {
+    Standings.BRACKET: _bracket_order,
+    Standings.TABLE: _standings_order,
+    Standings.PODS: _pods_order,
 }
 
 
@@ -93,7 +91,11 @@ def final_order(tournament: Tournament) -> list[tuple[int, int]]:
     seen: set[int] = set()
     for stage in stages:
         offset = len(placed)
-        rest = [(pk, p) for pk, p in _ORDERS[stage.kind](stage, tournament) if pk not in seen]
+        rest = [
+            (pk, p)
+            for pk, p in _ORDERS[formats.format_of(stage).standings](stage, tournament)
+            if pk not in seen
+        ]
         previous: tuple[int, int] | None = None  # (place in the stage, final place)
         for index, (pk, stage_place) in enumerate(rest, start=1):
             # Competition ranking among those left: a shared place stays shared.
@@ -113,7 +115,7 @@ def records(tournament: Tournament) -> dict[int, str]:
     tally: dict[int, list[int]] = {}
     for a, b, winner in (
         Match.objects.filter(round__tournament=tournament, status=MatchStatus.CONFIRMED)
-        .exclude(round__stage__kind__in=POD_KINDS)
+        .exclude(round__stage__kind__in=formats.kinds(lambda f: f.many_seats))
         .values_list("a_id", "b_id", "winner")
     ):
         for pk, mine in ((a, Winner.A), (b, Winner.B)):

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gameplay.rules import games as game_rules
+from tournaments import formats
 from tournaments.models import (
     Match,
     MatchSeat,
@@ -18,7 +19,6 @@ from tournaments.models import (
     ResultReport,
     Round,
     Stage,
-    StageKind,
 )
 from tournaments.pairing import pods
 
@@ -118,10 +118,15 @@ def describe(row: PodStandingRow) -> dict[str, Any]:
     }
 
 
+def _pod_kinds() -> tuple[str, ...]:
+    """The kinds whose matches seat three or more (pods)."""
+    return formats.kinds(lambda f: f.many_seats)
+
+
 def pod_stage_of(tournament_id: int) -> Stage | None:
     """The tournament's pod stage (None: it has none)."""
     return (
-        Stage.objects.filter(tournament_id=tournament_id, kind=StageKind.PODS)
+        Stage.objects.filter(tournament_id=tournament_id, kind__in=_pod_kinds())
         .select_related("tournament")
         .order_by("number")
         .first()
@@ -201,7 +206,7 @@ def _reporter(report: ResultReport) -> str:
 def pod_of(match_id: int) -> PodView | None:
     """One pod with its seats (two queries), or None when the match is not a pod."""
     match = (
-        Match.objects.filter(pk=match_id, round__stage__kind=StageKind.PODS)
+        Match.objects.filter(pk=match_id, round__stage__kind__in=_pod_kinds())
         .select_related("round__stage", "round__tournament__club", "pod_winner__player")
         .first()
     )

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 from django.dispatch import Signal
 
 from core.errors import NotAllowed
+from tournaments import formats
 from tournaments.models import (
     JUDGING_ROLES,
     MANAGING_ROLES,
-    SCHEDULED_KINDS,
     Club,
     FirstRoundPairing,
     Match,
@@ -141,7 +141,7 @@ def is_scheduled_round(rnd: Round) -> bool:
     """A round of a stage played from a schedule (a bracket, a round robin): its matches
     follow from it, so it is never paired, paired again or changed by a swap
     (``rnd.stage`` read with it)."""
-    return rnd.stage.kind in SCHEDULED_KINDS
+    return formats.format_of(rnd.stage).scheduled
 
 
 def may_finish(tournament: Tournament, current_round: Round | None) -> bool:

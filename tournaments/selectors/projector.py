@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tournaments import formats
+from tournaments.formats import Projector
 from tournaments.models import (
-    BRACKET_KINDS,
     MATCH_ENTRANTS,
-    POD_KINDS,
     EntrantType,
     Match,
     MatchStatus,
@@ -80,7 +80,10 @@ class ProjectorView:
 
     @property
     def pods(self) -> bool:
-        return self.round is not None and self.round.stage.kind in POD_KINDS
+        return (
+            self.round is not None
+            and formats.format_of(self.round.stage).projector == Projector.PODS
+        )
 
     @property
     def results_in(self) -> int:
@@ -158,7 +161,7 @@ def _round_tables(rnd: Round, *, teams: bool) -> list[Table]:
         .prefetch_related(pod_seats_prefetch())
         .order_by("table")
     )
-    if rnd.stage.kind in POD_KINDS:
+    if formats.format_of(rnd.stage).projector == Projector.PODS:
         return [_pod_table(m, teams=teams) for m in matches]
     return [_two_player_table(m, teams=teams) for m in matches]
 
@@ -196,7 +199,7 @@ def projector_view(tournament: Tournament) -> ProjectorView:
     if rnd is None:
         return ProjectorView(tournament=tournament, round=None, clock=None)
     clock = round_clock(rnd)
-    if rnd.stage.kind in BRACKET_KINDS:
+    if formats.format_of(rnd.stage).projector == Projector.BRACKET:
         view = bracket_view(rnd.stage)
         if view.bracket is not None:
             return ProjectorView(

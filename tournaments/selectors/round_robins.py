@@ -12,7 +12,6 @@ from tournaments.models import (
     MatchStatus,
     Registration,
     Stage,
-    StageKind,
     StageStatus,
     Tournament,
     Winner,
@@ -77,7 +76,7 @@ def plan_of(stage: Stage) -> list[list[tuple[str, int, int | None]]]:
 
 def stage_of(tournament: Tournament, number: int) -> Stage:
     """The tournament's round-robin stage ``number`` with its settings (else a 404)."""
-    return bracket_stage_of(tournament, number, kinds=(StageKind.ROUND_ROBIN,))
+    return bracket_stage_of(tournament, number, page="round-robin")
 
 
 @dataclass(frozen=True)

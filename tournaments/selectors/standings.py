@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from tournaments import formats
+from tournaments.formats import Standings
 from tournaments.models import (
     DEFAULT_TIEBREAKERS,
     LateEntry,
@@ -13,7 +15,6 @@ from tournaments.models import (
     MatchStatus,
     Registration,
     RegistrationStatus,
-    StageKind,
     SwissSettings,
     Tournament,
 )
@@ -28,7 +29,7 @@ def confirmed_results(tournament: Tournament) -> list[standings.MatchResult]:
     rows = (
         Match.objects.filter(
             round__tournament=tournament,
-            round__stage__kind__in=(StageKind.SWISS, StageKind.ROUND_ROBIN),
+            round__stage__kind__in=formats.kinds(lambda f: f.standings == Standings.TABLE),
             status=MatchStatus.CONFIRMED,
         )
         .order_by("round__number", "table")

@@ -10,6 +10,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from core.errors import NotFound
 from core.models import AuditEntry, Event
 from gameplay.rules.outcome import GameOptions
+from tournaments import formats
 from tournaments.models import (
     MANAGING_ROLES,
     Club,
@@ -20,7 +21,6 @@ from tournaments.models import (
     RegistrationStatus,
     Round,
     Stage,
-    StageKind,
     StageStatus,
     SwissSettings,
     Tournament,
@@ -167,11 +167,16 @@ def stages_with_rounds(tournament: Tournament) -> QuerySet[Stage]:
     )
 
 
+def _swiss_kinds() -> tuple[str, ...]:
+    """The kinds whose settings are ``SwissSettings`` (the Swiss)."""
+    return formats.kinds(lambda f: f.settings_relation == "swiss")
+
+
 def swiss_stage(tournament: Tournament) -> Stage:
     """The tournament's (first) Swiss stage, with its settings (a 404 when it has none)."""
     stage = (
         Stage.objects.select_related("swiss")
-        .filter(tournament=tournament, kind=StageKind.SWISS)
+        .filter(tournament=tournament, kind__in=_swiss_kinds())
         .order_by("number")
         .first()
     )
@@ -189,7 +194,7 @@ def swiss_settings_or_defaults(tournament: Tournament) -> SwissSettings:
     """The Swiss stage's settings, or the defaults (unsaved) for a tournament without one:
     what standings and result checks read (one query)."""
     return (
-        SwissSettings.objects.filter(stage__tournament=tournament, stage__kind=StageKind.SWISS)
+        SwissSettings.objects.filter(stage__tournament=tournament, stage__kind__in=_swiss_kinds())
         .order_by("stage__number")
         .first()
     ) or SwissSettings()
@@ -219,7 +224,7 @@ def round_game_options(rnd: Round) -> GameOptions:
     it is a Swiss stage read with them (``select_related("stage__swiss")``: no query), else
     the tournament's (:func:`game_options`)."""
     stage = rnd.stage
-    if stage.kind == StageKind.SWISS:
+    if formats.format_of(stage).settings_relation == "swiss":
         try:
             settings = stage.swiss
         except SwissSettings.DoesNotExist:

@@ -1,6 +1,8 @@
 """Elimination stages: a bracket as the whole event, or a cut after a Swiss (a top 8); and
-where every stage played from a fixed schedule is added, begun and advanced (a round robin's
-own steps are ``round_robins``).
+where every stage played from a fixed schedule is added (``add_stage``) and seeded
+(``seed``); a round robin's own steps are ``round_robins``. The elimination formats
+(``tournaments.formats.elimination``) name :func:`begin` and :func:`advance_bracket` as
+their steps; ``stages.begin_stage`` and ``stages.advance`` call them.
 
 Terms (``tournaments.pairing.elimination``): a *bracket* is every match an elimination
 stage can have, laid out when it begins from its *seeds* (``BracketSettings.seeded``,
@@ -16,10 +18,11 @@ Flow:
 - ``add_stage``: the organiser adds a cut after the last stage (before the
   start, or while the Swiss runs), or, before the start, makes the bracket the whole event.
 - When the stage before it completes, ``stages.complete_stage`` queues ``begin_stage`` on
-  commit; it fixes the seeds and readies the first matches (a bracket as the whole event
-  begins when the tournament starts).
+  commit; its ``begin`` fixes the seeds and readies the first matches (a bracket as the
+  whole event begins when the tournament starts).
 - Results use the same reports, confirmations, disputes and judges as Swiss; a drawn result
-  is refused (``results``). A confirmation queues ``advance`` on commit: it reads every
+  is refused (``results``). A confirmation queues ``advance`` on commit (its
+  :func:`advance_bracket`): it reads every
   confirmed result of the stage, resolves the bracket again and readies what became ready;
   when the bracket is decided, the stage completes (and the tournament with its last).
   It runs under the tournament's lock and only creates what is missing, so two
@@ -34,21 +37,15 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from django.db import transaction
-from django.dispatch import Signal
-from django.utils import timezone
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput, RuleViolation, as_invalid_input
-from core.locks import lock_one
-from tournaments import selectors
+from tournaments import formats, selectors
 from tournaments.models import (
-    BRACKET_KINDS,
-    POD_KINDS,
-    SCHEDULED_KINDS,
     BracketSettings,
     GrandFinal,
     Match,
@@ -60,7 +57,6 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Stage,
-    StageKind,
     StageStatus,
     Tournament,
     TournamentStatus,
@@ -73,23 +69,11 @@ from tournaments.selectors.brackets import (
     describe_cut,
 )
 from tournaments.selectors.round_robins import groups_of
-from tournaments.services import pods, round_robins, stages
+from tournaments.services import stages
 from tournaments.services.locks import lock_tournament
+from tournaments.services.stages import stage_changed
 
-#: Sent after the commit of every change to a stage played from a schedule (a match readied
-#: or moved, a result in, a round made, the stage begun or complete), with ``stage_id``
-#: and ``tournament_id``: the live bracket and grid pages listen (``gameplay.realtime``);
-#: services know nothing of websockets.
-stage_changed = Signal()
-
-
-def _announce(stage: Stage) -> None:
-    stage_id, tournament_id = stage.pk, stage.tournament_id
-    transaction.on_commit(
-        lambda: stage_changed.send(sender=Stage, stage_id=stage_id, tournament_id=tournament_id),
-        robust=True,
-    )
-
+__all__ = ["AFTER", "ONLY", "add_stage", "advance_bracket", "begin", "seed", "stage_changed"]
 
 #: Where the stage goes: after the last one (a cut), or as the whole event.
 AFTER = "after"
@@ -117,7 +101,8 @@ def add_stage(
     tournament that has not started)."""
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club, doing="change its stages")
-    if kind not in SCHEDULED_KINDS:
+    fmt = formats.find(kind)
+    if fmt is None or fmt.options is None:
         raise InvalidInput(
             "Choose single or double elimination, or a round robin.",
             code="invalid_choice",
@@ -127,7 +112,7 @@ def add_stage(
         raise InvalidInput(
             "A round robin is played once or twice through.", code="invalid_cycles", field="cycles"
         )
-    if groups != 1 and (kind != StageKind.ROUND_ROBIN or position != ONLY):
+    if groups != 1 and ("groups" not in fmt.options or position != ONLY):
         raise InvalidInput(
             "Groups are for a round robin that starts the event (a group stage).",
             code="groups_not_here",
@@ -167,22 +152,15 @@ def add_stage(
         if not existing:
             raise Conflict(f"{tournament.name} has no stage to cut from.", code="no_stage")
         last = existing[-1]
-        if last.kind in POD_KINDS:
-            raise Conflict(
-                f"{last.label} is the whole event: no stage can follow it.",
-                code="stage_after_pods",
-            )
-        if last.kind in BRACKET_KINDS:
-            raise Conflict(
-                f"{last.label} decides the tournament: no stage can follow it.",
-                code="stage_after_bracket",
-            )
+        refusal = formats.format_of(last).last_stage
+        if refusal is not None:
+            raise Conflict(refusal.words.format(stage=last.label), code=refusal.code)
         if last.status == StageStatus.COMPLETE:
             raise Conflict(
                 f"{last.label} is complete: the cut comes too late.", code="stage_complete"
             )
         _check_cut_size(tournament, cut_top, started=started)
-        _check_group_cut(last, kind, cut_per_group, cut_top)
+        _check_group_cut(last, fmt, cut_per_group, cut_top)
         number = last.number + 1
     else:
         raise InvalidInput(
@@ -195,10 +173,10 @@ def add_stage(
         stage=stage,
         cut_top=cut_top,
         cut_min_points=cut_min_points,
-        third_place=third_place and kind == StageKind.SINGLE_ELIMINATION,
+        third_place=third_place and "third_place" in fmt.options,
         grand_final=grand_final,
         round_minutes=round_minutes,
-        cycles=cycles if kind == StageKind.ROUND_ROBIN else 1,
+        cycles=cycles if "cycles" in fmt.options else 1,
         groups=groups,
         cut_per_group=cut_per_group,
     )
@@ -226,13 +204,13 @@ def add_stage(
 
 
 def _check_group_cut(
-    before: Stage, kind: str, cut_per_group: int | None, cut_top: int | None
+    before: Stage, fmt: formats.Format, cut_per_group: int | None, cut_top: int | None
 ) -> None:
     """A cut by group only after a group stage, into a bracket, and not with a top N."""
     if cut_per_group is None:
         return
-    groups = before.bracket.groups if before.kind == StageKind.ROUND_ROBIN else 1
-    if groups < 2 or kind not in BRACKET_KINDS:
+    groups = formats.format_of(before).groups(before)
+    if groups < 2 or not fmt.takes_group_cut:
         raise InvalidInput(
             "The best of each group go through only from a group stage into a bracket.",
             code="no_groups_before",
@@ -270,32 +248,24 @@ def _check_cut_size(tournament: Tournament, cut_top: int | None, *, started: boo
 # --- beginning a stage ------------------------------------------------------------------
 
 
-@transaction.atomic(durable=True)
-def begin_stage(*, tournament_id: int, number: int) -> bool:
-    """Begin elimination stage ``number`` if it is pending and the stage before it is
-    complete (the task queued when that stage completed; also the tournament's start for a
-    bracket that is the whole event). Returns whether it began now."""
-    tournament = lock_tournament(tournament_id)
-    stage = lock_one(Stage, related=("bracket",), tournament=tournament, number=number)
-    begins = (*SCHEDULED_KINDS, *POD_KINDS)
-    if stage is None or stage.status != StageStatus.PENDING or stage.kind not in begins:
-        return False
-    if tournament.status != TournamentStatus.RUNNING:
-        return False
-    before = Stage.objects.filter(tournament=tournament, number__lt=number)
-    if before.exclude(status=StageStatus.COMPLETE).exists():
-        return False
-    if stage.kind in POD_KINDS:
-        pods.begin(stage, tournament=tournament)
-        _announce(stage)
-    else:
-        begin(stage, tournament=tournament, actor=None)
-    return True
-
-
 def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
-    """Fix the seeds, mark the stage running and ready its first matches (the caller holds
-    the tournament's lock)."""
+    """The elimination's ``begin`` step: fix the seeds, mark the stage running and ready
+    its first matches (the caller holds the tournament's lock)."""
+    seed(stage, tournament=tournament, actor=actor)
+    _ready(stage, tournament=tournament)
+    stages.announce(stage)
+
+
+def seed(
+    stage: Stage,
+    *,
+    tournament: Tournament,
+    actor: Actor,
+    check: Callable[[int], None] | None = None,
+) -> list[int]:
+    """Fix the seeds of a stage played from a schedule (a bracket, a round robin: its
+    ``BracketSettings``) and mark it running; ``check`` refuses a field the format cannot
+    take, before anything is written. Returns the seeds."""
     settings = stage.bracket
     seeded = _seeds(stage, tournament)
     if len(seeded) < 2:
@@ -304,16 +274,12 @@ def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
             + ("only one made the cut." if seeded else "nobody made the cut."),
             code="cut_too_small",
         )
-    if stage.kind == StageKind.ROUND_ROBIN:
-        round_robins.check_size(len(seeded))
+    if check is not None:
+        check(len(seeded))
     settings.seeded = seeded
     settings.save(update_fields=["seeded"])
     stages.mark_running(stage, tournament=tournament, actor=actor, players=seeded)
-    if stage.kind == StageKind.ROUND_ROBIN:
-        round_robins.begin(stage, tournament=tournament)
-    else:
-        _ready(stage, tournament=tournament)
-    _announce(stage)
+    return seeded
 
 
 def _seeds(stage: Stage, tournament: Tournament) -> list[int]:
@@ -354,25 +320,12 @@ def _seeds(stage: Stage, tournament: Tournament) -> list[int]:
 # --- advancing --------------------------------------------------------------------------
 
 
-@transaction.atomic(durable=True)
-def advance(*, stage_id: int) -> int:
-    """Ready every bracket match that became ready, move the entrants of unplayed ones a
-    correction changed, and complete the stage when the bracket is decided (the task a
-    confirmation queues). Returns how many matches it created or changed."""
-    row = Stage.objects.filter(pk=stage_id).values_list("tournament_id", flat=True).first()
-    if row is None:
-        return 0
-    tournament = lock_tournament(row)
-    stage = lock_one(Stage, related=("bracket",), pk=stage_id)
-    if stage is None or stage.status != StageStatus.RUNNING:
-        return 0
-    _announce(stage)  # a result came in, whatever else follows
-    if stage.kind == StageKind.ROUND_ROBIN:
-        return round_robins.advance(stage, tournament=tournament)
-    if stage.kind in POD_KINDS:
-        return pods.advance(stage, tournament=tournament)
-    if stage.kind not in BRACKET_KINDS:
-        return 0
+def advance_bracket(stage: Stage, *, tournament: Tournament) -> int:
+    """The elimination's ``advance`` step (``stages.advance``, after a confirmation, the
+    tournament's lock held): ready every bracket match that became ready, move the
+    entrants of unplayed ones a correction changed, complete the rounds whose slots are
+    settled and, when the bracket is decided, the stage. Returns how many matches it
+    created or changed."""
     return _ready(stage, tournament=tournament)
 
 
@@ -428,7 +381,7 @@ def _ready(stage: Stage, *, tournament: Tournament) -> int:
             payload={"stage": stage.number, "slot": key, "round": rnd.number, "match": match.pk},
         )
         changed += 1
-    _complete_rounds(bracket, state, rounds.values(), tournament=tournament)
+    _complete_rounds(bracket, state, rounds.values(), stage=stage, tournament=tournament)
     if state.finished:
         stages.complete_stage(stage, tournament=tournament, actor=None)
     return changed
@@ -443,25 +396,19 @@ def _complete_rounds(
     state: elimination.BracketState,
     rounds: Iterable[Round],
     *,
+    stage: Stage,
     tournament: Tournament,
 ) -> None:
     """A bracket round is complete when every slot of it is settled (played, a bye or
-    void): its matches arrive one by one, so "every match confirmed" is not enough."""
+    void): its matches arrive one by one, so "every match confirmed" is not enough.
+    Then it completes as every round does (``stages.complete_round``)."""
     by_name = {r.label: r.keys for r in bracket.rounds}
     for rnd in rounds:
         keys = by_name.get(rnd.name, ())
         if rnd.status == RoundStatus.COMPLETE or not keys:
             continue
         if all(state.status(key) in _SETTLED for key in keys):
-            rnd.status = RoundStatus.COMPLETE
-            rnd.completed_at = timezone.now()
-            rnd.save(update_fields=["status", "completed_at"])
-            record_event(
-                tournament=tournament,
-                kind="round.complete",
-                message=f"{rnd.name} complete",
-                payload={"round": rnd.number},
-            )
+            stages.complete_round(rnd, stage=stage, tournament=tournament)
 
 
 def _round_name(bracket: elimination.Bracket, key: str) -> str:

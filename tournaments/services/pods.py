@@ -4,12 +4,12 @@ round for every seat; pod points and standings (``tournaments.pairing.pods``).
 
 How a pod stage runs (the stage that makes up the event, ``position`` only for now):
 - the tournament starts → ``stages.begin_first_stage`` queues ``BEGIN_STAGE`` →
-  ``brackets.begin_stage`` → :func:`begin` (the tournament's lock held): the stage runs and
-  round 1 is seated (a random draw, then the engine);
+  ``stages.begin_stage`` → :func:`begin` (the format's step; the tournament's lock held):
+  the stage runs and round 1 is seated (a random draw, then the engine);
 - a pod's result is confirmed (``report``/``confirm``/``judge``) → ``ADVANCE_BRACKET`` on
-  commit → ``brackets.advance`` → :func:`advance`: when every pod of the latest round is
-  confirmed the round completes and the next is seated from the standings, once; after the
-  last round the stage (and the event) completes.
+  commit → ``stages.advance`` → ``stages.complete_round``: when every pod of the latest
+  round is confirmed the round completes and :func:`after_round` seats the next from the
+  standings, once; after the last round the stage (and the event) completes.
 
 Pods are ``Match`` rows: ``a`` and ``b`` are the first two seats (so every query about
 "who plays in this round" keeps working), ``MatchSeat.position`` orders all seats, and
@@ -33,11 +33,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.audit import record_audit, record_event
-from core.auth import AnyUser, user_or_none
+from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput, NotAllowed
 from core.queue import enqueue_on_commit
 from gameplay.rules import games as game_rules
 from gameplay.rules.errors import RuleViolation
+from tournaments import formats
 from tournaments.models import (
     EntrantType,
     Match,
@@ -51,7 +52,6 @@ from tournaments.models import (
     ReportSide,
     ResultReport,
     Round,
-    RoundStatus,
     Stage,
     StageKind,
     Tournament,
@@ -140,8 +140,9 @@ def add_stage(
     return stage
 
 
-def begin(stage: Stage, *, tournament: Tournament) -> None:
-    """The stage runs and its first round is seated (the caller holds the tournament)."""
+def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
+    """The pods' ``begin`` step: the stage runs and its first round is seated (the caller
+    holds the tournament)."""
     players = list(
         Registration.objects.filter(
             tournament=tournament, status=RegistrationStatus.REGISTERED
@@ -152,27 +153,15 @@ def begin(stage: Stage, *, tournament: Tournament) -> None:
             f"{stage.label} needs at least three players, not {len(players)}.",
             code="too_few_for_pods",
         )
-    stages.mark_running(stage, tournament=tournament, actor=None, players=players)
+    stages.mark_running(stage, tournament=tournament, actor=actor, players=players)
     _seat_round(stage, tournament)
+    stages.announce(stage)
 
 
-def advance(stage: Stage, *, tournament: Tournament) -> int:
-    """Complete the latest round if every pod is confirmed, then seat the next or complete
-    the stage (the caller holds the tournament). Returns how many pods it seated."""
-    latest = Round.objects.filter(stage=stage).order_by("-number").first()
-    if latest is None or latest.status == RoundStatus.COMPLETE:
-        return 0
-    if Match.objects.filter(round=latest).exclude(status=MatchStatus.CONFIRMED).exists():
-        return 0
-    latest.status = RoundStatus.COMPLETE
-    latest.completed_at = timezone.now()
-    latest.save(update_fields=["status", "completed_at"])
-    record_event(
-        tournament=tournament,
-        kind="round.complete",
-        message=f"{latest.name} complete",
-        payload={"round": latest.number},
-    )
+def after_round(stage: Stage, *, tournament: Tournament, completed: Round) -> int:
+    """The pods' ``after_round`` step: seat the next round from the pod standings, or after
+    the last, complete the stage (the caller holds the tournament). Returns how many pods
+    it seated."""
     settings = selectors.settings_of(stage)
     if Round.objects.filter(stage=stage).count() >= settings.rounds:
         stages.complete_stage(stage, tournament=tournament, actor=None)
@@ -250,7 +239,7 @@ def _seat_round(stage: Stage, tournament: Tournament) -> int:
 
 def _seats(match: Match) -> list[MatchSeat]:
     seats = selectors.seats_of(match)
-    if match.round.stage.kind != StageKind.PODS or len(seats) < 3:
+    if not formats.format_of(match.round.stage).many_seats or len(seats) < 3:
         raise Conflict("This is not a pod: report it as a match.", code="not_a_pod")
     return seats
 

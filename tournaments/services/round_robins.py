@@ -10,10 +10,11 @@ from its seeds (``BracketSettings.seeded``, as for a bracket); its round ``k`` b
 ``<group><k>-<table>``: ``B3-2``; with an odd field the player with the bye gets a confirmed
 bye, ``RR<k>-bye``, a 2-0 win as in a Swiss). Results
 use the same reports, confirmations and judges (a draw is a draw here). A confirmation
-queues ``brackets.advance`` on commit, which calls :func:`advance` under the tournament's
-lock: when the stage's latest round is all confirmed, it completes and the next one is
-made, once; after the last, the stage completes. Standings are the Swiss standings engine's
-over the round robin's matches (match points, then the tournament's tiebreakers).
+queues ``advance_bracket`` on commit: ``stages.advance`` completes the stage's latest
+round under the tournament's lock when it is all confirmed (``stages.complete_round``),
+and :func:`after_round` makes the next one, once; after the last, the stage completes.
+Standings are the Swiss standings engine's over the round robin's matches (match points,
+then the tournament's tiebreakers).
 
 Helpers for a service's transaction (the caller holds the tournament's lock).
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from core.audit import record_event
+from core.auth import Actor
 from core.errors import Conflict
 from gameplay.rules.outcome import bye_outcome
 from tournaments.models import (
@@ -30,13 +32,12 @@ from tournaments.models import (
     MatchSeat,
     MatchStatus,
     Round,
-    RoundStatus,
     Stage,
     Tournament,
 )
 from tournaments.pairing import round_robin
 from tournaments.selectors.round_robins import plan_of
-from tournaments.services import stages
+from tournaments.services import brackets, stages
 from tournaments.services.outcomes import apply_outcome
 
 
@@ -50,29 +51,17 @@ def check_size(players: int) -> None:
         )
 
 
-def begin(stage: Stage, *, tournament: Tournament) -> None:
-    """The stage has its seeds and runs: make its first round."""
-    check_size(len(stage.bracket.seeded))
+def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
+    """The round robin's ``begin`` step: fix its seeds (and so its schedule), mark it
+    running and make its first round (the caller holds the tournament's lock)."""
+    brackets.seed(stage, tournament=tournament, actor=actor, check=check_size)
     _make_round(stage, tournament, plan_of(stage), 1)
+    stages.announce(stage)
 
 
-def advance(stage: Stage, *, tournament: Tournament) -> int:
-    """Complete the latest round if every match is confirmed, then make the next one or
-    complete the stage. Returns how many matches it made."""
-    latest = Round.objects.filter(stage=stage).order_by("-number").first()
-    if latest is None or latest.status == RoundStatus.COMPLETE:
-        return 0
-    if Match.objects.filter(round=latest).exclude(status=MatchStatus.CONFIRMED).exists():
-        return 0
-    latest.status = RoundStatus.COMPLETE
-    latest.completed_at = timezone.now()
-    latest.save(update_fields=["status", "completed_at"])
-    record_event(
-        tournament=tournament,
-        kind="round.complete",
-        message=f"{latest.name} complete",
-        payload={"round": latest.number},
-    )
+def after_round(stage: Stage, *, tournament: Tournament, completed: Round) -> int:
+    """The round robin's ``after_round`` step: make the next round of the schedule, or
+    after its last, complete the stage. Returns how many matches it made."""
     plan = plan_of(stage)
     played = Round.objects.filter(stage=stage).count()
     if played >= len(plan):

@@ -1,33 +1,41 @@
 """How a tournament moves through its stages: a stage begins, its rounds complete, it
-completes, and after the last stage the tournament finishes.
+completes, and after the last stage the tournament finishes; whatever differs between
+formats is asked of the stage's format (``tournaments.formats``), which names the service
+that plays each step (``begin``, ``after_round``, ``advance``).
 
 Terms (docs/architecture.md): a *stage* is one format (a Swiss, a single or double
-elimination: ``brackets``). Stage 1 begins when the tournament starts; a Swiss round is
-*complete* when every match in it is confirmed; a Swiss stage is complete after its last
-round, a bracket when it is decided (``brackets``); the stage after it (a cut) then
-begins on commit; the tournament finishes when its last stage completes (or the
-organiser ends it after a complete round).
+elimination, a round robin, pods). Stage 1 begins when the tournament starts (at once, or
+on commit for a format that fixes its seeds then); a round is *complete* when every match
+in it is confirmed (a bracket's, when every slot of it is settled: ``brackets``), and what
+follows is its format's ``after_round`` (the next round, or the stage completes); the
+stage after it (a cut) then begins on commit; the tournament finishes when its last stage
+completes (or the organiser ends it after a complete round).
 
-Every function here is a helper for a service's transaction (no ``durable`` entry point):
-the caller holds the tournament's lock, or the round's lock for round completion (the lock
-every result write takes first, so the last two confirmations of a round cannot both miss
-each other).
+:func:`begin_stage` and :func:`advance` are the entry points of the tasks ``begin_stage``
+and ``advance_bracket``; every other function here is a helper for a service's
+transaction: the caller holds the tournament's lock, or the round's lock for round
+completion (the lock every result write takes first, so the last two confirmations of a
+round cannot both miss each other).
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
+from typing import cast
 
+from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from core.audit import record_event, transition
 from core.auth import Actor
 from core.locks import lock_one
 from core.queue import enqueue_on_commit
+from tournaments import formats
 from tournaments.models import (
     DEFAULT_TIEBREAKERS,
-    POD_KINDS,
-    SCHEDULED_KINDS,
     Match,
     MatchStatus,
     Registration,
@@ -41,6 +49,8 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import placements
+from tournaments.selectors.names import round_title
+from tournaments.services.locks import lock_tournament
 
 PAIR_NEXT_ROUND = "tournaments.tasks.pair_next_round"
 BEGIN_STAGE = "tournaments.tasks.begin_stage"
@@ -63,21 +73,93 @@ def running_stage(tournament: Tournament) -> Stage | None:
     )
 
 
+#: Sent after the commit of every change to a stage played from a schedule or in pods (a
+#: match readied or moved, a result in, a round made, the stage begun or complete), with
+#: ``stage_id`` and ``tournament_id``: the live bracket, grid and pods pages listen
+#: (``gameplay.realtime``, which imports it from ``brackets``); services know nothing of
+#: websockets.
+stage_changed = Signal()
+
+
+def announce(stage: Stage) -> None:
+    """Send ``stage_changed`` for ``stage`` after this transaction commits."""
+    stage_id, tournament_id = stage.pk, stage.tournament_id
+    transaction.on_commit(
+        lambda: stage_changed.send(sender=Stage, stage_id=stage_id, tournament_id=tournament_id),
+        robust=True,
+    )
+
+
+# --- the formats' steps (named by each format: ``tournaments.formats.base.Format``) ------
+
+BeginStep = Callable[..., None]
+CountStep = Callable[..., int]
+
+
+def _begin_step(fmt: formats.Format) -> BeginStep:
+    return cast(BeginStep, import_string(fmt.begin))
+
+
+def _count_step(name: str) -> CountStep:
+    return cast(CountStep, import_string(name))
+
+
+# --- beginning -----------------------------------------------------------------------
+
+
 def begin_first_stage(tournament: Tournament, *, actor: Actor) -> Stage:
-    """The tournament has started: stage 1 runs, and with automatic pairing its first round
-    is paired on commit."""
+    """The tournament has started: stage 1 begins, now or (a format that fixes its seeds
+    from the players in play) on commit."""
     stage = lock_one(Stage, tournament=tournament, number=1)
     if stage is None:  # a tournament made before stages existed, or by hand in the admin
         stage = add_swiss_stage(tournament=tournament)
-    if stage.kind in SCHEDULED_KINDS or stage.kind in POD_KINDS:
-        # A bracket or round robin begins by fixing its seeds from the players checked in,
-        # on commit.
+    fmt = formats.format_of(stage)
+    if fmt.begins_on_commit:
         enqueue_on_commit(BEGIN_STAGE, tournament.pk, stage.number)
-        return stage
-    mark_running(stage, tournament=tournament, actor=actor)
-    if stage.swiss.auto_pair:
-        enqueue_on_commit(PAIR_NEXT_ROUND, tournament.pk, 1)
+    else:
+        _begin_step(fmt)(stage, tournament=tournament, actor=actor)
     return stage
+
+
+@transaction.atomic(durable=True)
+def begin_stage(*, tournament_id: int, number: int) -> bool:
+    """Begin stage ``number`` if it is pending, begins on commit and the stage before it
+    is complete (the task queued when that stage completed; also the tournament's start
+    for such a stage that is the whole event). Returns whether it began now."""
+    tournament = lock_tournament(tournament_id)
+    stage = lock_one(
+        Stage, related=formats.SETTINGS_RELATIONS, tournament=tournament, number=number
+    )
+    if stage is None or stage.status != StageStatus.PENDING:
+        return False
+    fmt = formats.format_of(stage)
+    if not fmt.begins_on_commit or tournament.status != TournamentStatus.RUNNING:
+        return False
+    before = Stage.objects.filter(tournament=tournament, number__lt=number)
+    if before.exclude(status=StageStatus.COMPLETE).exists():
+        return False
+    _begin_step(fmt)(stage, tournament=tournament, actor=None)
+    return True
+
+
+@transaction.atomic(durable=True)
+def advance(*, stage_id: int) -> int:
+    """What a confirmation sets going in a stage whose format advances under the
+    tournament's lock (the task ``advance_bracket``): its format's ``advance`` step (a
+    bracket readies its matches, a round robin or pods complete the latest round and make
+    the next). Returns how many matches it created or changed."""
+    row = Stage.objects.filter(pk=stage_id).values_list("tournament_id", flat=True).first()
+    if row is None:
+        return 0
+    tournament = lock_tournament(row)
+    stage = lock_one(Stage, related=formats.SETTINGS_RELATIONS, pk=stage_id)
+    if stage is None or stage.status != StageStatus.RUNNING:
+        return 0
+    announce(stage)  # a result came in, whatever else follows
+    step = formats.format_of(stage).advance
+    if step is None:
+        return 0
+    return _count_step(step)(stage, tournament=tournament)
 
 
 def mark_running(
@@ -120,32 +202,51 @@ def mark_running(
 
 
 def complete_if_done(rnd: Round) -> bool:
-    """Complete a locked round whose matches are all confirmed; then pair the next round
-    (automatic pairing) or, after the stage's last round, complete the stage."""
+    """After a result write, under the locked round: complete it if every match is
+    confirmed and its format completes rounds so (no ``advance`` step: a Swiss); the
+    others complete theirs in ``advance``, under the tournament's lock."""
     if rnd.status == RoundStatus.COMPLETE:
         return False
-    stage = Stage.objects.select_related("swiss").get(pk=rnd.stage_id)
-    if stage.kind != StageKind.SWISS:
-        return False  # a bracket's rounds complete as its slots settle (services.brackets)
-    if Match.objects.filter(round=rnd).exclude(status=MatchStatus.CONFIRMED).exists():
+    stage = Stage.objects.select_related(*formats.SETTINGS_RELATIONS).get(pk=rnd.stage_id)
+    if formats.format_of(stage).advance is not None:
         return False
-    tournament = Tournament.objects.select_related("club").get(pk=rnd.tournament_id)
+    return complete_round(rnd, stage=stage) is not None
+
+
+def complete_latest_round(stage: Stage, *, tournament: Tournament) -> int:
+    """The ``advance`` step of a format whose rounds follow one another (a round robin,
+    pods): complete the stage's latest round if every match is confirmed, and what follows
+    it. Returns how many matches that made."""
+    latest = Round.objects.filter(stage=stage).order_by("-number").first()
+    if latest is None:
+        return 0
+    return complete_round(latest, stage=stage, tournament=tournament) or 0
+
+
+def complete_round(rnd: Round, *, stage: Stage, tournament: Tournament | None = None) -> int | None:
+    """THE round completion, for every format: complete ``rnd`` (of ``stage``) if it is
+    not yet and every match of it is confirmed, then do what its format says follows (the
+    next round, or the stage completes). Returns None if it did not complete, else how
+    many matches what followed made (``tournament``: read here when not given)."""
+    if rnd.status == RoundStatus.COMPLETE:
+        return None
+    if Match.objects.filter(round=rnd).exclude(status=MatchStatus.CONFIRMED).exists():
+        return None
+    if tournament is None:
+        tournament = Tournament.objects.select_related("club").get(pk=rnd.tournament_id)
     rnd.status = RoundStatus.COMPLETE
     rnd.completed_at = timezone.now()
     rnd.save(update_fields=["status", "completed_at"])
     record_event(
         tournament=tournament,
         kind="round.complete",
-        message=f"Round {rnd.number} complete",
+        message=f"{round_title(rnd)} complete",
         payload={"round": rnd.number},
     )
-    settings = stage.swiss
-    played = Round.objects.filter(stage=stage).count()
-    if settings.rounds and played >= settings.rounds:
-        complete_stage(stage, tournament=tournament, actor=None)
-    elif settings.auto_pair:
-        enqueue_on_commit(PAIR_NEXT_ROUND, tournament.pk, rnd.number + 1)
-    return True
+    step = formats.format_of(stage).after_round
+    if step is None:
+        return 0
+    return _count_step(step)(stage, tournament=tournament, completed=rnd)
 
 
 def complete_stage(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:

@@ -43,6 +43,7 @@ from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput, RuleViolation, as_invalid_input
 from core.locks import lock_all, lock_one
+from core.queue import enqueue_on_commit
 from gameplay.rules.outcome import bye_outcome
 from tournaments import formats, selectors
 from tournaments.models import (
@@ -54,7 +55,6 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Stage,
-    StageKind,
     SwissSettings,
     Tournament,
     TournamentStatus,
@@ -79,6 +79,28 @@ def _require_manager(actor: Actor, tournament: Tournament) -> None:
 def _stage_of(rnd: Round) -> Stage:
     """The round's stage, with every format's settings (asking its format costs no query)."""
     return Stage.objects.select_related(*formats.SETTINGS_RELATIONS).get(pk=rnd.stage_id)
+
+
+# --- the Swiss format's steps (``tournaments.formats.swiss``) ---------------------------
+
+
+def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
+    """The stage runs; with automatic pairing its first round is paired on commit."""
+    stages.mark_running(stage, tournament=tournament, actor=actor)
+    if stage.swiss.auto_pair:
+        enqueue_on_commit(stages.PAIR_NEXT_ROUND, tournament.pk, 1)
+
+
+def after_round(stage: Stage, *, tournament: Tournament, completed: Round) -> int:
+    """After a complete round: the stage completes after its last round; else, with
+    automatic pairing, the next round is paired on commit. Pairs nothing itself."""
+    settings = stage.swiss
+    played = Round.objects.filter(stage=stage).count()
+    if settings.rounds and played >= settings.rounds:
+        stages.complete_stage(stage, tournament=tournament, actor=None)
+    elif settings.auto_pair:
+        enqueue_on_commit(stages.PAIR_NEXT_ROUND, tournament.pk, completed.number + 1)
+    return 0
 
 
 @transaction.atomic(durable=True)
@@ -137,7 +159,7 @@ def _pair_next(
         if actor is None:
             return None
         raise Conflict(f"{tournament.name} has no stage running.", code="no_stage_running")
-    if stage.kind != StageKind.SWISS:
+    if not formats.format_of(stage).paired_by_hand:
         if actor is None:
             return None
         raise Conflict(
@@ -344,7 +366,7 @@ def repair_round(*, actor: AnyUser, round: Round) -> Round:
 
 
 def _require_unplayed(rnd: Round, what: str) -> None:
-    if Stage.objects.filter(pk=rnd.stage_id).exclude(kind=StageKind.SWISS).exists():
+    if not formats.format_of(_stage_of(rnd)).paired_by_hand:
         raise Conflict(
             f"{rnd.name or f'Round {rnd.number}'} follows its stage's schedule: its "
             "matches cannot be changed by hand.",

@@ -21,8 +21,8 @@ from core import text, throttle
 from core.errors import InvalidInput
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import Alignment, GameRecord
+from tournaments import formats
 from tournaments.models import (
-    SCHEDULED_KINDS,
     EntrantType,
     Game,
     GrandFinal,
@@ -315,7 +315,9 @@ class EliminationStageForm(forms.Form):
     Swiss, or (before the start) the whole event. The service checks the cut against the
     players in play."""
 
-    kind = forms.ChoiceField(choices=[(k.value, k.label) for k in SCHEDULED_KINDS], label="Format")
+    kind = forms.ChoiceField(
+        choices=formats.choices(formats.kinds(lambda f: f.options is not None)), label="Format"
+    )
     position = forms.ChoiceField(
         choices=[
             ("after", "A top cut after the Swiss"),

@@ -20,9 +20,8 @@ from core.errors import DomainError, InvalidInput, RuleViolation
 from core.text import possessive
 from core.web import parse_int, safe_next
 from core.words import problem as problem_of
-from tournaments import selectors
+from tournaments import formats, selectors
 from tournaments.models import (
-    POD_KINDS,
     Match,
     MatchStatus,
     ReportSide,
@@ -56,8 +55,9 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
     match = selectors.match_for_page(match_pk)
     if match is None or match.round.tournament_id != tournament.pk:
         raise Http404
-    if match.round.stage.kind in POD_KINDS:  # a pod is played on the pods page
-        return redirect(f"{reverse('pods', args=[tournament.pk])}#pod-{match.pk}")
+    plays_on = formats.format_of(match.round.stage).plays_on
+    if plays_on is not None:  # a pod is played on the pods page
+        return redirect(f"{reverse(plays_on, args=[tournament.pk])}#pod-{match.pk}")
     side = policies.side_in_match(request.user, match)
     error = ""
     next_page = safe_next(request, "")

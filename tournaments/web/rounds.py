@@ -16,7 +16,6 @@ from core.errors import InvalidInput
 from core.web import parse_int, run_action, safe_next
 from tournaments import formats, selectors
 from tournaments.models import (
-    POD_KINDS,
     EntrantType,
     Registration,
     Round,
@@ -66,8 +65,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         tournament=tournament,
         number=number,
     )
-    if rnd.stage.kind in POD_KINDS:  # a pod round's pods are on the pods page
-        return redirect(f"{reverse('pods', args=[tournament.pk])}#round-{rnd.number}")
+    plays_on = formats.format_of(rnd.stage).plays_on
+    if plays_on is not None:  # a pod round's pods are on the pods page
+        return redirect(f"{reverse(plays_on, args=[tournament.pk])}#round-{rnd.number}")
     matches = list(selectors.round_matches(rnd))
     context = tournament_context(request, tournament)
     if context["current_round"] != rnd:

@@ -46,6 +46,7 @@ from tournaments.services import (
     pods,
     results,
     round_clock,
+    stages,
     swiss,
     teams,
 )
@@ -290,7 +291,7 @@ class Command(BaseCommand):
             Registration.objects.filter(pk=registration.pk).update(rating=2000 - 10 * index)
         lifecycle.start_tournament_now(actor=owner, tournament=tournament)
         # Begun on commit of the start; here too, for a caller inside a transaction.
-        brackets.begin_stage(tournament_id=tournament.pk, number=1)
+        stages.begin_stage(tournament_id=tournament.pk, number=1)
         first_round = Match.objects.filter(round__tournament=tournament).order_by("table")
         for i, match in enumerate(first_round):
             rounds = [[45, 30], [50, 21]] if i % 3 else [[30, 45], [21, 50]]
@@ -320,7 +321,7 @@ class Command(BaseCommand):
             registration = entrants.register(actor=user, tournament=tournament)
             entrants.check_in(actor=user, registration=registration)
         lifecycle.start_tournament_now(actor=owner, tournament=tournament)
-        brackets.begin_stage(tournament_id=tournament.pk, number=1)
+        stages.begin_stage(tournament_id=tournament.pk, number=1)
         first, second = list(
             Match.objects.filter(round__tournament=tournament, b__isnull=False).order_by("table")
         )[:2]
