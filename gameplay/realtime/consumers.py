@@ -1,5 +1,6 @@
-"""The draft pod's websocket (``/ws/drafts/<pod>/``): one per page, player, organiser or
-spectator alike.
+"""The gameplay app's live pages, on ``core.live.ActionConsumer``: the live table's socket
+(:class:`TableConsumer`, below) and the draft pod's (``/ws/drafts/<pod>/``,
+:class:`DraftConsumer`): one per page, player, organiser or spectator alike.
 
 On connect the page gets the full snapshot for its viewer, with its ``version``; after
 that, every change arrives as a new snapshot (sent by the services after commit). The page
