@@ -133,7 +133,10 @@ def deferred() -> Iterator[list[Pending]]:
 
 def broadcast_snapshot(name: str, snapshot: dict[str, Any]) -> None:
     """Send an object's full, versioned snapshot to its group once committed (each page cuts
-    out its viewer's view), or, inside :func:`deferred`, hand it to the acting consumer."""
+    out its viewer's view), or, inside :func:`deferred`, hand it to the acting consumer.
+    Every snapshot carries its ``version``: pages and :func:`publish` keep the newest."""
+    if not isinstance(snapshot.get("version"), int):
+        raise ValueError(f"a live snapshot carries its version: {name} sent {sorted(snapshot)}")
     pending: list[Pending] | None = getattr(_deferred, "pending", None)
     if pending is not None:
         pending.append(Pending(name, snapshot))

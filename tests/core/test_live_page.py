@@ -131,6 +131,11 @@ def test_a_toy_live_page_gets_a_snapshot_updates_after_commit_and_resyncs() -> N
     async_to_sync(scenario)()
 
 
+def test_a_snapshot_without_its_version_is_refused() -> None:
+    with pytest.raises(ValueError, match="carries its version"):
+        live.broadcast_snapshot("toy_1", {"type": "snapshot", "count": 3})
+
+
 def test_each_kind_of_object_has_locks_of_its_own() -> None:
     async def scenario() -> None:
         table, pod = live.object_lock("table", 5), live.object_lock("draft", 5)
