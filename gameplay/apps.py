@@ -7,7 +7,6 @@ class GameplayConfig(AppConfig):
 
     def ready(self) -> None:
         # Wiring (not a layer): the live pages listen for the services' changes.
-        from core.audit import event_recorded
         from gameplay.realtime import broadcast
         from gameplay.selectors.gates import unfinished_drafts
         from gameplay.selectors.home import playing_links
@@ -15,19 +14,9 @@ class GameplayConfig(AppConfig):
         from gameplay.services.tables import table_changed
         from tournaments.selectors.home import playing_links as asked_for_links
         from tournaments.selectors.policies import round_may_begin
-        from tournaments.services.brackets import stage_changed
-        from tournaments.services.projector import projector_changed
 
         pod_changed.connect(broadcast.on_pod_changed, dispatch_uid="gameplay.broadcast")
         table_changed.connect(broadcast.on_table_changed, dispatch_uid="gameplay.table_broadcast")
-        stage_changed.connect(broadcast.on_stage_changed, dispatch_uid="gameplay.stage_broadcast")
-        # Projector screens: every entry of a tournament's feed, and its announcement.
-        event_recorded.connect(
-            broadcast.on_event_recorded, dispatch_uid="gameplay.projector_broadcast"
-        )
-        projector_changed.connect(
-            broadcast.on_projector_changed, dispatch_uid="gameplay.projector_announcement"
-        )
         # A tournament round waits for the drafts seated before it.
         round_may_begin.connect(unfinished_drafts, dispatch_uid="gameplay.round_gate")
         # The player's card links to their open live table and draft.

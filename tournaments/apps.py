@@ -4,3 +4,17 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Clubs and tournaments"
+
+    def ready(self) -> None:
+        # Wiring (not a layer): the live pages listen for the services' changes.
+        from core.audit import event_recorded
+        from tournaments.realtime import broadcast
+        from tournaments.services.stages import stage_changed
+        from tournaments.services.projector import projector_changed
+
+        stage_changed.connect(broadcast.on_stage_changed, dispatch_uid="tournaments.stage_live")
+        # Projector screens: every entry of a tournament's feed, and its announcement.
+        event_recorded.connect(broadcast.on_event_recorded, dispatch_uid="tournaments.feed_live")
+        projector_changed.connect(
+            broadcast.on_projector_changed, dispatch_uid="tournaments.announcement_live"
+        )

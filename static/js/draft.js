@@ -1,4 +1,4 @@
-// The live draft page: follows the pod's websocket, falls back to polling when it drops,
+// The live draft page: follows the pod's websocket (static/js/live.js), polls while it is down,
 // and never trusts a snapshot older than the one it shows (every snapshot has a version).
 // Cards are chosen by their position in the pack (0 is the first card as the snapshot
 // lists them), never by card code: a pack may hold two copies of a card (two 7H).
@@ -7,10 +7,9 @@
   var root = document.getElementById("draft");
   if (!root) return;
   var podId = root.dataset.pod, mode = root.dataset.mode;
-  var snap = null, version = -1, offset = 0, ws = null, retry = 0, pollTimer = null, nextId = 1;
+  var snap = null, version = -1, offset = 0, live = null, nextId = 1;
   var selected = [];  // positions in the pack in front, in the order tapped
   var sentPick = null;  // "pack/pick" of the pick sent for the pack shown (a double tap sends once)
-  var lastMessage = Date.now();
   var csrf = (document.querySelector("[name=csrfmiddlewaretoken]") || {}).value;
 
   function $(id) { return document.getElementById(id); }
@@ -47,42 +46,35 @@
 
   function setConnection(text) { $("connection").textContent = text; }
 
-  function connect() {
-    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    try { ws = new WebSocket(scheme + location.host + "/ws/drafts/" + podId + "/"); }
-    catch (e) { startPolling(); return; }
-    ws.onopen = function () { retry = 0; stopPolling(); setConnection("Live"); };
-    ws.onmessage = function (event) {
-      lastMessage = Date.now();
-      var message = JSON.parse(event.data);
-      if (message.type === "snapshot") apply(message);
-      else if (message.type === "error") { sentPick = null; showError(message.detail); }
-      else if (message.type === "ack") showError("");
-    };
-    ws.onclose = function (event) {
-      ws = null;
-      // 4403: the user's role or session no longer lets them see the draft (told why).
-      if (event.code === 4403) { setConnection("You may no longer see this draft: reload the page."); return; }
-      setConnection("Connection lost: updating every few seconds, reconnecting…");
-      startPolling();
-      // Exponential backoff with jitter: a server restart must not bring every phone back
-      // in the same instant.
-      var wait = Math.min(10000, 500 * Math.pow(2, retry++));
-      setTimeout(connect, wait / 2 + Math.random() * wait / 2);
-    };
-  }
-
   function poll() {
     fetch("/api/v1/drafts/" + podId + "/", { credentials: "same-origin" })
       .then(function (r) { return r.json(); }).then(apply).catch(function () {});
   }
-  function startPolling() { if (!pollTimer) { poll(); pollTimer = setInterval(poll, 2000); } }
-  function stopPolling() { if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } }
+
+  // The socket (static/js/live.js): a snapshot on every (re)connect, polling the API while
+  // it is down, a fresh snapshot asked for when quiet or when the phone wakes up.
+  function connect() {
+    live = window.Live.open({
+      path: "/ws/drafts/" + podId + "/",
+      heartbeat: { type: "snapshot" },
+      onOpen: function () { setConnection("Live"); },
+      onMessage: function (message) {
+        if (message.type === "snapshot") apply(message);
+        else if (message.type === "error") { sentPick = null; showError(message.detail); }
+        else if (message.type === "ack") showError("");
+      },
+      onDown: function () { setConnection("Connection lost: updating every few seconds, reconnecting…"); },
+      // 4403: the user's role or session no longer lets them see the draft (told why).
+      onGone: function () { setConnection("You may no longer see this draft: reload the page."); },
+      poll: poll,
+      resync: function () { live.send({ type: "snapshot" }); }
+    });
+  }
 
   // Actions go over the socket; without one, over the API (same service, same checks).
   function send(message) {
     message.id = nextId++;
-    if (ws && ws.readyState === 1) { ws.send(JSON.stringify(message)); return; }
+    if (live && live.send(message)) return;
     var base = "/api/v1/drafts/" + podId + "/", url = base + message.type + "/", body = {};
     if (message.type === "pick") body = { pack: message.pack, pick: message.pick, positions: message.positions };
     else if (message.type === "highlight") body = { pack: message.pack, pick: message.pick, positions: message.positions };
@@ -271,20 +263,6 @@
       if (help.textContent) help.textContent = help.textContent.replace(/Time left: .*$/, "Time left: " + countdown(snap.you.deadline));
     }
   }, 1000);
-  // A quiet socket asks for the state now and then: an update lost on the way (a full
-  // queue, a network blip) heals itself within seconds.
-  setInterval(function () {
-    if (ws && ws.readyState === 1 && Date.now() - lastMessage > 20000) {
-      lastMessage = Date.now();
-      ws.send(JSON.stringify({ type: "snapshot" }));
-    }
-  }, 5000);
-  // A phone waking up asks for the current state at once.
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState !== "visible") return;
-    if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "snapshot" })); else poll();
-  });
-
   apply(JSON.parse($("draft-snapshot").textContent));
   connect();
 })();

@@ -3,8 +3,8 @@
 // Live: the tournament's websocket (/ws/tournaments/<id>/projector/) says "hello" on every
 // (re)connect and "changed" after every change; the page then fetches its content again
 // (htmx: the container's hx-get, triggered by "projector:refresh"). A hello always
-// refreshes, since the page may have missed a change while it was away. While the socket is
-// down it reconnects with jittered backoff and polls the content every 30 s.
+// refreshes, since the page may have missed a change while it was away. The socket is
+// static/js/live.js's: while it is down the page reconnects and polls the content.
 //
 // The clock counts down from the server's time: each fetched content says what time the
 // server had (data-now-ms), and the page keeps the difference to its own clock. The tables
@@ -14,13 +14,10 @@
   var root = document.getElementById("projector-content");
   if (!root) return;
 
-  var POLL_MS = 30000;
-  var PING_MS = 25000;
   var PAUSE_MS = 6000; // at the top and at the bottom of the tables
   var status = document.getElementById("pj-connection");
   var offline = document.getElementById("pj-offline");
   var offset = 0; // the server's clock minus ours, in ms
-  var ws = null, attempts = 0, connected = false, lastPong = 0;
 
   // --- fetching the content ------------------------------------------------------------
 
@@ -106,47 +103,28 @@
     if (offline) offline.hidden = state !== "offline";
   }
 
-  function connect() {
-    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    try {
-      ws = new WebSocket(scheme + location.host + root.getAttribute("data-socket"));
-    } catch (e) { retry(); return; }
-    ws.onmessage = function (event) {
-      var message = {};
-      try { message = JSON.parse(event.data); } catch (e) { return; }
-      lastPong = Date.now();
-      if (message.type === "hello") {
-        connected = true; attempts = 0; show("live", "live");
-        refresh(); // a snapshot on every (re)connect: a change may have been missed
-      } else if (message.type === "changed") {
-        refresh();
-      }
-    };
-    ws.onclose = function (event) {
-      ws = null;
-      connected = false;
-      if (event.code === 4404 || event.code === 4403) { show("offline", "not found"); return; }
-      show("offline", "reconnecting");
-      retry();
-    };
+  // static/js/live.js: reconnects with jittered backoff, pings a quiet socket (a proxy may
+  // have dropped it), refreshes every few seconds while the socket is down and when the
+  // screen comes back.
+  function follow() {
+    if (!window.Live) return;
+    window.Live.open({
+      path: root.getAttribute("data-socket"),
+      heartbeat: { type: "ping" },
+      onMessage: function (message) {
+        if (message.type === "hello") {
+          show("live", "live");
+          refresh(); // a snapshot on every (re)connect: a change may have been missed
+        } else if (message.type === "changed") {
+          refresh();
+        }
+      },
+      onDown: function () { show("offline", "reconnecting"); },
+      onGone: function () { show("offline", "not found"); },
+      poll: refresh,
+      resync: refresh
+    });
   }
-
-  function retry() {
-    attempts += 1;
-    // Jittered exponential backoff: a restarted server must not get every screen at once.
-    var wait = Math.min(30000, 1000 * Math.pow(2, attempts)) * (0.5 + Math.random());
-    setTimeout(connect, wait);
-  }
-
-  // A socket a proxy silently dropped still looks open: ping, and close it when no answer.
-  setInterval(function () {
-    if (!ws || !connected) return;
-    if (Date.now() - lastPong > PING_MS * 2) { ws.close(); return; }
-    try { ws.send(JSON.stringify({ type: "ping" })); } catch (e) { /* closing */ }
-  }, PING_MS);
-
-  // The fallback: while the socket is down, fetch the content every 30 s.
-  setInterval(function () { if (!connected) refresh(); }, POLL_MS);
 
   // --- the frame: full screen, the screen kept awake, the controls hidden while idle ----------
 
@@ -179,7 +157,7 @@
   });
 
   document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState === "visible") { refresh(); if (!lock) keepAwake(); }
+    if (document.visibilityState === "visible" && !lock) keepAwake();
   });
 
   // A failed fetch (a server restarting) swaps nothing (htmx leaves 4xx and 5xx alone):
@@ -191,5 +169,5 @@
 
   syncClock(); tick(); setInterval(tick, 250);
   window.requestAnimationFrame(step);
-  active(); keepAwake(); connect();
+  active(); keepAwake(); follow();
 })();

@@ -16,8 +16,8 @@
   if (!root) return;
   var tableId = root.dataset.table, mode = root.dataset.mode;
   var storeKey = "table-" + tableId + "-pending";
-  var snap = null, version = -1, ws = null, retry = 0, pollTimer = null, nextId = 1, offset = 0;
-  var lastMessage = Date.now(), sending = false, connection = "";
+  var snap = null, version = -1, live = null, nextId = 1, offset = 0;
+  var sending = false, connection = "";
   var pageId = String(Math.random()).slice(2, 10), connections = 0;
   var pending = [];  // taps not yet acknowledged: {id, number, kind, player, card}
   var rank = null, suit = null, row = null;
@@ -37,8 +37,8 @@
   // In the turn log, inline: the height of the log's text.
   function cardChip(code, inline) { return Cards.element(code, inline ? { size: "inline" } : {}); }
   function showError(text) { var box = $("table-error"); box.textContent = text || ""; box.hidden = !text; }
-  function setConnection(text, live) {
-    var c = $("connection"); c.textContent = text; c.className = "connection " + (live ? "live" : "down");
+  function setConnection(text, up) {
+    var c = $("connection"); c.textContent = text; c.className = "connection " + (up ? "live" : "down");
   }
 
   function apply(s) {
@@ -300,47 +300,40 @@
   }
 
   // --- the connection ---------------------------------------------------------------------
-  // One socket at a time: a reconnect timer and the browser's "online" event must not
-  // open two (each would resend the queue, and the older one's close would drop the newer).
-  var retryTimer = null;
+  // The socket (static/js/live.js): one at a time, a snapshot on every (re)connect, polling
+  // the API while it is down, a fresh snapshot asked for when quiet or when the phone comes
+  // back. Each opened socket is a new "connection": a queued tap is sent once on each.
   function connect() {
-    if (ws) return;
-    clearTimeout(retryTimer); retryTimer = null;
-    var scheme = location.protocol === "https:" ? "wss://" : "ws://", socket;
-    try { socket = new WebSocket(scheme + location.host + "/ws/tables/" + tableId + "/"); }
-    catch (e) { startPolling(); return; }
-    ws = socket;
-    socket.onopen = function () {
-      if (ws !== socket) return;
-      connection = pageId + ":" + (++connections); retry = 0; stopPolling(); setConnection("Live", true); flush();
-    };
-    socket.onmessage = function (event) {
-      if (ws !== socket) return;
-      lastMessage = Date.now();
-      var message; try { message = JSON.parse(event.data); } catch (e) { return; }
-      if (message.type === "snapshot") apply(message);
-      else if (message.type === "ack") acknowledged(message.id);
-      else if (message.type === "error") refused(message.id, message.detail, message.code);
-    };
-    socket.onclose = function (event) {
-      if (ws !== socket) return;
-      ws = null; connection = "";
-      if (event.code === 4404) { setConnection("This table is not available.", false); return; }
-      // 4403: the user's role or session no longer lets them see it (they were told why).
-      if (event.code === 4403) { setConnection("You may no longer see this table: reload the page.", false); return; }
-      setConnection("Connection lost: counting on here, reconnecting…", false);
-      startPolling();
-      var wait = Math.min(10000, 500 * Math.pow(2, retry++));
-      retryTimer = setTimeout(connect, wait / 2 + Math.random() * wait / 2);
-    };
+    live = window.Live.open({
+      path: "/ws/tables/" + tableId + "/",
+      heartbeat: { type: "snapshot" },
+      onOpen: function () {
+        connection = pageId + ":" + (++connections); setConnection("Live", true); flush();
+      },
+      onMessage: function (message) {
+        if (message.type === "snapshot") apply(message);
+        else if (message.type === "ack") acknowledged(message.id);
+        else if (message.type === "error") refused(message.id, message.detail, message.code);
+      },
+      onDown: function () {
+        connection = "";
+        setConnection("Connection lost: counting on here, reconnecting…", false);
+      },
+      onGone: function (code) {
+        connection = "";
+        // 4403: the user's role or session no longer lets them see it (they were told why).
+        if (code === 4403) setConnection("You may no longer see this table: reload the page.", false);
+        else setConnection("This table is not available.", false);
+      },
+      poll: poll,
+      resync: function () { live.send({ type: "snapshot" }); }
+    });
   }
   function poll() {
     fetch("/api/v1/tables/" + tableId + "/", { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (data) { if (data) { apply(data); flush(); } }).catch(function () {});
   }
-  function startPolling() { if (!pollTimer) { poll(); pollTimer = setInterval(poll, 3000); } }
-  function stopPolling() { if (pollTimer) { clearInterval(pollTimer); pollTimer = null; } }
 
   // An acknowledged tap stays in the queue, shown, until a snapshot holds it: the
   // acknowledgement comes before the snapshot, and a tap made in between must take the
@@ -377,11 +370,11 @@
   // order), over HTTP one after the other.
   function flush() {
     if (!snap || !pending.some(function (t) { return !t.acked; })) return;
-    if (ws && ws.readyState === 1 && !(sending && Date.now() - sending < 10000)) {
+    if (live && live.isOpen() && !(sending && Date.now() - sending < 10000)) {
       pending.forEach(function (t) {
         if (t.acked || t.sent === connection) return;
         t.sent = connection; t.sentAt = Date.now();
-        ws.send(JSON.stringify({ type: "turn", id: t.id, number: t.number, kind: t.kind, player: t.player, card: t.card || "", row: t.row || "" }));
+        live.send({ type: "turn", id: t.id, number: t.number, kind: t.kind, player: t.player, card: t.card || "", row: t.row || "" });
       });
       return;
     }
@@ -407,7 +400,7 @@
 
   function send(message, path, body) {
     message.id = "a" + nextId++;
-    if (ws && ws.readyState === 1) { ws.send(JSON.stringify(message)); return; }
+    if (live && live.send(message)) return;
     post(path, body);
   }
 
@@ -482,19 +475,9 @@
     if (stale) { pending.forEach(function (t) { t.sent = ""; }); flush(); }
     // Acknowledged but no snapshot holds it after a while (a lost broadcast): ask.
     var unseen = pending.some(function (t) { return t.acked && now - (t.sentAt || now) > 3000; });
-    if (unseen && ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "snapshot" }));
+    if (unseen && live) live.send({ type: "snapshot" });
   }, 1000);
-  // A quiet socket asks for the state now and then; a phone coming back asks at once.
-  setInterval(function () {
-    if (ws && ws.readyState === 1 && Date.now() - lastMessage > 20000) {
-      lastMessage = Date.now(); ws.send(JSON.stringify({ type: "snapshot" }));
-    }
-  }, 5000);
-  document.addEventListener("visibilitychange", function () {
-    if (document.visibilityState !== "visible") return;
-    if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "snapshot" })); else poll();
-  });
-  window.addEventListener("online", function () { connect(); flush(); });
+  window.addEventListener("online", flush);  // live.js reconnects; meanwhile over HTTP
 
   apply(JSON.parse($("table-snapshot").textContent));
   connect();

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 
-from gameplay.realtime import broadcast as live
+from core import live
+from gameplay.realtime import broadcast
 
 
 class _SlowLayer:
@@ -65,7 +66,7 @@ def test_a_failed_send_is_logged_and_the_next_snapshot_still_goes(
             await asyncio.sleep(0)
         return layer
 
-    with caplog.at_level(logging.WARNING, logger="gameplay.live"):
+    with caplog.at_level(logging.WARNING, logger="core.live"):
         layer = async_to_sync(scenario)()
     assert "could not broadcast to draft_9" in caplog.text
     assert layer.sent == [("draft_9", 2)]
@@ -73,9 +74,9 @@ def test_a_failed_send_is_logged_and_the_next_snapshot_still_goes(
 
 def test_deferred_collects_broadcasts_instead_of_sending_them() -> None:
     with live.deferred() as pending:
-        live.broadcast_pod(4, _snapshot(3))
+        broadcast.broadcast_pod(4, _snapshot(3))
         with live.deferred() as inner:
-            live.broadcast_pod(5, _snapshot(1))
-        live.broadcast_pod(4, _snapshot(4))
-    assert pending == [(4, _snapshot(3)), (4, _snapshot(4))]
-    assert inner == [(5, _snapshot(1))]
+            broadcast.broadcast_pod(5, _snapshot(1))
+        broadcast.broadcast_pod(4, _snapshot(4))
+    assert pending == [("draft_4", _snapshot(3)), ("draft_4", _snapshot(4))]
+    assert inner == [("draft_5", _snapshot(1))]

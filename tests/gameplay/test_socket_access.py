@@ -22,11 +22,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from config.routing import websocket_urlpatterns
 from core import access
 from gameplay import selectors as draft_selectors
 from gameplay.models import DraftPod, DraftSeat, PodStatus, TurnEvent
 from gameplay.realtime.consumers import DraftConsumer, TableConsumer
-from gameplay.realtime.routing import websocket_urlpatterns
 from gameplay.services import drafts, picks, tables
 from tests.factories import draft_pods, member, running_tournament
 from tournaments.models import Match, Membership, Role, TournamentStatus
@@ -378,7 +378,7 @@ def test_the_access_check_adds_no_query_to_a_tap_or_a_pick() -> None:
     for user in (ana, bruno):
         phone = TableConsumer()
         phone.scope = {"user": user, "url_route": {"kwargs": {"table_id": table.pk}}}
-        phone.table_id = table.pk
+        phone.object_id = table.pk
         assert phone._open()  # reads (and memoises) the user's role, as on connect
         phones.append(phone)
     with CaptureQueriesContext(connection) as service_alone:
@@ -396,7 +396,7 @@ def test_the_access_check_adds_no_query_to_a_tap_or_a_pick() -> None:
     for position, user in enumerate(players):
         drafter = DraftConsumer()
         drafter.scope = {"user": user, "url_route": {"kwargs": {"pod_id": pod.pk}}}
-        drafter.pod_id = pod.pk
+        drafter.object_id = pod.pk
         assert drafter._open()
         full = draft_selectors.full_snapshot(pod.pk)
         assert full is not None

@@ -10,7 +10,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from gameplay.realtime.routing import websocket_urlpatterns
+from config.routing import websocket_urlpatterns
 from tests.tournaments.test_brackets import _bracket_event, _open_bracket_matches, _play
 from tournaments.models import StageKind
 

@@ -460,7 +460,7 @@ def test_vanilla_gwent_power_is_kept_from_the_cards_tapped() -> None:
 def test_a_broadcast_that_fails_after_commit_does_not_fail_the_tap(
     monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks, caplog
 ) -> None:
-    from gameplay.realtime import broadcast
+    from core import live
 
     def down(*args: object, **kwargs: object) -> None:
         raise RuntimeError("no event loop for the channel layer here")
@@ -468,7 +468,7 @@ def test_a_broadcast_that_fails_after_commit_does_not_fail_the_tap(
     _, _, match = _first_match()
     ana, _ = _users(match)
     table = tables.open_table(actor=ana, match=match)
-    monkeypatch.setattr(broadcast, "async_to_sync", lambda func: down)
+    monkeypatch.setattr(live, "async_to_sync", lambda func: down)
     with django_capture_on_commit_callbacks(execute=True):
         result = tables.take_turn(actor=ana, table=table.pk, number=0, kind="play")
     assert result.recorded and TurnEvent.objects.filter(table=table).count() == 1

@@ -25,8 +25,8 @@ from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from config.routing import websocket_urlpatterns
 from core.models import AuditEntry
-from gameplay.realtime.routing import websocket_urlpatterns
 from tests.factories import (
     A_WINS,
     RegistrationFactory,
