@@ -24,11 +24,11 @@ from gameplay.models import LiveTable, TurnEvent, TurnKind
 from gameplay.rules import cards as card_rules
 from gameplay.rules import games as game_rules
 from gameplay.rules import turn_limit, vanilla_gwent
+from tournaments import formats
 from tournaments.models import (
     MATCH_ENTRANTS,
     Match,
     MatchSeat,
-    StageKind,
 )
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
@@ -48,7 +48,7 @@ _SEATS_CACHE = "_table_pod_seats"
 def is_pod(match: Match) -> bool:
     """Whether the match is a pod (a match of a pod stage: 3 or 4 players each on their
     own). Reads the round's stage: load it with the match (``TABLE_RELATED`` does)."""
-    return match.round.stage.kind == StageKind.PODS
+    return formats.format_of(match.round.stage).many_seats
 
 
 def is_pod_table(table: LiveTable) -> bool:

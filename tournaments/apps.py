@@ -9,8 +9,8 @@ class TournamentsConfig(AppConfig):
         # Wiring (not a layer): the live pages listen for the services' changes.
         from core.audit import event_recorded
         from tournaments.realtime import broadcast
-        from tournaments.services.stages import stage_changed
         from tournaments.services.projector import projector_changed
+        from tournaments.services.stages import stage_changed
 
         stage_changed.connect(broadcast.on_stage_changed, dispatch_uid="tournaments.stage_live")
         # Projector screens: every entry of a tournament's feed, and its announcement.

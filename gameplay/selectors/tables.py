@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from core.auth import AnyUser
@@ -43,12 +44,12 @@ from gameplay.table_engine import (
     seat_players,
     side_names,
 )
+from tournaments import formats
 from tournaments.models import (
     Match,
     MatchStatus,
     ReportSide,
     ResultReport,
-    StageKind,
     Tournament,
 )
 from tournaments.selectors import policies
@@ -293,12 +294,14 @@ def view_for(full: dict[str, Any], who: Viewer) -> dict[str, Any]:
 
 def match_and_pod_of_table(table_id: int) -> tuple[int, bool] | None:
     """The table's match and whether it is a pod (one query), or None: no such table."""
+    pod = Q(match__round__stage__kind__in=formats.kinds(lambda f: f.many_seats))
     found = (
         LiveTable.objects.filter(pk=table_id)
-        .values_list("match_id", "match__round__stage__kind")
+        .annotate(pod=ExpressionWrapper(pod, output_field=BooleanField()))
+        .values_list("match_id", "pod")
         .first()
     )
-    return None if found is None else (found[0], found[1] == StageKind.PODS)
+    return None if found is None else (found[0], bool(found[1]))
 
 
 def match_of_table(table_id: int) -> int | None:

@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.models import Event
-from tournaments.models import MATCH_ENTRANTS, Match, StageKind, Tournament
+from tournaments import formats
+from tournaments.models import MATCH_ENTRANTS, Match, Tournament
 from tournaments.selectors.matches import pod_seats_prefetch
 from tournaments.selectors.placements import champion, final_placements, ordinal
 from tournaments.selectors.standings import tournament_standings
@@ -109,7 +110,7 @@ def _pairings(tournament: Tournament, number: int) -> list[str]:
 def _standings(tournament: Tournament) -> list[str]:
     """The Swiss's or round robin's top rows (a bracket's or pods' round says no more)."""
     kinds = set(tournament.stages.values_list("kind", flat=True))
-    if not kinds & {StageKind.SWISS, StageKind.ROUND_ROBIN}:
+    if not kinds & set(formats.kinds(lambda f: f.standings == formats.Standings.TABLE)):
         return []
     table = tournament_standings(tournament)
     rows = table.rows()

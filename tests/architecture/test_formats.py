@@ -23,20 +23,6 @@ from tournaments.models import StageKind
 #: Where the kinds are told apart: the formats, and the models that define the kinds.
 OWNERS = ("tournaments/formats/", "tournaments/models/")
 
-#: TEMPORARY: modules another helper was changing while the registry was built, which
-#: still test the kind. The lead points each at the registry after merging and removes
-#: it here (``test_the_allowlist_holds_only_offenders`` fails on an entry left behind).
-#: What to ask instead: ``many_seats`` for ``is_pod``/``POD_KINDS``; ``not draws_stand``
-#: for "a bracket match needs a winner"; ``correction`` for ``correction_impact``;
-#: ``formats.of_kind(kind)`` for a kind read with ``values_list``; ``formats.kinds(...)``
-#: for a query or a set of kinds.
-ALLOWLIST = {
-    "tournaments/selectors/rounds.py",
-    "gameplay/selectors/tables.py",
-    "tournaments/services/results.py",
-    "notifications/services/chat.py",
-}
-
 KIND_SETS = {"POD_KINDS", "BRACKET_KINDS", "SCHEDULED_KINDS"}
 KIND_VALUES = set(StageKind.values)
 
@@ -146,16 +132,10 @@ def offenders() -> dict[str, list[tuple[int, str]]]:
 
 
 def test_the_stage_kind_is_tested_only_by_the_formats() -> None:
-    found = {path: tests for path, tests in offenders().items() if path not in ALLOWLIST}
+    found = offenders()
     assert not found, "stage-kind tests outside tournaments/formats/ (ask the registry):\n" + (
         "\n".join(f"{path}:{line}: {what}" for path, tests in found.items() for line, what in tests)
     )
-
-
-def test_the_allowlist_holds_only_offenders() -> None:
-    found = offenders()
-    stale = sorted(path for path in ALLOWLIST if path not in found)
-    assert not stale, f"no longer tests the kind, remove from ALLOWLIST: {stale}"
 
 
 @pytest.mark.parametrize(

@@ -16,15 +16,6 @@ PACKAGES = ("config", "core", "tournaments", "gameplay", "notifications")
 #: Exempt: the pure packages, generated migrations.
 EXEMPT = ("gameplay/rules/", "tournaments/pairing/")
 
-#: TEMPORARY ALLOWLIST (issue 23): modules still over the limit that another branch is
-#: splitting right now. The lead removes each entry once that branch is merged; an entry
-#: that is no longer over the limit fails this test, so the list only shrinks.
-TEMPORARY_ALLOWLIST = frozenset(
-    {
-        "gameplay/realtime/consumers.py",  # split by the live-machinery branch
-    }
-)
-
 
 def exempt(relative: str) -> bool:
     """Whether the module (its path from the checkout's root) is not held to the limit."""
@@ -55,20 +46,8 @@ def our_modules() -> dict[str, str]:
 
 
 def test_no_non_pure_module_is_over_600_lines() -> None:
-    found = [
-        line for line in oversized(our_modules()) if line.split(":")[0] not in TEMPORARY_ALLOWLIST
-    ]
+    found = oversized(our_modules())
     assert not found, f"split these by subject (at most {LIMIT} lines each): {found}"
-
-
-def test_the_temporary_allowlist_only_names_modules_still_over_the_limit() -> None:
-    modules = our_modules()
-    stale = sorted(
-        path
-        for path in TEMPORARY_ALLOWLIST
-        if path not in modules or line_count(modules[path]) <= LIMIT
-    )
-    assert not stale, f"remove from TEMPORARY_ALLOWLIST (now within the limit): {stale}"
 
 
 def test_the_checker_catches_a_planted_long_module() -> None:

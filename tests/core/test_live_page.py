@@ -72,7 +72,9 @@ class ToyConsumer(live.ActionConsumer):
 
 
 # 4. The route (the app's realtime/routing.py, collected in config/routing.py).
-application = URLRouter([path("ws/toys/<int:toy_id>/", ToyConsumer.as_asgi())])  # type: ignore[arg-type]  # an ASGI app, not a view
+application = URLRouter(
+    [path("ws/toys/<int:toy_id>/", ToyConsumer.as_asgi())]
+)  # an ASGI app, not a view
 
 
 def test_a_toy_live_page_gets_a_snapshot_updates_after_commit_and_resyncs() -> None:

@@ -167,7 +167,7 @@ def _open(tournament: Tournament) -> list[Match]:
 
 def test_a_toy_format_registered_in_a_test_is_played_to_the_end(toy: Toy) -> None:
     tournament, organiser = _toy_event()
-    lifecycle.start_tournament_now(actor=organiser, tournament=tournament)  # type: ignore[arg-type]
+    lifecycle.start_tournament_now(actor=organiser, tournament=tournament)
     stage = Stage.objects.get(tournament=tournament)
     assert formats.format_of(stage) is toy
     assert stage.status == StageStatus.RUNNING  # begun at once: no seeds, no task
@@ -175,7 +175,7 @@ def test_a_toy_format_registered_in_a_test_is_played_to_the_end(toy: Toy) -> Non
     # The pages ask the format: its round is played on the round page, and the projector
     # shows its tables; no stage page of its own.
     client = Client()
-    client.force_login(organiser)  # type: ignore[arg-type]
+    client.force_login(organiser)
     page = client.get(reverse("round-detail", args=[tournament.pk, 1]))
     assert page.status_code == 200
     first = _open(tournament)[0]

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import OuterRef, Subquery
 from django.dispatch import Signal
 
+from tournaments import formats
 from tournaments.models import (
     MATCH_ENTRANTS,
-    POD_KINDS,
     Match,
     MatchSeat,
     MatchStatus,
@@ -168,7 +168,7 @@ def playing_now(
     if not chosen:
         return []
     pods: dict[int, list[MatchSeat]] = {}
-    pod_matches = [m.pk for m in chosen.values() if m.round.stage.kind in POD_KINDS]
+    pod_matches = [m.pk for m in chosen.values() if formats.format_of(m.round.stage).many_seats]
     if pod_matches:
         for seat in (
             MatchSeat.objects.filter(match_id__in=pod_matches, position__isnull=False)

@@ -11,10 +11,9 @@ from django.db.models import Count, QuerySet
 
 from core.errors import RuleViolation
 from gameplay.rules import games as game_rules
+from tournaments import formats
 from tournaments.models import (
-    BRACKET_KINDS,
     MATCH_ENTRANTS,
-    POD_KINDS,
     Match,
     MatchStatus,
     Tournament,
@@ -72,7 +71,7 @@ def draw_allowed(match: Match) -> bool:
     """Whether a drawn result can stand for the match: not in a bracket, whose matches
     need a winner (``results.judge_result`` refuses ``draw_in_bracket``). No query: the
     match was read with its round's stage."""
-    return not (match.slot and match.round.stage.kind in BRACKET_KINDS)
+    return formats.format_of(match.round.stage).draws_stand
 
 
 def quick_results(match: Match, tournament: Tournament) -> list[QuickResult]:
@@ -84,7 +83,7 @@ def quick_results(match: Match, tournament: Tournament) -> list[QuickResult]:
     if (
         match.is_bye
         or match.status == MatchStatus.CONFIRMED
-        or match.round.stage.kind in POD_KINDS
+        or formats.format_of(match.round.stage).many_seats
         or match.a is None
         or match.b is None
     ):

@@ -17,8 +17,8 @@ from core import words
 from core.errors import RuleViolation
 from gameplay.rules import games as game_rules
 from gameplay.rules.outcome import GameOptions
+from tournaments import formats
 from tournaments.models import (
-    BRACKET_KINDS,
     Match,
     MatchStatus,
     ReportSide,
@@ -309,7 +309,7 @@ def correction_impact(match: Match) -> CorrectionImpact:
     if match.status != MatchStatus.CONFIRMED:
         return CorrectionImpact()
     if match.slot:
-        if match.round.stage.kind not in BRACKET_KINDS:
+        if formats.format_of(match.round.stage).correction != formats.Correction.LATER_MATCHES:
             return CorrectionImpact()  # a round robin's results build on nothing
         blocking, unplayed = later_matches(match)
         if blocking:

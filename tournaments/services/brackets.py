@@ -28,7 +28,7 @@ Flow:
   It runs under the tournament's lock and only creates what is missing, so two
   confirmations racing, or the task running twice, ready each match once.
 - Corrections: a judge changing a bracket result is refused while a later match that depends
-  on it has a result or a report (``selectors.rounds.correction_impact``, which the judge
+  on it has a result or a report (``selectors.results.correction_impact``, which the judge
   sees first on the match page); otherwise ``advance`` moves the
   entrants of the later, unplayed matches.
 """
@@ -71,9 +71,8 @@ from tournaments.selectors.brackets import (
 from tournaments.selectors.round_robins import groups_of
 from tournaments.services import stages
 from tournaments.services.locks import lock_tournament
-from tournaments.services.stages import stage_changed
 
-__all__ = ["AFTER", "ONLY", "add_stage", "advance_bracket", "begin", "seed", "stage_changed"]
+__all__ = ["AFTER", "ONLY", "add_stage", "advance_bracket", "begin", "seed"]
 
 #: Where the stage goes: after the last one (a cut), or as the whole event.
 AFTER = "after"

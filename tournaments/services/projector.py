@@ -4,7 +4,7 @@ An *announcement* is a short note shown on the tournament's projector ("Lunch at
 "Round 4 starts after the break"): at most :data:`ANNOUNCEMENT_MAX_LENGTH` characters of
 free text (``core.text.clean_text``: line breaks kept, control and bidirectional
 characters refused), empty for none. Setting it is audited; on commit
-:data:`projector_changed` tells the live projector pages (``gameplay.realtime`` listens:
+:data:`projector_changed` tells the live projector pages (``tournaments.realtime`` listens:
 services know nothing of websockets).
 """
 

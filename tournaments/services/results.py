@@ -48,9 +48,8 @@ from gameplay.rules.outcome import (
     ahead_at_time,
     drawn_at_time,
 )
+from tournaments import formats
 from tournaments.models import (
-    BRACKET_KINDS,
-    POD_KINDS,
     Match,
     MatchStatus,
     OverduePolicy,
@@ -102,7 +101,7 @@ def _check_match_result(
     """:func:`check_result` for a match read by ``lock_match`` (its options read with it).
     A bracket match must have a winner: a drawn result is refused. A pod's result has a
     score for every seat: it is the pod services' (``services.pods``)."""
-    if match.round.stage.kind in POD_KINDS:
+    if formats.format_of(match.round.stage).many_seats:
         raise Conflict(
             "This is a pod: enter every player's scores with the pod's result.",
             code="pod_result",
@@ -116,7 +115,12 @@ def _check_match_result(
         )
     except RuleViolation as error:  # said with the match's names (``core.words``)
         raise error.named(side_names(match)) from None
-    if final and match.slot and outcome.winner is None and match.round.stage.kind in BRACKET_KINDS:
+    if (
+        final
+        and match.slot
+        and outcome.winner is None
+        and not formats.format_of(match.round.stage).draws_stand
+    ):
         raise InvalidInput(
             "A bracket match needs a winner, and this result is a draw: play another game "
             "and enter it too.",

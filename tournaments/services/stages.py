@@ -76,7 +76,7 @@ def running_stage(tournament: Tournament) -> Stage | None:
 #: Sent after the commit of every change to a stage played from a schedule or in pods (a
 #: match readied or moved, a result in, a round made, the stage begun or complete), with
 #: ``stage_id`` and ``tournament_id``: the live bracket, grid and pods pages listen
-#: (``gameplay.realtime``, which imports it from ``brackets``); services know nothing of
+#: (``tournaments.realtime``, wired in ``TournamentsConfig.ready``); services know nothing of
 #: websockets.
 stage_changed = Signal()
 
