@@ -49,6 +49,7 @@ from django.db import close_old_connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core.events import EventKind
 from core.locks import for_update
 from core.models import Event
 from notifications.models import (
@@ -89,22 +90,32 @@ MAX_ATTEMPTS = 8
 #: Rows claimed at a time by one worker.
 BATCH = 100
 
-_TOPICS = {
-    "round.paired": Topic.ROUND_PAIRED,
-    "round.started": Topic.ROUND_STARTED,
-    "round.time_warning": Topic.TIME_WARNING,
-    "round.time": Topic.TIME_CALLED,
-    "result.reported": Topic.RESULT_TO_CONFIRM,
-    "tournament.finished": Topic.TOURNAMENT_FINISHED,
-    "draft.started": Topic.DRAFT_STARTED,
-    "judge.called": Topic.JUDGE_CALLED,
+#: The topic of each kind a player may choose to hear of (any other kind: ``OTHER``).
+_TOPICS: dict[EventKind, Topic] = {
+    EventKind.ROUND_PAIRED: Topic.ROUND_PAIRED,
+    EventKind.ROUND_STARTED: Topic.ROUND_STARTED,
+    EventKind.ROUND_TIME_WARNING: Topic.TIME_WARNING,
+    EventKind.ROUND_TIME: Topic.TIME_CALLED,
+    EventKind.RESULT_REPORTED: Topic.RESULT_TO_CONFIRM,
+    EventKind.TOURNAMENT_FINISHED: Topic.TOURNAMENT_FINISHED,
+    EventKind.DRAFT_STARTED: Topic.DRAFT_STARTED,
+    EventKind.JUDGE_CALLED: Topic.JUDGE_CALLED,
 }
 
 
+def kind_of(event: Event) -> EventKind | None:
+    """The event's kind (None: a kind no longer written, from an old row)."""
+    try:
+        return EventKind(event.kind)
+    except ValueError:
+        return None
+
+
 def topic_of(event: Event) -> Topic:
-    if event.kind == "result.confirmed" and event.payload.get("was") == MatchStatus.DISPUTED:
+    kind = kind_of(event)
+    if kind == EventKind.RESULT_CONFIRMED and event.payload.get("was") == MatchStatus.DISPUTED:
         return Topic.DISPUTE_RESOLVED
-    return _TOPICS.get(event.kind, Topic.OTHER)
+    return Topic.OTHER if kind is None else _TOPICS.get(kind, Topic.OTHER)
 
 
 # --- fan-out ----------------------------------------------------------------------------------
@@ -214,12 +225,12 @@ def _page_of(event: Event, tournament: Tournament) -> str:
     """The page a channel's post links to: the round's pairings, the standings, the final
     results; else the tournament's page."""
     base = f"/tournaments/{tournament.pk}"
-    number = event.payload.get("round")
-    if event.kind == "round.paired" and isinstance(number, int):
+    number, kind = event.payload.get("round"), kind_of(event)
+    if kind == EventKind.ROUND_PAIRED and isinstance(number, int):
         return f"{base}/rounds/{number}/"
-    if event.kind == "round.complete":
+    if kind == EventKind.ROUND_COMPLETE:
         return f"{base}/standings/"
-    if event.kind == "tournament.finished":
+    if kind == EventKind.TOURNAMENT_FINISHED:
         return f"{base}/results/"
     return f"{base}/"
 

@@ -43,6 +43,7 @@ from django.utils import timezone
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput, RuleViolation, as_invalid_input
+from core.events import EventKind
 from core.locks import lock_one
 from tournaments import selectors
 from tournaments.models import (
@@ -206,7 +207,7 @@ def add_stage(
     record_audit(
         actor=actor,
         action="stage.added",
-        summary=f"{tournament.name}: {stage.label} added ({cut})",
+        params={"tournament": tournament.name, "stage": stage.label, "cut": cut},
         obj=stage,
         club=tournament.club,
         tournament=tournament,
@@ -423,9 +424,9 @@ def _ready(stage: Stage, *, tournament: Tournament) -> int:
         )
         record_event(
             tournament=tournament,
-            kind="bracket.match_ready",
-            message=f"{rnd.name}, table {match.table} is ready",
+            kind=EventKind.BRACKET_MATCH_READY,
             payload={"stage": stage.number, "slot": key, "round": rnd.number, "match": match.pk},
+            params={"name": rnd.name, "table": match.table},
         )
         changed += 1
     _complete_rounds(bracket, state, rounds.values(), tournament=tournament)
@@ -458,9 +459,9 @@ def _complete_rounds(
             rnd.save(update_fields=["status", "completed_at"])
             record_event(
                 tournament=tournament,
-                kind="round.complete",
-                message=f"{rnd.name} complete",
+                kind=EventKind.ROUND_COMPLETE,
                 payload={"round": rnd.number},
+                params={"name": rnd.name},
             )
 
 

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from core.audit import record_event
 from core.errors import Conflict
+from core.events import EventKind
 from gameplay.rules.outcome import bye_outcome
 from tournaments.models import (
     Match,
@@ -69,9 +70,9 @@ def advance(stage: Stage, *, tournament: Tournament) -> int:
     latest.save(update_fields=["status", "completed_at"])
     record_event(
         tournament=tournament,
-        kind="round.complete",
-        message=f"{latest.name} complete",
+        kind=EventKind.ROUND_COMPLETE,
         payload={"round": latest.number},
+        params={"name": latest.name},
     )
     plan = plan_of(stage)
     played = Round.objects.filter(stage=stage).count()
@@ -118,8 +119,8 @@ def _make_round(
     played = sum(1 for m in matches if m.b_id is not None)
     record_event(
         tournament=tournament,
-        kind="round.paired",
-        message=f"{rnd.name}: {played} matches",
+        kind=EventKind.ROUND_PAIRED,
         payload={"round": rnd.number, "stage": stage.number},
+        params={"name": rnd.name, "matches": played},
     )
     return len(matches)

@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from core.audit import record_event, transition
 from core.auth import Actor
+from core.events import EventKind
 from core.locks import lock_one
 from core.queue import enqueue_on_commit
 from tournaments.models import (
@@ -95,7 +96,7 @@ def mark_running(
             StageStatus.RUNNING,
             actor=actor,
             action="stage.started",
-            summary=f"{tournament.name}: {stage.label} started",
+            params={"tournament": tournament.name, "stage": stage.label},
             club=tournament.club,
             tournament=tournament,
             stamps={"started_at": timezone.now()},
@@ -106,15 +107,15 @@ def mark_running(
         StageStatus.RUNNING,
         actor=actor,
         action="stage.started",
-        summary=f"{tournament.name}: {stage.label} started with {len(players)} players",
+        params={"tournament": tournament.name, "stage": stage.label, "players": len(players)},
         club=tournament.club,
         tournament=tournament,
         stamps={"started_at": timezone.now()},
         after={"seeded": players},
         event=(
-            "stage.started",
-            f"{stage.label} started: {len(players)} players",
+            EventKind.STAGE_STARTED,
             {"stage": stage.number, "players": len(players)},
+            {"stage": stage.label, "players": len(players)},
         ),
     )
 
@@ -135,9 +136,9 @@ def complete_if_done(rnd: Round) -> bool:
     rnd.save(update_fields=["status", "completed_at"])
     record_event(
         tournament=tournament,
-        kind="round.complete",
-        message=f"Round {rnd.number} complete",
+        kind=EventKind.ROUND_COMPLETE,
         payload={"round": rnd.number},
+        params={"round": rnd.number},
     )
     settings = stage.swiss
     played = Round.objects.filter(stage=stage).count()
@@ -170,7 +171,7 @@ def _mark_complete(stage: Stage, *, tournament: Tournament, actor: Actor) -> Non
         StageStatus.COMPLETE,
         actor=actor,
         action="stage.completed",
-        summary=f"{tournament.name}: {stage.label} complete",
+        params={"tournament": tournament.name, "stage": stage.label},
         club=tournament.club,
         tournament=tournament,
         stamps={"completed_at": timezone.now()},
@@ -189,14 +190,10 @@ def finish(tournament: Tournament, *, actor: Actor) -> None:
         TournamentStatus.FINISHED,
         actor=actor,
         action="tournament.finished",
-        summary=f"{tournament.name} finished",
+        params={"tournament": tournament.name},
         club=tournament.club,
         tournament=tournament,
-        event=(
-            "tournament.finished",
-            f"{tournament.name} is over: final standings are up",
-            {},
-        ),
+        event=(EventKind.TOURNAMENT_FINISHED, {}, {"tournament": tournament.name}),
     )
 
 
