@@ -14,8 +14,8 @@ from core.models import Event
 from tests.factories import A_WINS, running_tournament
 from tournaments import presenters
 from tournaments.models import Match, Round
-from tournaments.pairing import swiss as pairing
-from tournaments.pairing.swiss import describe
+from tournaments.presenters import notes as pairing
+from tournaments.presenters.notes import describe
 from tournaments.services import results, round_clock, swiss
 
 pytestmark = pytest.mark.django_db

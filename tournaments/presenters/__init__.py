@@ -14,6 +14,7 @@ from django.utils.translation import gettext_noop as _
 
 from core.presenters import Present, said
 from tournaments.models import OverduePolicy, SwissSettings
+from tournaments.presenters.notes import describe_stats
 from tournaments.selectors.clock import minutes_text
 from tournaments.selectors.rounds import result_words
 
@@ -21,24 +22,6 @@ P = Mapping[str, Any]
 
 
 # --- counts ---------------------------------------------------------------------------------
-
-
-def pairing_figures(stats: Mapping[str, object], *, zeros: bool = True) -> str:
-    """A round's pairing figures (``RoundPairing.stats``) in words: "8 matches, no
-    rematches, 1 pair-down"; without ``zeros`` the figures that are 0 are left out (the
-    matches are always said)."""
-    matches = int(str(stats.get("matches", 0)))
-    parts = [ngettext("%(count)d match", "%(count)d matches", matches) % {"count": matches}]
-    for key, one, many, none in (
-        ("rematches", _("%(count)d rematch"), _("%(count)d rematches"), _("no rematches")),
-        ("pair_downs", _("%(count)d pair-down"), _("%(count)d pair-downs"), _("no pair-downs")),
-    ):
-        number = int(str(stats.get(key, 0)))
-        if number:
-            parts.append(ngettext(one, many, number) % {"count": number})
-        elif zeros:
-            parts.append(gettext(none))
-    return ", ".join(parts)
 
 
 def _players(count: int) -> str:
@@ -91,7 +74,7 @@ def _round_paired_event(p: P) -> str:
         )
     return gettext("Round %(round)d paired: %(figures)s") % {
         "round": p["round"],
-        "figures": pairing_figures(p["stats"], zeros=False),
+        "figures": describe_stats(p["stats"], zeros=False),
     }
 
 
