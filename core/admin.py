@@ -25,7 +25,7 @@ class ReadOnlyAdmin(admin.ModelAdmin[M]):
 class AuditEntryAdmin(ReadOnlyAdmin[AuditEntry]):
     list_display = ["created_at", "actor", "action", "summary", "tournament", "club"]
     list_filter = ["action"]
-    search_fields = ["summary", "actor__username", "object_id"]
+    search_fields = ["action", "text", "actor__username", "object_id"]
     date_hierarchy = "created_at"
     list_select_related = ["actor", "tournament", "club"]
 
@@ -34,5 +34,5 @@ class AuditEntryAdmin(ReadOnlyAdmin[AuditEntry]):
 class EventAdmin(ReadOnlyAdmin[Event]):
     list_display = ["created_at", "tournament", "kind", "message"]
     list_filter = ["kind"]
-    search_fields = ["tournament__name", "message"]
+    search_fields = ["tournament__name", "kind", "text"]
     list_select_related = ["tournament"]

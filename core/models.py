@@ -1,6 +1,8 @@
 """The audit log and the tournaments' public event feed.
 
 Both are written only through ``core.audit`` and read by pages, the API and the admin.
+Neither stores words: a code and its parameters, made into words at display
+(``core.presenters``; ``text`` keeps the words of a row from before the codes).
 The tables keep their original names (they were created by the ``tournaments`` app; the
 move kept every row). They refer to the club and the tournament they belong to by model
 label, as ``AUTH_USER_MODEL`` does: no Python import of an app of ours.
@@ -11,6 +13,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+
+from core.presenters import words
 
 
 class AuditEntry(models.Model):
@@ -24,8 +28,15 @@ class AuditEntry(models.Model):
         related_name="+",
         help_text="Empty when the system acted (a clock job).",
     )
-    action = models.CharField(max_length=60)
-    summary = models.CharField(max_length=255)
+    action = models.CharField(max_length=60, help_text="What was done: a code with words.")
+    params = models.JSONField(
+        default=dict, blank=True, help_text="The words' parameters: names and numbers."
+    )
+    text = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text="Words from before the codes that no code could read: shown as they were.",
+    )
     club = models.ForeignKey(
         "tournaments.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
@@ -53,6 +64,11 @@ class AuditEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}: {self.summary}"
 
+    @property
+    def summary(self) -> str:
+        """The entry in words, in the reader's language (``core.presenters``)."""
+        return words("audit", self.action, self.params, self.text)
+
 
 class Event(models.Model):
     """The tournament's public event feed (round paired, result confirmed, time warnings),
@@ -61,9 +77,16 @@ class Event(models.Model):
     tournament = models.ForeignKey(
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="events"
     )
-    kind = models.CharField(max_length=40)
-    message = models.CharField(max_length=255)
-    payload = models.JSONField(default=dict, blank=True)
+    kind = models.CharField(max_length=40, help_text="A core.events.EventKind.")
+    payload = models.JSONField(default=dict, blank=True, help_text="Its kind's typed payload.")
+    params = models.JSONField(
+        default=dict, blank=True, help_text="The words' parameters: names and numbers."
+    )
+    text = models.CharField(
+        max_length=255,
+        blank=True,
+        help_text="Words from before the codes that no code could read: shown as they were.",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -73,3 +96,8 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
+
+    @property
+    def message(self) -> str:
+        """The event in words, in the reader's language (``core.presenters``)."""
+        return words("event", self.kind, self.params, self.text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from notifications.services import outbox
+from notifications.services import delivery
 
 
 @shared_task(ignore_result=True)
@@ -17,9 +17,9 @@ def deliver_due(lane: str = "") -> int:
         return 0
     total = 0
     while True:
-        claimed = outbox.deliver_due(lane=lane)
+        claimed = delivery.deliver_due(lane=lane)
         total += claimed
-        if claimed < outbox.BATCH:
+        if claimed < delivery.BATCH:
             return total
 
 
@@ -32,7 +32,7 @@ def sweep_notifications() -> int:
 
     if current_app.conf.task_always_eager:
         if settings.NOTIFICATIONS_IN_THREAD:
-            outbox.deliver_in_background()
+            delivery.deliver_in_background()
         return 0
     deliver_due.delay("people")
     deliver_due.delay("webhooks")

@@ -45,7 +45,7 @@ def _embedded_clock(request: pytest.FixtureRequest, settings):
 @pytest.fixture(autouse=True)
 def _notifications_by_hand(request: pytest.FixtureRequest, settings):
     """Without a worker, the outbox is delivered in a thread of the web process; tests
-    deliver it by hand (``outbox.deliver_due``), but for the browser tests (a live server,
+    deliver it by hand (``delivery.deliver_due``), but for the browser tests (a live server,
     as the demo runs)."""
     settings.NOTIFICATIONS_IN_THREAD = request.node.get_closest_marker("e2e") is not None
 

@@ -12,9 +12,10 @@ from django.utils import timezone
 from core.audit import record_audit
 from core.models import Event
 from tests.factories import A_WINS, running_tournament
+from tournaments import presenters
 from tournaments.models import Match, Round
-from tournaments.pairing import swiss as pairing
-from tournaments.pairing.swiss import describe
+from tournaments.presenters import notes as pairing
+from tournaments.presenters.notes import describe
 from tournaments.services import results, round_clock, swiss
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +38,7 @@ def test_one_minute_is_one_minute_on_the_clock_and_in_the_feed() -> None:
     rnd.refresh_from_db()
     assert rnd.ends_at is not None
     round_clock.handle_round_clock(round_id=rnd.pk, now=rnd.ends_at - timedelta(seconds=50))
-    messages = list(Event.objects.filter(tournament=tournament).values_list("message", flat=True))
+    messages = [e.message for e in Event.objects.filter(tournament=tournament)]
     assert "Round 1 started: 1 minute" in messages
     assert "Round 1 extended by 1 minute" in messages
     assert "Round 1: 1 minute left" in messages
@@ -79,8 +80,8 @@ def test_the_audit_page_reads_as_sentences_never_as_python(client) -> None:
     results.judge_result(actor=organiser, match=match, games=A_WINS)
     record_audit(
         actor=organiser,
-        action="match.corrected",
-        summary="corrected",
+        action="tournament.updated",
+        params={"tournament": tournament.name},
         obj=match,
         tournament=tournament,
         before={"status": "confirmed", "result": [{"rounds": [[10, 5], [5, 10], [10, 5]]}]},
@@ -166,7 +167,7 @@ def test_tiebreaker_explanations_count_one_opponent(client) -> None:
 
 
 def test_time_called_says_what_happens_now_under_each_overdue_policy() -> None:
-    words = round_clock.time_called_words
+    words = presenters.time_called_words
     assert words(1, "none", unfinished=2, decided=0) == (
         "Time in round 1: 2 matches are unfinished: finish the game round you are playing and "
         "report; a judge decides each."

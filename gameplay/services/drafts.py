@@ -36,6 +36,7 @@ from django.utils import timezone
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput
+from core.events import EventKind
 from gameplay.models import (
     DraftPack,
     DraftPod,
@@ -203,7 +204,7 @@ def create_pods(
         record_audit(
             actor=actor,
             action="draft.pod_created",
-            summary=f"{tournament.name}: draft pod {number} seated ({size} players)",
+            params={"tournament": tournament.name, "pod": number, "players": size},
             obj=pod,
             club=tournament.club,
             tournament=tournament,
@@ -246,13 +247,13 @@ def start_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     seats = _lock_seats(pod)
     _refresh_deadlines(pod, seats, None, _state(pod), now)
     _run_auto_seats(pod, seats, now)
-    _audit(pod, actor, "draft.started", "draft started")
+    _audit(pod, actor, "draft.started")
     # In the feed: club bots, and each drafter's "your first pack is waiting" (notifications).
     record_event(
         tournament=pod.tournament,
-        kind="draft.started",
-        message=f"{pod.tournament.name}: draft pod {pod.number} has started",
+        kind=EventKind.DRAFT_STARTED,
         payload={"pod": pod.pk, "number": pod.number, "players": [s.player_id for s in seats]},
+        params={"tournament": pod.tournament.name, "pod": pod.number},
     )
     _after_commit_broadcast(pod, seats)
     return pod
@@ -267,11 +268,13 @@ def _move(pod: DraftPod, status: str, **stamps: datetime | None) -> None:
     pod.save(update_fields=["status", "version", *stamps])
 
 
-def _audit(pod: DraftPod, actor: Actor, action: str, what: str, **after: Any) -> None:
+def _audit(
+    pod: DraftPod, actor: Actor, action: str, params: dict[str, Any] | None = None, **after: Any
+) -> None:
     record_audit(
         actor=actor,
         action=action,
-        summary=f"{pod.tournament.name}: pod {pod.number} {what}",
+        params={"tournament": pod.tournament.name, "pod": pod.number, **(params or {})},
         obj=pod,
         club=pod.tournament.club,
         tournament=pod.tournament,
@@ -296,7 +299,7 @@ def pause_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
             seat.timer_token += 1
             seat.save(update_fields=["paused_remaining", "deadline", "timer_token"])
     _move(pod, PodStatus.PAUSED, paused_at=now)
-    _audit(pod, actor, "draft.paused", "paused")
+    _audit(pod, actor, "draft.paused")
     _after_commit_broadcast(pod, seats)
     return pod
 
@@ -317,7 +320,7 @@ def resume_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
             seat.timer_token += 1
             seat.save(update_fields=["paused_remaining", "deadline", "timer_token"])
             _after_commit_timer(seat)
-    _audit(pod, actor, "draft.resumed", "resumed")
+    _audit(pod, actor, "draft.resumed")
     _after_commit_broadcast(pod, seats)
     return pod
 
@@ -344,7 +347,7 @@ def set_auto_pick(*, actor: AnyUser, pod: DraftPod | int, position: int, auto: b
         pod,
         actor,
         "draft.seat_auto" if auto else "draft.seat_returned",
-        f"seat {position + 1} ({name}) " + ("on auto-pick" if auto else "back to the player"),
+        {"seat": position + 1, "name": name},
     )
     _run_auto_seats(pod, seats, timezone.now())
     _after_commit_broadcast(pod, seats)
@@ -370,6 +373,6 @@ def end_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
         seat.paused_remaining = None
         seat.timer_token += 1
         seat.save(update_fields=["deadline", "paused_remaining", "timer_token"])
-    _audit(pod, actor, "draft.ended", "ended by the organiser")
+    _audit(pod, actor, "draft.ended")
     _after_commit_broadcast(pod, seats)
     return pod

@@ -154,7 +154,7 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
     record_audit(
         actor=actor,
         action="table.opened",
-        summary=f"round {match.round.number}, table {match.table}: live table opened",
+        params={"round": match.round.number, "table": match.table},
         obj=table,
         club=tournament.club,
         tournament=tournament,
@@ -249,7 +249,7 @@ def take_turn(
             actor,
             locked,
             "table.judge_turn",
-            f"a judge recorded {selectors.describe_event(locked, event)}",
+            _tap(locked, event),
         )
     after_commit(locked, locked.match, [*events, event], state)
     return TurnResult(locked, recorded=True)
@@ -298,7 +298,7 @@ def undo_turn(*, actor: AnyUser, table: LiveTable | int, number: object) -> Live
     locked.last_event_at = now
     restart_timer(locked, state)
     locked.save(update_fields=["status", "version", "last_event_at", "turn_deadline"])
-    _audit(actor, locked, "table.undo", f"undone: {selectors.describe_event(locked, last)}")
+    _audit(actor, locked, "table.undo", _tap(locked, last))
     after_commit(locked, locked.match, remaining)
     return locked
 
@@ -419,8 +419,7 @@ def _enter_match_scores(
         actor,
         locked,
         "table.scores",
-        f"game round {game_round}: {values[0]}-{values[1]}"
-        + (" (the match is decided)" if finished else ""),
+        {"game_round": game_round, "scores": list(values), "decided": finished},
     )
     after_commit(locked, match, [])
     return locked
@@ -498,14 +497,16 @@ def _save_pod_game_round(
         ]
     )
     names = engine.seat_names(locked)
-    said = ", ".join(f"{names[i]} {v}" for i, v in enumerate(values))
-    redeal = " (a new deal follows)" if outcome.redeal and not outcome.decided else ""
     _audit(
         actor,
         locked,
         "table.scores",
-        f"game round {game_round}: {said}"
-        + (" (the pod is decided)" if outcome.decided else redeal),
+        {
+            "game_round": game_round,
+            "seats": [[names[i], v] for i, v in enumerate(values)],
+            "decided": outcome.decided,
+            "redeal": bool(outcome.redeal),
+        },
     )
     if not outcome.decided:
         after_commit(locked, match, [])
@@ -532,7 +533,7 @@ def update_settings(
     record_audit(
         actor=actor,
         action="table.settings",
-        summary="live table settings changed",
+        params={},
         obj=settings,
         club=tournament.club,
         tournament=tournament,
@@ -545,13 +546,22 @@ def update_settings(
 # --- shared ---------------------------------------------------------------------------------
 
 
-def _audit(actor: AnyUser, table: LiveTable, action: str, what: str) -> None:
+def _tap(table: LiveTable, event: TurnEvent) -> dict[str, Any]:
+    """A tap in an audit entry's words: whose seat, which kind of tap, which card."""
+    return {
+        "seat": engine.seat_names(table)[event.player],
+        "tap": event.kind,
+        "card": event.card,
+    }
+
+
+def _audit(actor: AnyUser, table: LiveTable, action: str, params: dict[str, Any]) -> None:
     match = table.match
     tournament = match.round.tournament
     record_audit(
         actor=actor,
         action=action,
-        summary=f"round {match.round.number}, table {match.table}: {what}",
+        params={"round": match.round.number, "table": match.table, **params},
         obj=table,
         club=tournament.club,
         tournament=tournament,

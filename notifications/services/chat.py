@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.events import EventKind
 from core.models import Event
 from tournaments import formats
 from tournaments.models import MATCH_ENTRANTS, Match, Tournament
@@ -56,15 +57,15 @@ class Digest:
 def digest(event: Event, tournament: Tournament, url: str) -> Digest:
     """The event as a channel reads it."""
     number = event.payload.get("round")
-    if event.kind == "round.paired" and isinstance(number, int):
+    if event.kind == EventKind.ROUND_PAIRED and isinstance(number, int):
         return Digest(
             f"{tournament.name}: round {number} pairings", url, _pairings(tournament, number)
         )
-    if event.kind == "round.complete" and isinstance(number, int):
+    if event.kind == EventKind.ROUND_COMPLETE and isinstance(number, int):
         lines = _standings(tournament)
         title = f"{tournament.name}: round {number} is complete"
         return Digest(title + (": standings" if lines else ""), url, lines)
-    if event.kind == "tournament.finished":
+    if event.kind == EventKind.TOURNAMENT_FINISHED:
         rows = final_placements(tournament)
         first = champion(rows)
         lines = [f"Champion: {first.name}"] if first is not None else []

@@ -14,7 +14,7 @@ from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput
 from notifications.models import DeliveryStatus, Notification, Topic, Webhook, WebhookFormat
 from notifications.services.addresses import require_public_url
-from notifications.services.outbox import PAUSED
+from notifications.services.delivery import PAUSED
 from tournaments.models import Club
 from tournaments.selectors import policies
 
@@ -76,7 +76,7 @@ def add_webhook(
     record_audit(
         actor=actor,
         action="webhook.added",
-        summary=f"Webhook to {url} added",
+        params={"url": url},
         obj=hook,
         club=club,
         after=_state(hook),
@@ -116,7 +116,7 @@ def change_webhook(
     record_audit(
         actor=actor,
         action="webhook.changed",
-        summary=f"Webhook to {hook.url} changed" + (" (new secret)" if new_secret else ""),
+        params={"url": hook.url, "new_secret": bool(new_secret)},
         obj=hook,
         club=hook.club,
         before=before,
@@ -131,7 +131,7 @@ def remove_webhook(*, actor: AnyUser, webhook: Webhook) -> None:
     record_audit(
         actor=actor,
         action="webhook.removed",
-        summary=f"Webhook to {webhook.url} removed",
+        params={"url": webhook.url},
         obj=webhook,
         club=webhook.club,
         before=_state(webhook),

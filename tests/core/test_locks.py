@@ -9,6 +9,7 @@ import pytest
 from django.db import connection, transaction
 
 from core.audit import record_audit, record_event
+from core.events import EventKind
 from core.locks import LOCK_ORDER, lock_all, lock_one
 from tests.factories import TournamentFactory
 from tournaments.models import Tournament
@@ -41,9 +42,18 @@ def test_a_locked_tournament_does_not_block_audit_rows_that_point_at_it() -> Non
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL lock_timeout = '2s'")
             record_audit(
-                actor=None, action="test", summary="test", obj=tournament, tournament=tournament
+                actor=None,
+                action="tournament.updated",
+                params={"tournament": tournament.name},
+                obj=tournament,
+                tournament=tournament,
             )
-            record_event(tournament=tournament, kind="test", message="test")
+            record_event(
+                tournament=tournament,
+                kind=EventKind.ROUND_COMPLETE,
+                payload={"round": 1},
+                params={"round": 1},
+            )
     finally:
         release.set()
         holder.join(10)

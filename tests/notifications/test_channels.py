@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from core.errors import InvalidInput
 from notifications.models import DeliveryStatus, Notification, PushSubscription, Topic, Webhook
-from notifications.services import addresses, outbox, push, webhooks
+from notifications.services import addresses, delivery, outbox, push, webhooks
 from tests.factories import ClubFactory, UserFactory, member, running_tournament
 from tests.notifications.receivers import Browser, Receiver
 from tests.tournaments.test_concurrency import run_together
@@ -185,7 +185,7 @@ def test_a_saved_address_that_turns_private_is_refused_at_sending(settings) -> N
     Webhook.objects.filter(pk=hook.pk).update(url="http://10.0.0.9/x")  # (a name re-pointed)
     swiss.pair_next_round(actor=organiser, tournament=tournament)
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-    outbox.deliver_due()
+    delivery.deliver_due()
     row = Notification.objects.get(webhook=hook)
     assert row.status == DeliveryStatus.FAILED and "private address" in row.last_error
     with pytest.raises(InvalidInput):
@@ -207,8 +207,8 @@ def test_two_workers_delivering_at_once_send_every_row_once(settings) -> None:
         swiss.pair_next_round(actor=organiser, tournament=tournament)
         outbox.dispatch_pending()
         total = Notification.objects.count()
-        claimed = run_together(*[lambda: outbox.deliver_due(limit=5)] * 4)
-        while outbox.deliver_due():
+        claimed = run_together(*[lambda: delivery.deliver_due(limit=5)] * 4)
+        while delivery.deliver_due():
             pass
     assert sum(c for c in claimed if isinstance(c, int)) <= total
     keys = [r.headers["x-cardclub-delivery"] for r in receiver.received]

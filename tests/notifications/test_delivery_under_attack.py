@@ -20,7 +20,7 @@ from django.core import mail
 from django.utils import timezone
 
 from notifications.models import Channel, DeliveryStatus, Notification, Webhook
-from notifications.services import addresses, outbound, outbox, push, webhooks
+from notifications.services import addresses, delivery, outbound, outbox, push, webhooks
 from tests.factories import running_tournament
 from tests.notifications.receivers import Browser, Receiver, self_signed
 from tournaments.services import swiss
@@ -64,7 +64,7 @@ def test_a_dripping_or_silent_receiver_holds_a_delivery_for_the_deadline_only(lo
             webhooks.add_webhook(actor=organiser, club=tournament.club, url=receiver.url)
         swiss.pair_next_round(actor=organiser, tournament=tournament)
         began = time.monotonic()
-        outbox.deliver_due()
+        delivery.deliver_due()
         took = time.monotonic() - began
         safety.cancel()
     assert took < DEADLINE + 2, f"one delivery pass took {took:.1f} s"
@@ -84,23 +84,23 @@ def test_a_dripping_or_silent_receiver_holds_a_delivery_for_the_deadline_only(lo
 def test_a_claim_outlasts_the_longest_attempt_and_no_attempt_starts_that_could_outrun_it(
     loopback: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    rounds = math.ceil(outbox.BATCH / outbox.SEND_THREADS)
-    assert outbox.claim_seconds(outbox.BATCH) > rounds * outbound.request_seconds()
+    rounds = math.ceil(delivery.BATCH / delivery.SEND_THREADS)
+    assert delivery.claim_seconds(delivery.BATCH) > rounds * outbound.request_seconds()
     tournament, organiser, _ = running_tournament(4)
     with Receiver() as receiver:
         webhooks.add_webhook(actor=organiser, club=tournament.club, url=receiver.url)
         swiss.pair_next_round(actor=organiser, tournament=tournament)
         outbox.dispatch_pending()
         began = timezone.now()
-        outbox.deliver_due(lane="webhooks")
+        delivery.deliver_due(lane="webhooks")
         row = Notification.objects.get(channel=Channel.WEBHOOK)
         assert row.status == DeliveryStatus.SENT and len(receiver.received) == 1
         # A claim too short for a request (a slow database ate it): the row goes back,
         # untried, rather than being sent while another worker may take it over.
         Notification.objects.filter(pk=row.pk).update(status=DeliveryStatus.PENDING, attempts=0)
-        monkeypatch.setattr(outbox, "claim_seconds", lambda rows=0: DEADLINE / 2)
-        outbox.deliver_due(lane="webhooks")
-        outbox.deliver_due(lane="people")  # e-mail too: a mail server may take its time
+        monkeypatch.setattr(delivery, "claim_seconds", lambda rows=0: DEADLINE / 2)
+        delivery.deliver_due(lane="webhooks")
+        delivery.deliver_due(lane="people")  # e-mail too: a mail server may take its time
     row.refresh_from_db()
     assert len(receiver.received) == 1
     assert row.status == DeliveryStatus.PENDING and row.attempts == 0
@@ -119,7 +119,7 @@ def test_a_paused_webhook_sends_nothing_more_even_what_was_queued(loopback) -> N
         outbox.dispatch_pending()
         webhooks.change_webhook(actor=organiser, webhook=one, active=False)
         Webhook.objects.filter(pk=two.pk).update(active=False)  # (the admin, a script)
-        outbox.deliver_due()
+        delivery.deliver_due()
     assert paused_by_service.received == [] and paused_directly.received == []
     for row in Notification.objects.filter(channel=Channel.WEBHOOK):
         assert row.status == DeliveryStatus.FAILED and "paused" in row.last_error
@@ -131,7 +131,7 @@ def test_a_push_service_redirect_is_never_followed(loopback) -> None:
         service.location = inside.url + "/admin/delete-everything"
         push.subscribe(actor=regs[0].player.user, endpoint=service.url + "/p", **Browser().keys())
         swiss.pair_next_round(actor=organiser, tournament=tournament)
-        outbox.deliver_due()
+        delivery.deliver_due()
     assert len(service.received) == 1
     assert inside.received == [], "the POST followed the redirect"
     row = Notification.objects.get(channel=Channel.PUSH)

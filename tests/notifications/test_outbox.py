@@ -26,7 +26,7 @@ from notifications.models import (
     Topic,
     Webhook,
 )
-from notifications.services import chat, outbox, push, senders, webhooks
+from notifications.services import chat, delivery, outbox, push, senders, webhooks
 from tests.factories import A_WINS, member, running_team_tournament, running_tournament
 from tests.notifications.receivers import Browser, Receiver
 from tournaments.models import Match, Role
@@ -67,13 +67,13 @@ def test_a_paired_round_queues_an_email_for_each_player_with_their_table_and_opp
     outbox.fan_out(event)
     assert rows.count() == 8
 
-    assert outbox.deliver_due() == 8
+    assert delivery.deliver_due() == 8
     assert len(mail.outbox) == 8
     sent = next(m for m in mail.outbox if m.to == [match.a.player.user.email])
     assert sent.subject == f"{tournament.name}: round 1"
     assert f"vs {match.b.player.display_name}" in sent.body
     assert rows.filter(status=DeliveryStatus.SENT).count() == 8
-    assert outbox.deliver_due() == 0  # nothing twice
+    assert delivery.deliver_due() == 0  # nothing twice
 
 
 def test_a_team_event_tells_both_members_and_names_the_other_team(loopback) -> None:
@@ -134,8 +134,8 @@ def test_a_signed_webhook_gets_each_event_once_and_a_failing_one_is_retried_late
         hook = webhooks.add_webhook(actor=organiser, club=tournament.club, url=good.url + "/in")
         webhooks.add_webhook(actor=organiser, club=tournament.club, url=bad.url, format="discord")
         swiss.pair_next_round(actor=organiser, tournament=tournament)
-        outbox.deliver_due()
-        outbox.deliver_due()
+        delivery.deliver_due()
+        delivery.deliver_due()
     assert len(good.received) == 1
     got = good.received[0]
     body = json.loads(got.body)
@@ -164,9 +164,9 @@ def test_a_webhook_refusing_for_good_fails_at_once_and_the_last_try_gives_up(loo
         swiss.pair_next_round(actor=organiser, tournament=tournament)
         outbox.dispatch_pending()
         Notification.objects.filter(channel=Channel.WEBHOOK).update(
-            attempts=outbox.MAX_ATTEMPTS - 1
+            attempts=delivery.MAX_ATTEMPTS - 1
         )
-        outbox.deliver_due()
+        delivery.deliver_due()
     statuses = dict(
         Notification.objects.filter(channel=Channel.WEBHOOK).values_list("webhook__url", "status")
     )
@@ -187,7 +187,7 @@ def test_one_row_that_raises_never_stops_the_others(loopback, monkeypatch) -> No
             return real(row)
 
         monkeypatch.setattr(senders, "send_webhook", explode)
-        outbox.deliver_due()
+        delivery.deliver_due()
     assert [r.path for r in good.received] == ["/b"]
     row = Notification.objects.get(webhook=broken)
     assert row.status == DeliveryStatus.PENDING and "RuntimeError: a bug" in row.last_error
@@ -202,7 +202,7 @@ def test_a_push_reaches_the_push_service_encrypted_for_that_browser_only(loopbac
             actor=regs[0].player.user, endpoint=service.url + "/push/abc", **browser.keys()
         )
         swiss.pair_next_round(actor=organiser, tournament=tournament)
-        outbox.deliver_due()
+        delivery.deliver_due()
     assert len(service.received) == 1
     got = service.received[0]
     assert got.path == "/push/abc"
@@ -220,7 +220,7 @@ def test_an_expired_push_subscription_is_forgotten(loopback) -> None:
     with Receiver(status=410) as service:
         push.subscribe(actor=regs[0].player.user, endpoint=service.url + "/x", **Browser().keys())
         swiss.pair_next_round(actor=organiser, tournament=tournament)
-        outbox.deliver_due()
+        delivery.deliver_due()
     assert not PushSubscription.objects.exists()
     assert not Notification.objects.filter(channel=Channel.PUSH).exists()
 
@@ -287,12 +287,12 @@ def test_a_row_whose_worker_died_while_sending_is_sent_by_another_once_its_claim
         Notification.objects.filter(pk=row.pk).update(
             status=DeliveryStatus.SENDING, claimed_until=timezone.now() + timedelta(minutes=1)
         )
-        outbox.deliver_due()
+        delivery.deliver_due()
         assert receiver.received == []  # its claim still holds: nobody takes it over yet
         Notification.objects.filter(pk=row.pk).update(
             claimed_until=timezone.now() - timedelta(seconds=1)
         )
-        outbox.deliver_due()
+        delivery.deliver_due()
     assert len(receiver.received) == 1
     row.refresh_from_db()
     assert row.status == DeliveryStatus.SENT and row.attempts == 1
@@ -308,7 +308,7 @@ def test_chat_channels_get_the_pairings_in_their_own_format_split_within_limits(
         )
         webhooks.add_webhook(actor=organiser, club=tournament.club, url=slack.url, format="slack")
         swiss.pair_next_round(actor=organiser, tournament=tournament)
-        outbox.deliver_due()
+        delivery.deliver_due()
     (posted,) = [json.loads(r.body) for r in discord.received]
     embed = posted["embeds"][0]
     assert embed["title"] == f"{tournament.name}: round 1 pairings"

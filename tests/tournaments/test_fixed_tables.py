@@ -13,7 +13,7 @@ from core.errors import InvalidInput, NotAllowed
 from core.models import AuditEntry
 from tests.factories import member, running_tournament
 from tournaments.models import Match, Registration, Role
-from tournaments.pairing.swiss import describe_all
+from tournaments.presenters.notes import describe_all
 from tournaments.services import seating, swiss
 
 pytestmark = pytest.mark.django_db

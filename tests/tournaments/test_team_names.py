@@ -190,9 +190,7 @@ def test_standings_slips_history_and_judges_grid_name_teams(client) -> None:
 def test_audit_entries_name_the_teams(client) -> None:
     event = team_event()
     a, b = event.team(event.decided.a_id), event.team(event.decided.b_id)
-    summaries = list(
-        AuditEntry.objects.filter(tournament=event.tournament).values_list("summary", flat=True)
-    )
+    summaries = [e.summary for e in AuditEntry.objects.filter(tournament=event.tournament)]
     assert any(f"{a.name} v {b.name}" in s for s in summaries), summaries
 
 

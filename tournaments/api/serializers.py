@@ -30,7 +30,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing.standings import Tiebreaker
-from tournaments.pairing.swiss import as_notes, describe_all
+from tournaments.pairing.swiss import as_notes
+from tournaments.presenters.notes import describe_all
 
 # --- output -------------------------------------------------------------------------------
 

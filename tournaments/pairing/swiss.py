@@ -73,7 +73,6 @@ are ``gameplay.rules.outcome``'s.
 from __future__ import annotations
 
 import random
-import string
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -83,7 +82,7 @@ from typing import Literal
 import networkx as nx
 
 from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import BYE_GAMES_WON, BYE_MATCH_POINTS
+from gameplay.rules.outcome import BYE_MATCH_POINTS
 
 #: Pools up to this size get one score group of lookahead when choosing who floats.
 _LOOKAHEAD_POOL = 64
@@ -103,8 +102,9 @@ class Flag(StrEnum):
     """Why a pairing is what it is (the ``code`` of a note).
 
     A note is a small JSON object: ``{"code": "pair_down", "from": 6, "to": 3}``. The engine
-    writes notes, ``Match.notes`` stores them, and ``describe`` words them for pages and the
-    API, so the wording can change (or be translated) without touching stored rounds.
+    writes notes, ``Match.notes`` stores them, and ``tournaments.presenters.notes`` words
+    them for pages and the API, so the wording can change (or be translated) without
+    touching stored rounds. This package says no English: codes and numbers only.
     """
 
     #: Round 1 at random.
@@ -140,100 +140,10 @@ class Flag(StrEnum):
 #: A note: ``code`` (a ``Flag``) and its parameters; JSON as it is.
 Note = dict[str, str | int | bool]
 
-#: How each flag reads (``str.format`` over the note's parameters).
-LABELS: Mapping[str, str] = {
-    Flag.FIRST_RANDOM: "round 1 drawn at random",
-    Flag.FIRST_RATING: "round 1 by rating: #{seed_a} meets #{seed_b}",
-    Flag.SAME_GROUP: "same score group ({points:~point})",
-    Flag.PAIR_DOWN: "paired down from {from} to {to:~point}",
-    Flag.REMATCH: "rematch: no pairing without one exists",
-    Flag.BYE_RANDOM: "bye: drawn at random",
-    Flag.BYE_LOWEST_RATED: "bye: lowest-rated (round 1)",
-    Flag.BYE_LOWEST_RANKED: "bye: lowest-ranked without a bye",
-    Flag.BYE_LOWER_WOULD_REMATCH: (
-        "bye: lower-ranked entrants without a bye could not sit out without a rematch"
-    ),
-    Flag.BYE_SECOND: "bye: a second bye, since every entrant without one would force a rematch",
-    Flag.BYE_EVERYONE_HAD_ONE: "bye: everybody has had one, so the lowest-ranked",
-    Flag.BYE_COUNTS_AS_WIN: (
-        f"bye: counts as a {BYE_GAMES_WON}-0 match win ({BYE_MATCH_POINTS} match points)"
-    ),
-    Flag.SWAPPED: "changed by the organiser",
-    Flag.TEXT: "{text}",
-}
-#: Added to a round-1 bye's label when everybody already had one.
-_EVERYONE_HAD_ONE = ", everybody has had one"
-
-#: Words whose plural is not the word and an "s".
-_PLURALS: Mapping[str, str] = {"match": "matches", "rematch": "rematches"}
-
-
-def plural(word: str) -> str:
-    return _PLURALS.get(word, f"{word}s")
-
-
-def count(number: object, word: str) -> str:
-    """A number and its word: "1 point", "0 points", "3 matches"."""
-    return f"{number} {word if number == 1 else plural(word)}"
-
-
-class _Words(string.Formatter):
-    """Labels count in words: ``{to:~point}`` reads "1 point" or "3 points"."""
-
-    def format_field(self, value: object, format_spec: str) -> str:
-        if format_spec.startswith("~"):
-            return count(value, format_spec[1:])
-        return str(super().format_field(value, format_spec))
-
-
-_WORDS = _Words()
-
-
-def describe_stats(stats: Mapping[str, object], *, zeros: bool = True) -> str:
-    """A round's pairing figures (``RoundPairing.stats``) in words: "8 matches, no
-    rematches, 1 pair-down"; without ``zeros`` the figures that are 0 are left out (the
-    matches are always said)."""
-    parts = [count(stats.get("matches", 0), "match")]
-    for key, word in (("rematches", "rematch"), ("pair_downs", "pair-down")):
-        number = stats.get(key, 0)
-        if number:
-            parts.append(count(number, word))
-        elif zeros:
-            parts.append(f"no {plural(word)}")
-    return ", ".join(parts)
-
 
 def note(code: Flag, **params: str | int | bool) -> Note:
     """A note for ``code`` (parameters whose name is a keyword, like ``from``: use a dict)."""
     return {"code": code.value, **params}
-
-
-def describe(item: Mapping[str, object] | str) -> str:
-    """A note in words, as pages and the API show it.
-
-    Total: a plain string (a note from before the codes) reads as itself; an unknown code,
-    or a note missing a parameter its label needs, reads as its code.
-    """
-    if isinstance(item, str):
-        return item
-    code = item.get("code")
-    if not isinstance(code, str):
-        return ""
-    label = LABELS.get(code)
-    if label is None:
-        return code
-    try:
-        text = _WORDS.vformat(label, (), item)
-    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
-        return code
-    if item.get("everyone_had_one"):
-        text += _EVERYONE_HAD_ONE
-    return text
-
-
-def describe_all(notes: object) -> list[str]:
-    """Every note of a ``Match.notes`` list in words (anything but a list: none)."""
-    return [describe(n) for n in as_notes(notes)]
 
 
 def as_notes(notes: object) -> list[Mapping[str, object]]:
@@ -855,7 +765,6 @@ def _bye_reasons(solver: _Solver, bye: int) -> tuple[Note, ...]:
 
 __all__: Sequence[str] = (
     "BYE_MATCH_POINTS",
-    "LABELS",
     "Entrant",
     "FirstRound",
     "Flag",
@@ -864,8 +773,6 @@ __all__: Sequence[str] = (
     "RoundPairing",
     "as_notes",
     "default_round_count",
-    "describe",
-    "describe_all",
     "first_round_method",
     "note",
     "pair_round",

@@ -30,7 +30,7 @@ from tournaments.pairing.swiss import Flag, Note, note
 @dataclass(frozen=True, slots=True)
 class Seating:
     """Where one match sits: its ``table``, and ``notes`` on a fixed table (``Note``s the
-    pages word with ``pairing.swiss.describe``)."""
+    pages word with ``tournaments.presenters.notes.describe``)."""
 
     table: int
     notes: tuple[Note, ...] = ()

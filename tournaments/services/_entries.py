@@ -44,14 +44,14 @@ def audit_entry(
     tournament: Tournament,
     *,
     action: str,
-    summary: str,
+    params: dict[str, Any],
     before: dict[str, Any] | None,
 ) -> None:
     """An entry's change in the audit log, with its state before and after."""
     record_audit(
         actor=actor,
         action=action,
-        summary=summary,
+        params=params,
         obj=registration,
         club=tournament.club,
         tournament=tournament,

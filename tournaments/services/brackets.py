@@ -44,6 +44,7 @@ from django.db import transaction
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput, RuleViolation, as_invalid_input
+from core.events import EventKind
 from tournaments import formats, selectors
 from tournaments.models import (
     BracketSettings,
@@ -183,7 +184,7 @@ def add_stage(
     record_audit(
         actor=actor,
         action="stage.added",
-        summary=f"{tournament.name}: {stage.label} added ({cut})",
+        params={"tournament": tournament.name, "stage": stage.label, "cut": cut},
         obj=stage,
         club=tournament.club,
         tournament=tournament,
@@ -375,9 +376,9 @@ def _ready(stage: Stage, *, tournament: Tournament) -> int:
         )
         record_event(
             tournament=tournament,
-            kind="bracket.match_ready",
-            message=f"{rnd.name}, table {match.table} is ready",
+            kind=EventKind.BRACKET_MATCH_READY,
             payload={"stage": stage.number, "slot": key, "round": rnd.number, "match": match.pk},
+            params={"name": rnd.name, "table": match.table},
         )
         changed += 1
     _complete_rounds(bracket, state, rounds.values(), stage=stage, tournament=tournament)

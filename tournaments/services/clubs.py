@@ -53,7 +53,7 @@ def create_club(*, actor: AnyUser, name: str, description: str = "") -> Club:
     record_audit(
         actor=actor,
         action="club.created",
-        summary=f"{club.name} created",
+        params={"club": club.name},
         obj=club,
         club=club,
         after={"name": club.name, "owner": actor.get_username()},
@@ -61,7 +61,7 @@ def create_club(*, actor: AnyUser, name: str, description: str = "") -> Club:
     record_audit(
         actor=actor,
         action="membership.role_set",
-        summary=f"{actor.get_username()} is owner",
+        params={"user": actor.get_username()},
         obj=membership,
         club=club,
         after={"role": Role.OWNER},
@@ -94,7 +94,7 @@ def set_time_zone(*, actor: AnyUser, club: Club, time_zone: str) -> Club:
     record_audit(
         actor=actor,
         action="club.time_zone_set",
-        summary=f"{locked.name}: times in {time_zone}",
+        params={"club": locked.name, "time_zone": time_zone},
         obj=locked,
         club=locked,
         before={"time_zone": before},
@@ -132,7 +132,7 @@ def add_member(*, actor: AnyUser, club: Club, username: str, role: str = Role.ME
     record_audit(
         actor=actor,
         action="membership.added",
-        summary=f"{user.get_username()} added to {club.name} as {role}",
+        params={"user": user.get_username(), "club": club.name, "role": role},
         obj=membership,
         club=club,
         after={"user": user.get_username(), "role": role},
@@ -187,7 +187,7 @@ def set_role(*, actor: AnyUser, membership: Membership, role: str) -> Membership
     record_audit(
         actor=actor,
         action="membership.role_set",
-        summary=f"{membership.user.get_username()} is now {role} in {club.name}",
+        params={"user": membership.user.get_username(), "role": role, "club": club.name},
         obj=membership,
         club=club,
         before=before,
@@ -208,7 +208,7 @@ def remove_member(*, actor: AnyUser, membership: Membership) -> None:
     record_audit(
         actor=actor,
         action="membership.removed",
-        summary=f"{membership.user.get_username()} left {club.name}",
+        params={"user": membership.user.get_username(), "club": club.name},
         obj=membership,
         club=club,
         before={"user": membership.user.get_username(), "role": membership.role},
@@ -233,7 +233,7 @@ def invite_member(*, actor: AnyUser, club: Club, email: str, role: str = Role.ME
     record_audit(
         actor=actor,
         action="invitation.sent",
-        summary=f"{email} invited to {club.name} as {role}",
+        params={"email": email, "club": club.name, "role": role},
         obj=invitation,
         club=club,
         after={"email": email, "role": role},
@@ -272,7 +272,12 @@ def accept_invitation(*, user: AnyUser, token: str) -> Membership:
         record_audit(
             actor=user,
             action="membership.added",
-            summary=f"{user.get_username()} joined {invitation.club.name} as {invitation.role}",
+            params={
+                "user": user.get_username(),
+                "club": invitation.club.name,
+                "role": invitation.role,
+                "joined": True,
+            },
             obj=membership,
             club=invitation.club,
             after={"role": invitation.role},

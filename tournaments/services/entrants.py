@@ -134,7 +134,7 @@ def _take_seat(
         registration,
         tournament,
         action="registration.added" if not by_organiser else "registration.added_by_organiser",
-        summary=f"{registration.name} registered for {tournament.name}",
+        params={"entrant": registration.name, "tournament": tournament.name},
         before=before,
     )
     entrants_changed([registration])
@@ -201,7 +201,7 @@ def _withdraw(
         registration,
         tournament,
         action="registration.withdrawn",
-        summary=f"{registration.name} withdrew from {tournament.name}",
+        params={"entrant": registration.name, "tournament": tournament.name},
         before=before,
     )
     entrants_changed([registration])
@@ -264,7 +264,7 @@ def _mark_checked_in(
     before = registration_state(registration)
     now = timezone.now()
     fields = ["checked_in_at", "updated_at"]
-    summary = f"{registration.name} checked in"
+    params = {"entrant": registration.name}
     if registration.is_team:
         for member in members:
             if getattr(registration, f"{member}_checked_in_at") is None:
@@ -274,7 +274,7 @@ def _mark_checked_in(
             registration.checked_in_at = now
         else:
             who = registration.player if "player" in members else registration.partner
-            summary = f"{who} checked in for {registration.name}"
+            params["member"] = str(who)
     else:
         registration.checked_in_at = now
     if len(fields) == 2 and registration.checked_in_at is None:
@@ -285,7 +285,7 @@ def _mark_checked_in(
         registration,
         tournament,
         action="registration.checked_in",
-        summary=summary,
+        params=params,
         before=before,
     )
     return registration
@@ -390,7 +390,7 @@ def drop_player(*, actor: AnyUser, registration: Registration) -> Registration:
         RegistrationStatus.DROPPED,
         actor=actor,
         action="registration.dropped",
-        summary=f"{reg.name} dropped after round {after_round}",
+        params={"entrant": reg.name, "round": after_round},
         club=tournament.club,
         tournament=tournament,
         stamps={"dropped_after_round": after_round},
@@ -414,7 +414,7 @@ def readd_player(*, actor: AnyUser, registration: Registration) -> Registration:
         RegistrationStatus.REGISTERED,
         actor=actor,
         action="registration.readded",
-        summary=f"{reg.name} is back in",
+        params={"entrant": reg.name},
         club=tournament.club,
         tournament=tournament,
         stamps={"dropped_after_round": None},
@@ -482,7 +482,7 @@ def add_late_entrant(
     record_audit(
         actor=actor,
         action="registration.late_entry",
-        summary=f"{reg.name} joined late, from round {joins}",
+        params={"entrant": reg.name, "round": joins},
         obj=reg,
         club=tournament.club,
         tournament=tournament,

@@ -417,7 +417,7 @@ def add_players_by_name(
             reg,
             tournament,
             action="registration.added_by_organiser",
-            summary=f"{reg.name} registered for {tournament.name} (added from a list)",
+            params={"entrant": reg.name, "tournament": tournament.name, "from_list": True},
             before=before,
         )
         result.registrations.append(reg)

@@ -16,15 +16,12 @@ from django.utils import timezone
 from core.audit import record_audit, record_event
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, NotAllowed, NotFound
+from core.events import EventKind
 from core.locks import lock_one
 from tournaments.models import JudgeCall, Match
 from tournaments.selectors import policies
 from tournaments.selectors.judge_calls import plays_in
 from tournaments.services.locks import lock_match
-
-
-def _names(match: Match) -> str:
-    return f"{match.a.name} v {match.b.name}" if match.b is not None else match.a.name
 
 
 @transaction.atomic(durable=True)
@@ -43,14 +40,14 @@ def call_judge(*, actor: AnyUser, match: Match | int) -> JudgeCall:
     tournament = match.round.tournament
     record_event(
         tournament=tournament,
-        kind="judge.called",
-        message=f"Table {match.table}: a judge is called ({_names(match)})",
+        kind=EventKind.JUDGE_CALLED,
         payload={"match": match.pk, "round": match.round.number, "table": match.table},
+        params={"table": match.table, "a": match.a.name, "b": match.b.name if match.b else ""},
     )
     record_audit(
         actor=user,
         action="judge.called",
-        summary=f"{tournament.name}: table {match.table} called a judge",
+        params={"tournament": tournament.name, "table": match.table},
         obj=call,
         club=tournament.club,
         tournament=tournament,
@@ -86,9 +83,9 @@ def answer_call(*, actor: AnyUser, call: JudgeCall | int) -> JudgeCall:
         call.save(update_fields=["answered_by", "answered_at"])
         record_event(
             tournament=tournament,
-            kind="judge.on_the_way",
-            message=f"Table {call.match.table}: a judge is on the way",
+            kind=EventKind.JUDGE_ON_THE_WAY,
             payload={"match": call.match_id, "call": call.pk},
+            params={"table": call.match.table},
         )
     return call
 
@@ -106,8 +103,8 @@ def close_call(*, actor: AnyUser, call: JudgeCall | int) -> JudgeCall:
         call.save(update_fields=["closed_at"])
         record_event(
             tournament=tournament,
-            kind="judge.call_closed",
-            message=f"Table {call.match.table}: the judge call is closed",
+            kind=EventKind.JUDGE_CALL_CLOSED,
             payload={"match": call.match_id, "call": call.pk},
+            params={"table": call.match.table},
         )
     return call

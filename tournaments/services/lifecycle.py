@@ -17,11 +17,11 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import ngettext
 
 from core.audit import record_audit, transition
 from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput
+from core.events import EventKind
 from core.locks import lock_all, lock_one
 from core.queue import enqueue_on_commit
 from tournaments import selectors
@@ -208,7 +208,7 @@ def create_tournament(
     record_audit(
         actor=actor,
         action="tournament.created",
-        summary=f"{tournament.name} created",
+        params={"tournament": tournament.name},
         obj=tournament,
         club=club,
         tournament=tournament,
@@ -265,7 +265,7 @@ def update_tournament(
     record_audit(
         actor=actor,
         action="tournament.updated",
-        summary=f"{tournament.name} edited",
+        params={"tournament": tournament.name},
         obj=tournament,
         club=tournament.club,
         tournament=tournament,
@@ -295,7 +295,7 @@ def publish_tournament(*, actor: AnyUser, tournament: Tournament) -> Tournament:
         TournamentStatus.REGISTRATION,
         actor=actor,
         action="tournament.published",
-        summary=f"{tournament.name} opened",
+        params={"tournament": tournament.name},
         club=tournament.club,
         tournament=tournament,
     )
@@ -342,7 +342,7 @@ def start_tournament(*, tournament: Tournament, actor: Actor, now: datetime) -> 
         record_audit(
             actor=None,
             action="registration.not_playing",
-            summary=f"{registration.name} did not check in",
+            params={"entrant": registration.name},
             obj=registration,
             club=tournament.club,
             tournament=tournament,
@@ -354,17 +354,15 @@ def start_tournament(*, tournament: Tournament, actor: Actor, now: datetime) -> 
         TournamentStatus.RUNNING,
         actor=actor,
         action="tournament.started",
-        summary=f"{tournament.name} started: registration closed, "
-        + ngettext("%(count)d no-show", "%(count)d no-shows", len(no_shows))
-        % {"count": len(no_shows)},
+        params={"tournament": tournament.name, "no_shows": len(no_shows)},
         club=tournament.club,
         tournament=tournament,
         stamps={"start_handled_at": now},
         after={"not_playing": [r.name for r in no_shows]},
         event=(
-            "tournament.started",
-            f"{tournament.name} has started",
+            EventKind.TOURNAMENT_STARTED,
             {"not_playing": len(no_shows)},
+            {"tournament": tournament.name},
         ),
     )
     logger.info("tournament %s started; %d no-shows", tournament.pk, len(no_shows))

@@ -113,7 +113,7 @@ def update_profile(*, user: AnyUser, display_name: str) -> Player:
     record_audit(
         actor=user,
         action="player.renamed",
-        summary=f"{before['display_name']} is now {player.display_name}",
+        params={"old": before["display_name"], "new": player.display_name},
         obj=player,
         before=before,
         after={"display_name": player.display_name},
@@ -183,7 +183,7 @@ def attach_guest(*, user: AnyUser, code: str, display_name: str = "") -> Player:
     record_audit(
         actor=user,
         action="player.claimed",
-        summary=f"{user.get_username()} claimed the guest {guest.display_name}",
+        params={"user": user.get_username(), "guest": guest.display_name},
         obj=guest,
         club=guest.club,
         after={"user": user.get_username(), "display_name": guest.display_name},

@@ -35,6 +35,7 @@ from django.utils import timezone
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput, NotAllowed
+from core.events import EventKind
 from core.queue import enqueue_on_commit
 from gameplay.rules import games as game_rules
 from gameplay.rules.errors import RuleViolation
@@ -131,7 +132,7 @@ def add_stage(
     record_audit(
         actor=actor,
         action="stage.added",
-        summary=f"{tournament.name}: {stage.label} ({rounds} rounds)",
+        params={"tournament": tournament.name, "stage": stage.label, "rounds": rounds},
         obj=stage,
         club=tournament.club,
         tournament=tournament,
@@ -226,10 +227,9 @@ def _seat_round(stage: Stage, tournament: Tournament) -> int:
     MatchSeat.objects.bulk_create(seats)
     record_event(
         tournament=tournament,
-        kind="round.paired",
-        message=f"{rnd.name}: {len(seating.pods)} pods"
-        + (f", {len(seating.byes)} byes" if seating.byes else ""),
+        kind=EventKind.ROUND_PAIRED,
         payload={"round": rnd.number, "stage": stage.number, "repeats": seating.repeats},
+        params={"name": rnd.name, "pods": len(seating.pods), "byes": len(seating.byes)},
     )
     return len(seating.pods)
 
@@ -309,7 +309,7 @@ def report(*, actor: AnyUser, match: Match | int, rounds: object) -> Match:
     others = {s: r for s, r in _current(match).items() if s not in (side, ReportSide.JUDGE)}
     _replace_report(match, side, actor, rounds)
     if others and all(r.games == reported for r in others.values()):
-        return _confirm(match, seats, rounds, outcome, actor, how="two players reported it")
+        return _confirm(match, seats, rounds, outcome, actor, how="two_reported")
     match.status = MatchStatus.DISPUTED if others else MatchStatus.REPORTED
     match.save(update_fields=["status"])
     _audit(actor, match, "result.disputed" if others else "result.reported", rounds)
@@ -332,7 +332,7 @@ def confirm(*, actor: AnyUser, match: Match | int) -> Match:
     rounds = theirs[0].games[0]["rounds"]
     outcome = _check(match, seats, rounds, final=True)
     _replace_report(match, side, actor, rounds)
-    return _confirm(match, seats, rounds, outcome, actor, how="confirmed at the table")
+    return _confirm(match, seats, rounds, outcome, actor, how="at_table")
 
 
 @transaction.atomic(durable=True)
@@ -354,7 +354,7 @@ def judge(*, actor: AnyUser, match: Match | int, rounds: object) -> Match:
                 code="later_results_exist",
             )
     _replace_report(match, ReportSide.JUDGE, actor, rounds)
-    return _confirm(match, seats, rounds, outcome, actor, how="entered by a judge")
+    return _confirm(match, seats, rounds, outcome, actor, how="judge")
 
 
 def _confirm(
@@ -386,20 +386,20 @@ def _confirm(
             "confirmed_by",
         ]
     )
-    _audit(actor, match, "result.confirmed", rounds, f"{winner.name} won ({how})")
+    _audit(actor, match, "result.confirmed", rounds, {"winner": winner.name, "how": how})
     enqueue_on_commit(ADVANCE, match.round.stage_id)
     return match
 
 
-def _audit(actor: AnyUser, match: Match, action: str, rounds: list[Any], words: str = "") -> None:
+def _audit(
+    actor: AnyUser, match: Match, action: str, rounds: list[Any], won: dict[str, str] | None = None
+) -> None:
     tournament = match.round.tournament
-    summary = f"round {match.round.number}, pod {match.table}: " + (
-        words or ("result reported" if action == "result.reported" else "the reports differ")
-    )
+    said = {"round": match.round.number, "pod": match.table, **(won or {})}
     record_audit(
         actor=actor,
         action=action,
-        summary=summary,
+        params=said,
         obj=match,
         club=tournament.club,
         tournament=tournament,
@@ -407,7 +407,7 @@ def _audit(actor: AnyUser, match: Match, action: str, rounds: list[Any], words: 
     )
     record_event(
         tournament=tournament,
-        kind=action,
-        message=summary,
+        kind=EventKind(action),
         payload={"match": match.pk, "round": match.round.number, "table": match.table},
+        params=said,
     )

@@ -59,11 +59,7 @@ def set_announcement(*, actor: AnyUser, tournament: Tournament | int, text: str)
     record_audit(
         actor=actor,
         action="tournament.announcement",
-        summary=(
-            f"{locked.name}: announcement set: {cleaned}"
-            if cleaned
-            else f"{locked.name}: announcement cleared"
-        ),
+        params={"tournament": locked.name, "announcement": cleaned},
         obj=locked,
         club=locked.club,
         tournament=locked,

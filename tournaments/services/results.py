@@ -38,6 +38,7 @@ from django.utils import timezone
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput, NotAllowed, RuleViolation
+from core.events import EventKind, Result
 from core.locks import try_lock
 from core.queue import enqueue_on_commit
 from gameplay.rules import games as game_rules
@@ -59,9 +60,10 @@ from tournaments.models import (
     RoundStatus,
     Tournament,
     TournamentStatus,
+    Winner,
 )
 from tournaments.selectors import policies
-from tournaments.selectors.result_words import score_line, side_names
+from tournaments.selectors.result_words import side_names
 from tournaments.selectors.results import correction_impact
 from tournaments.selectors.tournaments import game_options, round_game_options
 from tournaments.services import stages
@@ -158,9 +160,22 @@ def _match_state(match: Match) -> dict[str, Any]:
     return {"status": match.status, "result": match.result, "winner": match.winner}
 
 
-def _describe(match: Match) -> str:
-    b = match.b.name if match.b else "bye"
-    return f"round {match.round.number}, table {match.table}: {match.a.name} v {b}"
+def _described(match: Match) -> dict[str, Any]:
+    """The match in a result's words: round, table and sides (no ``b``: a bye)."""
+    b = match.b.name if match.b else ""
+    return {"round": match.round.number, "table": match.table, "a": match.a.name, "b": b}
+
+
+def _scored(match: Match) -> dict[str, Any]:
+    """The result in a confirmation's words: the winner's name (empty: a draw), games."""
+    if match.is_bye:
+        return {"bye": True}
+    winner = match.a if match.winner == Winner.A else match.b
+    return {
+        "winner": "" if match.winner == Winner.DRAW or winner is None else winner.name,
+        "games": [match.games_a, match.games_b],
+        "drawn": match.games_drawn,
+    }
 
 
 def _new_report(
@@ -242,27 +257,24 @@ def record_report(*, actor: AnyUser, match: Match, games: object, final: bool = 
             outcome=outcome,
             actor=actor,
             before=before,
-            how="both players reported it",
+            how="both_reported",
         )
     disputed = theirs is not None and theirs.complete
     match.status = MatchStatus.DISPUTED if disputed else MatchStatus.REPORTED
     match.save(update_fields=["status"])
-    summary = (
-        f"{_describe(match)}: the players' reports differ, a judge will decide"
-        if disputed
-        else f"{_describe(match)}: result reported, waiting for the opponent"
-    )
+    said = _described(match)
     record_audit(
         actor=actor,
         action="result.disputed" if disputed else "result.reported",
-        summary=summary,
+        params=said,
         obj=match,
         club=tournament.club,
         tournament=tournament,
         before=before,
         after={**_match_state(match), "reported": canonical, "side": side},
     )
-    _event(tournament, "result.disputed" if disputed else "result.reported", summary, match)
+    kind = EventKind.RESULT_DISPUTED if disputed else EventKind.RESULT_REPORTED
+    _event(tournament, kind, said, match)
     return match
 
 
@@ -293,7 +305,7 @@ def confirm_result(*, actor: AnyUser, match: Match | int) -> Match:
         outcome=outcome,
         actor=actor,
         before=before,
-        how="confirmed by the opponent",
+        how="opponent_confirmed",
     )
 
 
@@ -363,7 +375,7 @@ def _judge(actor: AnyUser, match: Match, games: object) -> Match:
         outcome=outcome,
         actor=actor,
         before=before,
-        how="entered by a judge",
+        how="judge",
     )
 
 
@@ -380,12 +392,12 @@ def decide_at_time(*, match: Match, policy: str) -> bool:
         _, so_far = check_result(tournament=tournament, games=progress, final=False)
     if policy == OverduePolicy.DRAW:
         outcome = drawn_at_time(so_far)
-        how = "time: recorded as a draw"
+        how = "time_draw"
     else:
         if so_far is None:
             return False  # nothing to go by: a judge decides
         outcome = ahead_at_time(so_far)
-        how = "time: the player ahead in game rounds wins"
+        how = "time_ahead"
     before = _match_state(match)
     _confirm(
         match=match,
@@ -428,18 +440,19 @@ def _confirm(
     match.confirmed_at = timezone.now()
     match.confirmed_by = user_or_none(actor)
     match.save(update_fields=[*OUTCOME_FIELDS, "status", "confirmed_at", "confirmed_by"])
-    summary = f"{_describe(match)}: {score_line(match)} ({how})"
+    said = {**_described(match), **_scored(match), "how": how}
     record_audit(
         actor=actor,
         action="result.overridden" if was_confirmed else "result.confirmed",
-        summary=summary,
+        params=said,
         obj=match,
         club=tournament.club,
         tournament=tournament,
         before=before,
         after=_match_state(match),
     )
-    _event(tournament, "result.confirmed", summary, match, was=str(before.get("status", "")))
+    was = str(before.get("status", ""))
+    _event(tournament, EventKind.RESULT_CONFIRMED, said, match, was=was)
     if tournament.status == TournamentStatus.FINISHED:
         stages.record_final_places(tournament)  # a correction after the end moves places
     if match.slot:
@@ -487,10 +500,12 @@ def complete_round(*, round_id: int) -> bool:
     return stages.complete_if_done(lock_round(round_id))
 
 
-def _event(tournament: Tournament, kind: str, message: str, match: Match, *, was: str = "") -> None:
+def _event(
+    tournament: Tournament, kind: EventKind, said: dict[str, Any], match: Match, *, was: str = ""
+) -> None:
     """The result's event in the feed (``was``: the match's status before a confirmation,
     so a dispute a judge resolved reads as such to bots and notifications)."""
-    payload = {
+    payload: Result = {
         "match": match.pk,
         "round": match.round.number,
         "table": match.table,
@@ -499,4 +514,4 @@ def _event(tournament: Tournament, kind: str, message: str, match: Match, *, was
     }
     if was:
         payload["was"] = was
-    record_event(tournament=tournament, kind=kind, message=message, payload=payload)
+    record_event(tournament=tournament, kind=kind, payload=payload, params=said)

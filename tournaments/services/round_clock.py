@@ -20,11 +20,11 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import ngettext
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput, NotAllowed
+from core.events import EventKind
 from core.locks import lock_all, lock_one
 from core.queue import enqueue_on_commit
 from tournaments import formats, selectors
@@ -38,7 +38,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import policies
-from tournaments.selectors.clock import minutes_text
 from tournaments.services import results, stages
 from tournaments.services.locks import lock_round
 
@@ -81,7 +80,7 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     record_audit(
         actor=actor,
         action="round.started",
-        summary=f"{tournament.name}: round {rnd.number} started ({minutes_text(length)})",
+        params={"tournament": tournament.name, "round": rnd.number, "minutes": length},
         obj=rnd,
         club=tournament.club,
         tournament=tournament,
@@ -89,9 +88,9 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     )
     record_event(
         tournament=tournament,
-        kind="round.started",
-        message=f"Round {rnd.number} started: {minutes_text(length)}",
+        kind=EventKind.ROUND_STARTED,
         payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+        params={"round": rnd.number, "minutes": length},
     )
     _schedule_clock(rnd)
     # Every match may already be confirmed (all byes, or reported before the start).
@@ -129,7 +128,7 @@ def extend_round(*, actor: AnyUser, round: Round, minutes: int) -> Round:
     record_audit(
         actor=actor,
         action="round.extended",
-        summary=f"{tournament.name}: round {rnd.number} extended by {minutes_text(minutes)}",
+        params={"tournament": tournament.name, "round": rnd.number, "minutes": minutes},
         obj=rnd,
         club=tournament.club,
         tournament=tournament,
@@ -138,9 +137,9 @@ def extend_round(*, actor: AnyUser, round: Round, minutes: int) -> Round:
     )
     record_event(
         tournament=tournament,
-        kind="round.extended",
-        message=f"Round {rnd.number} extended by {minutes_text(minutes)}",
+        kind=EventKind.ROUND_EXTENDED,
         payload={"round": rnd.number, "ends_at": ends_at.isoformat()},
+        params={"round": rnd.number, "minutes": minutes},
     )
     _schedule_clock(rnd)
     return rnd
@@ -166,9 +165,9 @@ def handle_round_clock(*, round_id: int, now: datetime | None = None) -> bool:
             left = max(1, round((rnd.ends_at - now).total_seconds() / 60))
             record_event(
                 tournament=tournament,
-                kind="round.time_warning",
-                message=f"Round {rnd.number}: {minutes_text(left)} left",
+                kind=EventKind.ROUND_TIME_WARNING,
                 payload={"round": rnd.number, "ends_at": rnd.ends_at.isoformat()},
+                params={"round": rnd.number, "minutes": left},
             )
     if rnd.time_handled_at is None and now >= rnd.ends_at:
         rnd.warned_0_at = rnd.time_handled_at = now
@@ -193,11 +192,12 @@ def _call_time(rnd: Round, tournament: Tournament) -> None:
         match.save(update_fields=["overdue"])
         if policy != OverduePolicy.NONE and results.decide_at_time(match=match, policy=policy):
             decided += 1
-    message = time_called_words(rnd.number, policy, unfinished=len(unfinished), decided=decided)
+    said = {"round": rnd.number, "policy": str(policy), "unfinished": len(unfinished)}
+    said["decided"] = decided
     record_event(
         tournament=tournament,
-        kind="round.time",
-        message=message,
+        kind=EventKind.ROUND_TIME,
+        params=said,
         payload={
             "round": rnd.number,
             "overdue": len(unfinished) - decided,
@@ -208,60 +208,9 @@ def _call_time(rnd: Round, tournament: Tournament) -> None:
     record_audit(
         actor=None,
         action="round.time",
-        summary=f"{tournament.name}: {message}",
+        params={**said, "tournament": tournament.name},
         obj=rnd,
         club=tournament.club,
         tournament=tournament,
         after={"overdue": [m.table for m in unfinished], "decided": decided},
     )
-
-
-def time_called_words(number: int, policy: str, *, unfinished: int, decided: int) -> str:
-    """What time being called means now, for players and judges, by the event's overdue
-    policy: what was decided, what is left and what to do about it."""
-    head = f"Time in round {number}"
-    if not unfinished:
-        return f"{head}: every match had finished."
-    left = unfinished - decided
-    parts = []
-    if decided and policy == OverduePolicy.DRAW:
-        parts.append(
-            ngettext(
-                "%(count)d unfinished match was recorded as a draw",
-                "%(count)d unfinished matches were recorded as draws",
-                decided,
-            )
-            % {"count": decided}
-        )
-    elif decided:
-        parts.append(
-            ngettext(
-                "the player ahead in game rounds won %(count)d unfinished match",
-                "the player ahead in game rounds won %(count)d unfinished matches",
-                decided,
-            )
-            % {"count": decided}
-        )
-    if left and policy == OverduePolicy.AHEAD:
-        parts.append(
-            ngettext(
-                "%(count)d match with no game round recorded waits for a judge: its players "
-                "report what they played",
-                "%(count)d matches with no game round recorded wait for a judge: their players "
-                "report what they played",
-                left,
-            )
-            % {"count": left}
-        )
-    elif left:
-        parts.append(
-            ngettext(
-                "%(count)d match is unfinished: finish the game round you are playing and "
-                "report; a judge decides it",
-                "%(count)d matches are unfinished: finish the game round you are playing and "
-                "report; a judge decides each",
-                left,
-            )
-            % {"count": left}
-        )
-    return f"{head}: {'; '.join(parts)}."

@@ -26,6 +26,7 @@ from django.utils import timezone
 from core.audit import record_event
 from core.auth import Actor
 from core.errors import Conflict
+from core.events import EventKind
 from gameplay.rules.outcome import bye_outcome
 from tournaments.models import (
     Match,
@@ -107,8 +108,8 @@ def _make_round(
     played = sum(1 for m in matches if m.b_id is not None)
     record_event(
         tournament=tournament,
-        kind="round.paired",
-        message=f"{rnd.name}: {played} matches",
+        kind=EventKind.ROUND_PAIRED,
         payload={"round": rnd.number, "stage": stage.number},
+        params={"name": rnd.name, "matches": played},
     )
     return len(matches)

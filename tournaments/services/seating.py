@@ -46,11 +46,7 @@ def set_fixed_table(
     record_audit(
         actor=actor,
         action="registration.fixed_table_set",
-        summary=(
-            f"{tournament.name}: {reg.name} always plays at table {table}"
-            if table is not None
-            else f"{tournament.name}: {reg.name} has no fixed table any more"
-        ),
+        params={"tournament": tournament.name, "entrant": reg.name, "table": table},
         obj=reg,
         club=tournament.club,
         tournament=tournament,

@@ -31,6 +31,7 @@ from django.utils.module_loading import import_string
 
 from core.audit import record_event, transition
 from core.auth import Actor
+from core.events import EventKind
 from core.locks import lock_one
 from core.queue import enqueue_on_commit
 from tournaments import formats
@@ -49,7 +50,6 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import placements
-from tournaments.selectors.names import round_title
 from tournaments.services.locks import lock_tournament
 
 PAIR_NEXT_ROUND = "tournaments.tasks.pair_next_round"
@@ -177,7 +177,7 @@ def mark_running(
             StageStatus.RUNNING,
             actor=actor,
             action="stage.started",
-            summary=f"{tournament.name}: {stage.label} started",
+            params={"tournament": tournament.name, "stage": stage.label},
             club=tournament.club,
             tournament=tournament,
             stamps={"started_at": timezone.now()},
@@ -188,15 +188,15 @@ def mark_running(
         StageStatus.RUNNING,
         actor=actor,
         action="stage.started",
-        summary=f"{tournament.name}: {stage.label} started with {len(players)} players",
+        params={"tournament": tournament.name, "stage": stage.label, "players": len(players)},
         club=tournament.club,
         tournament=tournament,
         stamps={"started_at": timezone.now()},
         after={"seeded": players},
         event=(
-            "stage.started",
-            f"{stage.label} started: {len(players)} players",
+            EventKind.STAGE_STARTED,
             {"stage": stage.number, "players": len(players)},
+            {"stage": stage.label, "players": len(players)},
         ),
     )
 
@@ -239,9 +239,10 @@ def complete_round(rnd: Round, *, stage: Stage, tournament: Tournament | None = 
     rnd.save(update_fields=["status", "completed_at"])
     record_event(
         tournament=tournament,
-        kind="round.complete",
-        message=f"{round_title(rnd)} complete",
+        kind=EventKind.ROUND_COMPLETE,
         payload={"round": rnd.number},
+        # A bracket's or round robin's round by its name ("Quarterfinals complete").
+        params={"name": rnd.name} if rnd.name else {"round": rnd.number},
     )
     step = formats.format_of(stage).after_round
     if step is None:
@@ -271,7 +272,7 @@ def _mark_complete(stage: Stage, *, tournament: Tournament, actor: Actor) -> Non
         StageStatus.COMPLETE,
         actor=actor,
         action="stage.completed",
-        summary=f"{tournament.name}: {stage.label} complete",
+        params={"tournament": tournament.name, "stage": stage.label},
         club=tournament.club,
         tournament=tournament,
         stamps={"completed_at": timezone.now()},
@@ -290,14 +291,10 @@ def finish(tournament: Tournament, *, actor: Actor) -> None:
         TournamentStatus.FINISHED,
         actor=actor,
         action="tournament.finished",
-        summary=f"{tournament.name} finished",
+        params={"tournament": tournament.name},
         club=tournament.club,
         tournament=tournament,
-        event=(
-            "tournament.finished",
-            f"{tournament.name} is over: final standings are up",
-            {},
-        ),
+        event=(EventKind.TOURNAMENT_FINISHED, {}, {"tournament": tournament.name}),
     )
 
 

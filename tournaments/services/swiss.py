@@ -42,6 +42,7 @@ from django.utils.translation import ngettext
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
 from core.errors import Conflict, InvalidInput, RuleViolation, as_invalid_input
+from core.events import EventKind
 from core.locks import lock_all, lock_one
 from core.queue import enqueue_on_commit
 from gameplay.rules.outcome import bye_outcome
@@ -230,11 +231,11 @@ def _pair_next(
     except IntegrityError:  # only without the lock (defence in depth): already paired
         return None
     _save_matches(rnd, made.pairings)
-    summary = f"Round {number} paired: " + pairing.describe_stats(made.stats(), zeros=False)
+    said = {"round": number, "stats": made.stats()}
     record_audit(
         actor=actor,
         action="round.paired",
-        summary=f"{tournament.name}: {summary}",
+        params={**said, "tournament": tournament.name},
         obj=rnd,
         club=tournament.club,
         tournament=tournament,
@@ -242,11 +243,11 @@ def _pair_next(
     )
     record_event(
         tournament=tournament,
-        kind="round.paired",
-        message=summary,
+        kind=EventKind.ROUND_PAIRED,
         payload={"round": number, **made.stats()},
+        params=said,
     )
-    logger.info("tournament %s: %s", tournament.pk, summary)
+    logger.info("tournament %s: round %s paired: %s", tournament.pk, number, made.stats())
     return _Paired(round=rnd, seed=seed, redrawn=redraw)
 
 
@@ -333,18 +334,16 @@ def pair_round_again(*, actor: Actor, round: Round) -> PairedAgain:
         raise Conflict("The round could not be paired again.", code="repair_failed")
     new = paired.round
     same = _opponents(Match.objects.filter(round=new).values_list("a_id", "b_id")) == old
-    if paired.redrawn:
-        how = f"a new random pairing (seed {paired.seed})"
-        if same:
-            how += ", the same as before: no other pairing is possible"
-    else:
-        how = "the engine's pairing recomputed: " + (
-            "the same pairing" if same else "a different pairing"
-        )
     record_audit(
         actor=actor,
         action="round.repaired",
-        summary=f"{tournament.name}: round {number} paired again, {how}",
+        params={
+            "tournament": tournament.name,
+            "round": number,
+            "redrawn": paired.redrawn,
+            "seed": paired.seed,
+            "same": same,
+        },
         obj=new,
         club=tournament.club,
         tournament=tournament,
@@ -435,11 +434,15 @@ def swap_players(
             MatchSeat(match=m1, round=rnd, registration_id=second.pk),
         ]
     )
-    names = f"{first.name} and {second.name}"
     record_audit(
         actor=actor,
         action="round.swapped",
-        summary=f"{tournament.name}: round {rnd.number}, swapped {names}",
+        params={
+            "tournament": tournament.name,
+            "round": rnd.number,
+            "a": first.name,
+            "b": second.name,
+        },
         obj=rnd,
         club=tournament.club,
         tournament=tournament,
@@ -456,12 +459,6 @@ def _replace_in_match(match: Match, old: int, new: int) -> None:
         match.b_id = new
     match.notes = [*match.notes, pairing.note(pairing.Flag.SWAPPED)]
     match.save(update_fields=["a", "b", "notes"])
-
-
-def _setting_label(name: str) -> str:
-    """A Swiss setting by its label ("automatic pairing"), as the settings page names it."""
-    field = SwissSettings._meta.get_field(name)
-    return str(getattr(field, "verbose_name", name))
 
 
 def _check_limits(settings: SwissSettings, *, changed: Iterable[str]) -> None:
@@ -520,9 +517,7 @@ def update_swiss_settings(
     record_audit(
         actor=actor,
         action="swiss.settings_changed",
-        summary=f"{tournament.name}: Swiss settings changed ("
-        + ", ".join(_setting_label(name) for name in changes)
-        + ")",
+        params={"tournament": tournament.name, "settings": list(changes)},
         obj=settings,
         club=tournament.club,
         tournament=tournament,

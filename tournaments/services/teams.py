@@ -212,7 +212,7 @@ def invite_teammate(*, actor: AnyUser, registration: Registration, username: str
         registration,
         tournament,
         action="team.invited",
-        summary=f"{registration.name} invited {partner.display_name}",
+        params={"team": registration.name, "player": partner.display_name},
         before=before,
     )
     return registration
@@ -233,12 +233,18 @@ def answer_invitation(*, actor: AnyUser, registration: Registration, accept: boo
         _require_active(registration)
         require_free(tournament, partner, you=True, exclude=registration.pk)
         set_partner(registration, partner, accepted=True)
-        action, summary = "team.joined", f"{partner.display_name} joined {registration.name}"
+        action = "team.joined"
     else:
         set_partner(registration, None, accepted=False)
         action = "team.declined"
-        summary = f"{partner.display_name} declined to join {registration.name}"
-    audit_entry(actor, registration, tournament, action=action, summary=summary, before=before)
+    audit_entry(
+        actor,
+        registration,
+        tournament,
+        action=action,
+        params={"player": partner.display_name, "team": registration.name},
+        before=before,
+    )
     entrants_changed([registration])
     return registration
 
@@ -268,11 +274,7 @@ def remove_teammate(*, actor: AnyUser, registration: Registration) -> Registrati
         registration,
         tournament,
         action="team.left" if leaving else "team.teammate_removed",
-        summary=(
-            f"{partner.display_name} left {registration.name}"
-            if leaving
-            else f"{partner.display_name} is no longer in {registration.name}"
-        ),
+        params={"player": partner.display_name, "team": registration.name},
         before=before,
     )
     return registration
@@ -294,7 +296,7 @@ def assign_teammate(*, actor: AnyUser, registration: Registration, username: str
         registration,
         tournament,
         action="team.assigned",
-        summary=f"{partner.display_name} put in {registration.name}",
+        params={"player": partner.display_name, "team": registration.name},
         before=before,
     )
     entrants_changed([registration])
@@ -323,7 +325,7 @@ def rename_team(*, actor: AnyUser, registration: Registration, team_name: str) -
         registration,
         tournament,
         action="team.renamed",
-        summary=f"{old} is now {name}",
+        params={"old": old, "new": name},
         before=before,
     )
     return registration

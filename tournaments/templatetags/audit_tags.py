@@ -34,7 +34,7 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.pairing import standings
-from tournaments.pairing.swiss import describe_stats
+from tournaments.presenters.notes import describe_stats
 
 register = template.Library()
 

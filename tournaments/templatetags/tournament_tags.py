@@ -10,7 +10,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from core import text
-from tournaments.pairing.swiss import describe_all, describe_stats
+from tournaments.presenters.notes import describe_all, describe_stats
 from tournaments.selectors import names
 from tournaments.selectors.placements import ordinal
 
@@ -32,7 +32,7 @@ def get_item(mapping: Mapping[Any, Any], key: Any) -> Any:
 @register.filter
 def pairing_notes(notes: Any) -> str:
     """``{{ match.notes|pairing_notes }}``: why this pairing, in words, joined by "; "
-    (``Match.notes`` stores codes: ``tournaments.pairing.swiss.describe``)."""
+    (``Match.notes`` stores codes: ``tournaments.presenters.notes.describe``)."""
     return "; ".join(describe_all(notes))
 
 

@@ -1,5 +1,6 @@
-"""Pairing notes: stored as codes with parameters, worded at display (``swiss.describe``);
-and the migration that turned the English sentences stored before into codes."""
+"""Pairing notes: stored as codes with parameters, worded at display
+(``tournaments.presenters.notes``); and the migration that turned the English sentences
+stored before into codes."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tournaments.pairing import swiss
-from tournaments.pairing.swiss import Flag, as_notes, describe, describe_all, note, pair_round
+from tournaments.pairing.swiss import Flag, as_notes, note, pair_round
+from tournaments.presenters import notes as words
+from tournaments.presenters.notes import describe, describe_all
 
 
 def migration() -> ModuleType:
@@ -64,7 +67,7 @@ def test_describe_words_each_code_as_the_pages_always_did(
 
 
 def test_every_flag_has_words_and_a_worded_example() -> None:
-    assert set(swiss.LABELS) == set(Flag)
+    assert set(words.LABELS) == set(Flag)
     assert {stored["code"] for stored, _ in WORDED} == {f.value for f in Flag}
 
 
@@ -132,7 +135,7 @@ def test_migration_sentences_are_the_words_of_today() -> None:
     for stored, _ in WORDED:
         if stored["code"] in m.SENTENCES and stored["code"] not in REWORDED:
             assert describe(stored) == m.text_from_note(stored)
-    assert set(m.SENTENCES) == set(swiss.LABELS) - {Flag.TEXT}
+    assert set(m.SENTENCES) == set(words.LABELS) - {Flag.TEXT}
 
 
 def test_migration_converts_a_match_notes_list_and_keeps_what_it_does_not_know() -> None:

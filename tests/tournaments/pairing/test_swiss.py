@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from gameplay.rules.errors import RuleViolation
 from tournaments.pairing import swiss
 from tournaments.pairing.swiss import Entrant, RoundPairing, pair_round
+from tournaments.presenters import notes
 
 # --- helpers -----------------------------------------------------------------------------
 
@@ -77,7 +78,7 @@ def codes(p: swiss.Pairing) -> list[object]:
 def check_reasons(by_id: dict[int, Entrant], result: RoundPairing) -> None:
     """Each pairing explains itself (in codes that have words), and the explanation is true."""
     for p in result.pairings:
-        assert all(n["code"] in swiss.LABELS for n in p.reasons)
+        assert all(n["code"] in notes.LABELS for n in p.reasons)
         if p.b is None:
             assert str(p.reasons[0]["code"]).startswith("bye_")
             assert p.reasons[-1] == {"code": "bye_counts_as_win"}
@@ -513,7 +514,7 @@ def test_round_one_by_rating_pairs_top_half_against_bottom_half() -> None:
     # By rating: 3 (2100), 1, 6, 4, 2, 5 -> 3 v 4, 1 v 2, 6 v 5.
     assert [(p.a, p.b) for p in result.pairings] == [(3, 4), (1, 2), (6, 5)]
     assert result.pairings[0].reasons == ({"code": "first_rating", "seed_a": 1, "seed_b": 4},)
-    assert swiss.describe(result.pairings[0].reasons[0]) == "round 1 by rating: #1 meets #4"
+    assert notes.describe(result.pairings[0].reasons[0]) == "round 1 by rating: #1 meets #4"
 
 
 def test_round_one_by_seed_follows_the_rank_when_nobody_is_rated() -> None:
@@ -535,7 +536,7 @@ def test_round_one_random_bye_is_drawn_and_counts_as_a_win() -> None:
     result = pair_round([e(i) for i in range(1, 6)], round_number=1, seed=3)
     assert result.bye is not None
     assert result.pairings[-1].reasons == ({"code": "bye_random"}, {"code": "bye_counts_as_win"})
-    assert swiss.describe_all(list(result.pairings[-1].reasons)) == [
+    assert notes.describe_all(list(result.pairings[-1].reasons)) == [
         "bye: drawn at random",
         "bye: counts as a 2-0 match win (3 match points)",
     ]
@@ -575,7 +576,7 @@ def test_odd_group_pairs_its_lowest_ranked_down_to_the_nearest_group() -> None:
     down = next(p for p in result.pairings if {p.a, p.b} == {3, 4})
     assert (down.a, down.b) == (3, 4)
     assert down.reasons == ({"code": "pair_down", "from": 6, "to": 3},)
-    assert swiss.describe(down.reasons[0]) == "paired down from 6 to 3 points"
+    assert notes.describe(down.reasons[0]) == "paired down from 6 to 3 points"
     assert (result.pair_downs, result.point_difference) == (1, 3)
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tournaments.pairing.swiss import describe_all
 from tournaments.pairing.tables import assign_tables
+from tournaments.presenters.notes import describe_all
 
 
 def _tables(matches: list[tuple[int, int | None]], fixed: dict[int, int]) -> list[int]:
