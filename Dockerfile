@@ -9,6 +9,8 @@ COPY config ./config
 COPY core ./core
 COPY tournaments ./tournaments
 COPY gameplay ./gameplay
+COPY notifications ./notifications
+COPY rules ./rules
 RUN pip install --no-cache-dir .
 COPY . .
 RUN DEBUG=1 DATABASE_URL=sqlite:////tmp/build.sqlite3 STATIC_MANIFEST=1 \

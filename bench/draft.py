@@ -239,7 +239,7 @@ async def _drive(
 
 def _check(pods: int, seats: int) -> tuple[int, list[str]]:
     from gameplay.models import DraftPod, Pick
-    from gameplay.rules import draft as engine
+    from rules import draft as engine
 
     problems: list[str] = []
     stored = 0

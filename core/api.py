@@ -106,7 +106,7 @@ class Pagination(PageNumberPagination):
 
 class GameInput(StrictInput):
     """One game of a reported result, ``{"rounds": [[31, 25], ...], "alignments": [...]}``
-    (``gameplay.rules.games``): its shape only, every key checked. The game's rules judge
+    (``rules.games``): its shape only, every key checked. The game's rules judge
     the scores and name the rule a result breaks."""
 
     rounds = serializers.ListField(

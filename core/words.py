@@ -1,6 +1,6 @@
 """Codes -> words, through gettext, at display only: a rule violation as a person reads it.
 
-The rules engines (``gameplay/rules``) raise ``RuleViolation`` with a stable code
+The rules engines (``rules``) raise ``RuleViolation`` with a stable code
 (``rule``), their numbers (``params``: players by index, games and game rounds by number)
 and an English ``detail`` written for their own tests. What a person reads is made here,
 from the code and the numbers, with the names of the people it is about: "Anna Kowalska
@@ -30,7 +30,7 @@ from django.utils.translation import gettext, ngettext
 from core.errors import DomainError, Problem, RuleViolation, translate
 
 #: The games whose outcome rules share codes (``<game>.negative_score``...): the game codes
-#: of ``gameplay.rules.games.GAMES`` (a test checks they agree; core imports no app).
+#: of ``rules.games.GAMES`` (a test checks they agree; core imports no app).
 GAMES = ("gesoseka", "vanilla_gwent", "kontsina", "generic")
 
 #: The params that index the sides (names) and the seats of a table (seats).

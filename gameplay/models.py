@@ -1,6 +1,6 @@
 """Live Gosu drafts: pods, seats, packs and picks (DESIGN.md, "Live pages").
 
-Terms (``../shared/rules/README.md``, "Gosu draft"; ``gameplay.rules.draft``): a *pod* is a
+Terms (``../shared/rules/README.md``, "Gosu draft"; ``rules.draft``): a *pod* is a
 group of players drafting together, each at a *seat*; every seat opens a *pack* of P
 cards; a seat *picks* from the pack at the head of its *queue* (2 cards on a pack's first
 pick, 1 after) and passes the rest to the next seat; what a seat picked is its *pool*.
@@ -69,7 +69,7 @@ class DraftPod(models.Model):
     shrinking_timer = models.BooleanField(
         default=False, help_text="Less time per pick as packs empty (5 s a card, at least 10 s)."
     )
-    #: The engine's state (``gameplay.rules.draft``), changed under this row's lock.
+    #: The engine's state (``rules.draft``), changed under this row's lock.
     state = models.JSONField(default=dict)
     version = models.PositiveIntegerField(default=0)
     #: A new random value with every state written (see the module's docstring).
@@ -205,7 +205,7 @@ class DraftTiming(models.TextChoices):
 
 
 class TeamSeating(models.TextChoices):
-    """Where teammates sit in a team event's pod (``gameplay.rules.draft.TeamSeating``)."""
+    """Where teammates sit in a team event's pod (``rules.draft.TeamSeating``)."""
 
     ADJACENT = "adjacent", "Next to each other"
     OPPOSITE = "opposite", "Opposite each other (across the pod)"
@@ -256,7 +256,7 @@ class DraftSettings(models.Model):
         return f"Draft settings of {self.tournament}"
 
 
-# --- live tables (DESIGN.md, "Live pages"; gameplay.rules.turn_limit) -----------------------
+# --- live tables (DESIGN.md, "Live pages"; rules.turn_limit) -----------------------
 
 
 class TableSettings(models.Model):
@@ -386,7 +386,7 @@ class TurnKind(models.TextChoices):
 
 
 class TurnEvent(models.Model):
-    """One tap of a game round's turn log (``gameplay.rules.turn_limit.Event``).
+    """One tap of a game round's turn log (``rules.turn_limit.Event``).
 
     ``number`` is the event's place in its game round's log (0 first). An undone event
     stays, marked ``undone_at`` (the audit of who undid what); the partial unique

@@ -1,5 +1,5 @@
 """The live table's engine adapter: the one place that turns a table's rows into the pure
-engine's seating, rules and events (``gameplay.rules.turn_limit``) and its state back into
+engine's seating, rules and events (``rules.turn_limit``) and its state back into
 the table's deadline, finds who sits where, and asks the game's rules about a tapped card.
 
 It sits below both ``gameplay.services.tables`` (a tap checks and records through it) and
@@ -21,9 +21,9 @@ from django.utils import timezone
 from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput, RuleViolation
 from gameplay.models import LiveTable, TurnEvent, TurnKind
-from gameplay.rules import cards as card_rules
-from gameplay.rules import games as game_rules
-from gameplay.rules import turn_limit, vanilla_gwent
+from rules import cards as card_rules
+from rules import games as game_rules
+from rules import turn_limit, vanilla_gwent
 from tournaments import formats
 from tournaments.models import (
     MATCH_ENTRANTS,

@@ -17,8 +17,8 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from core.api import ERRORS, StrictInput, games_input
-from gameplay.rules import games, gesoseka, kontsina
-from gameplay.rules.outcome import GameOptions
+from rules import games, gesoseka, kontsina
+from rules.outcome import GameOptions
 
 GAME_PARAMETER = OpenApiParameter(
     "game",

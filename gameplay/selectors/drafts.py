@@ -32,8 +32,8 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from gameplay.models import DraftPod, DraftSeat, Pick, PodStatus
-from gameplay.rules import draft as engine
 from gameplay.selectors import state_cache
+from rules import draft as engine
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Registration, Tournament
 from tournaments.selectors import policies

@@ -24,7 +24,7 @@ from threading import Lock
 from django.db import transaction
 
 from gameplay.models import DraftPod
-from gameplay.rules import draft as engine
+from rules import draft as engine
 
 _MAX = 512
 _Key = tuple[int, int, uuid.UUID]

@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from core.errors import RuleViolation
 from gameplay.models import LiveTable, TableStatus, TurnEvent
-from gameplay.rules import turn_limit
 from gameplay.selectors.table_words import NEAR_LIMIT, confirmed_words, describe_event, headline
 from gameplay.table_engine import (
     TABLE_RELATED,
@@ -22,6 +21,7 @@ from gameplay.table_engine import (
     read_pod_seats,
     seat_names,
 )
+from rules import turn_limit
 from tournaments.models import (
     Match,
     MatchStatus,

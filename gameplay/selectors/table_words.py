@@ -8,10 +8,10 @@ from typing import Any
 
 from core.errors import RuleViolation
 from gameplay.models import LiveTable, TableStatus, TurnEvent, TurnKind
-from gameplay.rules import games as game_rules
-from gameplay.rules import turn_limit
-from gameplay.rules.cards import Card
 from gameplay.table_engine import is_pod, is_pod_table, pod_seats, seat_names, side_names
+from rules import games as game_rules
+from rules import turn_limit
+from rules.cards import Card
 from tournaments.models import (
     Match,
     MatchStatus,

@@ -20,7 +20,6 @@ from django.utils import timezone
 from core.auth import AnyUser
 from core.errors import RuleViolation
 from gameplay.models import LiveTable, TableSettings, TableStatus, TurnEvent
-from gameplay.rules import turn_limit
 from gameplay.selectors.table_words import (
     card_label,
     describe_event,
@@ -44,6 +43,7 @@ from gameplay.table_engine import (
     seat_players,
     side_names,
 )
+from rules import turn_limit
 from tournaments import formats
 from tournaments.models import (
     Match,

@@ -8,7 +8,7 @@ transaction: every public entry point of those modules is one ``atomic(durable=T
 - Locks: the pod first, then its seats in position order (``core.locks``, "draft pod, then
   draft seats"). The pod's row lock serialises the picks of one pod; pods never wait on
   each other.
-- State: the engine state (``gameplay.rules.draft``) of the pod's current ``version``,
+- State: the engine state (``rules.draft``) of the pod's current ``version``,
   from the state cache when it has it, else the stored column (deferred by the lock).
 - Timers: a seat whose pick in front changed gets a new deadline and ``timer_token``; its
   timer task is queued after commit, ``GRACE`` after the deadline. The shrinking timer
@@ -31,9 +31,9 @@ from core.errors import Conflict, NotFound
 from core.locks import for_update
 from core.queue import enqueue_on_commit
 from gameplay.models import DraftPod, DraftSeat, Pick, PickSource, PodStatus
-from gameplay.rules import draft as engine
 from gameplay.selectors import drafts as selectors
 from gameplay.selectors import state_cache
+from rules import draft as engine
 
 #: Sent once a pod's change is committed, with ``pod_id`` and its full ``snapshot`` (None:
 #: read it afresh). ``gameplay.realtime.broadcast`` pushes it to the pod's pages; the

@@ -18,9 +18,9 @@ from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from core.locks import lock_one
 from gameplay import table_engine as engine
 from gameplay.models import LiveTable, TableMode, TableSettings, TableStatus, TurnEvent, TurnKind
-from gameplay.rules import turn_limit
 from gameplay.selectors import tables as selectors
 from gameplay.table_engine import seat_of
+from rules import turn_limit
 from tournaments.models import Match, MatchStatus, RoundStatus
 from tournaments.selectors import policies
 from tournaments.services.locks import lock_match

@@ -47,8 +47,6 @@ from gameplay.models import (
     PodStatus,
     TeamSeating,
 )
-from gameplay.rules import draft as engine
-from gameplay.rules.games import rules_for
 from gameplay.services._pods import (
     _after_commit_broadcast,
     _after_commit_timer,
@@ -61,6 +59,8 @@ from gameplay.services._pods import (
     _state,
 )
 from gameplay.services._pods import pod_changed as pod_changed  # its public name
+from rules import draft as engine
+from rules.games import rules_for
 from tournaments import selectors as tournament_selectors
 from tournaments.models import (
     EntrantType,

@@ -1,7 +1,7 @@
 """A player's picks in the live draft: the pick, the highlight, and the pick timer.
 
 Each pick runs in one transaction under the pod's row lock: the pod's engine state is read,
-the engine (``gameplay.rules.draft``) checks and applies the pick, and the new state, the
+the engine (``rules.draft``) checks and applies the pick, and the new state, the
 ``Pick`` row, the seats' deadlines and the pod's ``version`` are written together. The
 lock serialises the picks of one pod (a few milliseconds each); pods never wait on each
 other. The ``Pick`` unique constraints are the last word against a double pick.
@@ -15,7 +15,7 @@ restart, Redis down). The shared machinery (locks, state, timers) is ``_pods``.
 
 A pick and a highlight name cards by *position* in the pack in front of the seat
 (``positions``: 0 is the first card as the snapshot lists them), so a pack holding two 7H
-lets the player keep one or both (``gameplay.rules.draft``, "Identical cards"). Naming
+lets the player keep one or both (``rules.draft``, "Identical cards"). Naming
 cards by code (``cards``) is still accepted from older clients: it takes the first copy.
 The seat's ``highlighted`` column holds positions (older rows may hold card codes; both
 are read by ``engine.positions_of``).
@@ -41,9 +41,6 @@ from django.utils import timezone
 from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput, NotAllowed
 from gameplay.models import DraftPod, DraftSeat, PickSource, PodStatus
-from gameplay.rules import draft as engine
-from gameplay.rules.cards import parse_cards
-from gameplay.rules.errors import RuleViolation
 from gameplay.services._pods import (
     GRACE,
     _after_commit_broadcast,
@@ -55,6 +52,9 @@ from gameplay.services._pods import (
     _server_pick,
     _state,
 )
+from rules import draft as engine
+from rules.cards import parse_cards
+from rules.errors import RuleViolation
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Live tables: a match played turn by turn, the turn limit after a pass enforced, and the
 scores of each game round reported into the match's result.
 
-Terms (DESIGN.md, "Vocabulary"; ``gameplay.rules.turn_limit``): a *table* belongs to a
+Terms (DESIGN.md, "Vocabulary"; ``rules.turn_limit``): a *table* belongs to a
 match; a game round's *turn log* is its events (play, play with an extra turn, pass), each
 with its *number* (0 for the first). Seat 0 is the match's first entrant (``a``), seat 1
 the second. A match of teams of two (issue 13) is played at a table of four, seated as the
@@ -53,8 +53,6 @@ from gameplay.models import (
     TableStatus,
     TurnEvent,
 )
-from gameplay.rules import games as game_rules
-from gameplay.rules import turn_limit
 from gameplay.selectors import tables as selectors
 from gameplay.services._tables import (
     MAX_SCORE as MAX_SCORE,
@@ -83,6 +81,8 @@ from gameplay.table_engine import (
     seat_of,
     sentence,
 )
+from rules import games as game_rules
+from rules import turn_limit
 from tournaments.models import Match, MatchStatus, RoundStatus, Tournament
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies

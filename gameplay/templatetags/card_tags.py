@@ -20,7 +20,7 @@ from django.template.loader import get_template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
-from gameplay.rules.cards import Card, DeckType, describe, one_deck
+from rules.cards import Card, DeckType, describe, one_deck
 
 register = template.Library()
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django import forms
 
-from gameplay.rules.cards import DeckType
+from rules.cards import DeckType
 
 _CARD = re.compile(r"^(?P<card>[0-9A-Za-z]{2,3})(?:=(?P<as>\d{1,2}))?(?:\+(?P<plus>\d))?$")
 _GROUP = re.compile(r"^\s*(?P<kind>series|sequence)\s*(?:\+(?P<plus>\d))?\s*:\s*(?P<cards>.*)$")

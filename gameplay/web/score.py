@@ -12,8 +12,8 @@ from django.shortcuts import render
 from core.errors import RuleViolation
 from core.web import HtmxHttpRequest
 from core.words import problem as problem_of
-from gameplay.rules import games, kontsina
 from gameplay.web.forms import GesosekaBoardForm, GesosekaFieldForm, KontsinaForm
+from rules import games, kontsina
 
 #: The most characters of a field taken from the address (a live table's link fills in
 #: the cards each player played: a game round has far fewer than this).

@@ -15,11 +15,11 @@ from django.urls import reverse
 from core.errors import DomainError
 from core.web import parse_int, run_action
 from gameplay.models import TableMode, TableSettings
-from gameplay.rules import games as game_rules
-from gameplay.rules.cards import DeckType, one_deck
 from gameplay.selectors import table_lists
 from gameplay.selectors import tables as selectors
 from gameplay.services import tables as services
+from rules import games as game_rules
+from rules.cards import DeckType, one_deck
 from tournaments import selectors as tournament_selectors
 from tournaments.selectors import judge_calls as call_selectors
 from tournaments.selectors import policies

@@ -2,7 +2,7 @@
 // (gameplay/templatetags/card_tags.py and templates/gameplay/_card.html). Cards.html(code)
 // returns exactly the markup the tag renders for that code (tests/gameplay/
 // test_cards_drawn.py runs both and compares them, card by card), so a pack drawn from a
-// snapshot looks like a pool drawn by the server. Codes are read as gameplay/rules/cards.py
+// snapshot looks like a pool drawn by the server. Codes are read as rules/cards.py
 // reads them ("7H", "10S", "qd", "K♦", "JK"); anything else is drawn as its text, marked
 // as not a card.
 (function (root) {
@@ -36,7 +36,7 @@
     return rank ? { joker: false, rank: rank, suit: suit } : null;
   }
 
-  // What a card shows (gameplay.rules.cards.describe): rank, symbol, colour, name; plus
+  // What a card shows (rules.cards.describe): rank, symbol, colour, name; plus
   // the code as the server writes it. A text that is not a card: colour "unknown".
   function describe(code) {
     var card = parse(code);

@@ -10,7 +10,7 @@
   imports neither.
 - No module imports another app's edges, or a name (or module) of another app that starts
   with an underscore.
-- The pure packages (``gameplay.rules``, ``tournaments.pairing``, and ``core.errors``) import
+- The pure packages (``rules``, ``tournaments.pairing``, and ``core.errors``) import
   no Django, DRF, Celery or Channels, and of our code only each other. They sit below every
   app: any module may import them.
 - Rows are locked in one place: ``select_for_update`` appears only in ``core/locks.py``.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = {"core": 0, "tournaments": 1, "gameplay": 2, "notifications": 2}
-PURE = ("gameplay.rules", "tournaments.pairing", "core.errors")
+PURE = ("rules", "tournaments.pairing", "core.errors")
 EDGES = ("web", "api", "realtime", "tasks", "admin", "management", "templatetags")
 FRAMEWORKS = ("django", "rest_framework", "celery", "channels", "drf_spectacular")
 #: Wiring may import anything of its own app (it connects the layers).
@@ -152,8 +152,12 @@ def check_module(module: str, source: str) -> list[Violation]:
     return problems
 
 
+#: Our top-level packages: the apps, and the game rules every app imports.
+PACKAGES = (*APPS, "rules")
+
+
 def our_modules() -> list[Path]:
-    return sorted(p for app in APPS for p in (ROOT / app).rglob("*.py"))
+    return sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
 
 
 def check_tree() -> list[Violation]:

@@ -16,8 +16,8 @@ import pytest
 
 from core import words
 from core.errors import InvalidInput, RuleViolation, as_invalid_input, translate
-from gameplay.rules import games, gesoseka, kontsina, outcome, turn_limit, vanilla_gwent
-from gameplay.rules.outcome import GameOptions, GameOutcome, GameRecord, GameRound
+from rules import games, gesoseka, kontsina, outcome, turn_limit, vanilla_gwent
+from rules.outcome import GameOptions, GameOutcome, GameRecord, GameRound
 
 SIDES = ("Anna Kowalska", "Bruno Costa")
 SEATS = ("Anna Kowalska", "Bruno Costa", "Chloé Martin", "Dimitris Papadopoulos")

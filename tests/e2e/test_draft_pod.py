@@ -14,7 +14,7 @@ import time
 import pytest
 
 from gameplay.models import DraftSeat, Pick, PickSource, PodStatus
-from gameplay.rules import draft as engine
+from rules import draft as engine
 from tests.e2e.journey import Journey, LiveServerJourney
 from tests.factories import draft_pods
 

@@ -17,8 +17,8 @@ from django.conf import settings
 from django.template import Context, Template
 
 from gameplay.models import DraftSeat
-from gameplay.rules.cards import DeckType, one_deck
 from gameplay.services import drafts as services
+from rules.cards import DeckType, one_deck
 from tests.factories import draft_pods
 
 CARDS_JS = Path(settings.BASE_DIR) / "static" / "js" / "cards.js"

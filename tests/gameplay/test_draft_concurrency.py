@@ -8,10 +8,10 @@ from django.db import connection
 from core.errors import DomainError
 from gameplay import selectors
 from gameplay.models import DraftSeat, Pick
-from gameplay.rules import draft as engine
-from gameplay.rules.errors import RuleViolation
 from gameplay.services import drafts as services
 from gameplay.services import picks as pick_services
+from rules import draft as engine
+from rules.errors import RuleViolation
 from tests.factories import draft_pods
 from tests.tournaments.test_concurrency import run_together
 

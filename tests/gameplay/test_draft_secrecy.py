@@ -23,9 +23,9 @@ from django.utils import timezone
 
 from gameplay.models import DraftPod, DraftSeat
 from gameplay.realtime.routing import websocket_urlpatterns
-from gameplay.rules import draft as engine
 from gameplay.services import drafts as services
 from gameplay.services import picks
+from rules import draft as engine
 from tests.factories import RegistrationFactory, draft_pods, running_tournament
 
 pytestmark = pytest.mark.django_db

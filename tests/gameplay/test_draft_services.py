@@ -11,11 +11,11 @@ from django.utils import timezone
 from core.errors import Conflict, InvalidInput, NotAllowed
 from gameplay import selectors
 from gameplay.models import DraftPod, DraftSeat, Pick, PickSource, PodStatus
-from gameplay.rules import draft as engine
-from gameplay.rules.errors import RuleViolation
 from gameplay.services import drafts as services
 from gameplay.services import picks
 from gameplay.tasks import sweep_draft_deadlines
+from rules import draft as engine
+from rules.errors import RuleViolation
 from tests.factories import UserFactory, draft_pods, running_tournament
 from tournaments.services import swiss
 

@@ -122,7 +122,7 @@ def test_reconnecting_mid_draft_gets_the_current_state() -> None:
 
     before = async_to_sync(first_visit)()
     # Meanwhile seat 1 picks (over HTTP or another socket): pack 0 lands in bob's queue.
-    from gameplay.rules import draft as engine
+    from rules import draft as engine
 
     pod.refresh_from_db()
     expected = engine.expected_pick(engine.DraftState.from_dict(pod.state), 0)

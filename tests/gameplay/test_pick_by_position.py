@@ -19,11 +19,11 @@ from core.errors import Conflict, InvalidInput
 from gameplay import selectors
 from gameplay.models import DraftPack, DraftPod, DraftSeat, Pick, PickSource
 from gameplay.realtime.routing import websocket_urlpatterns
-from gameplay.rules import draft as engine
-from gameplay.rules.cards import DeckType, one_deck
-from gameplay.rules.errors import RuleViolation
 from gameplay.services import drafts as services
 from gameplay.services import picks
+from rules import draft as engine
+from rules.cards import DeckType, one_deck
+from rules.errors import RuleViolation
 from tests.factories import draft_pods
 from tests.tournaments.test_concurrency import run_together
 

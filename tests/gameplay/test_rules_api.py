@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gameplay.rules import games, gesoseka, kontsina, vanilla_gwent
+from rules import games, gesoseka, kontsina, vanilla_gwent
 
 pytestmark = pytest.mark.django_db
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from gameplay.rules import gesoseka, kontsina
 from gameplay.web.forms import GesosekaBoardForm, GesosekaFieldForm
+from rules import gesoseka, kontsina
 
 pytestmark = pytest.mark.django_db
 

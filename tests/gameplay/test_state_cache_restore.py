@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from gameplay.models import DraftPod
-from gameplay.rules import draft as engine
 from gameplay.selectors import drafts as selectors
 from gameplay.services import drafts as services
+from rules import draft as engine
 from tests.factories import draft_pods
 
 pytestmark = pytest.mark.django_db

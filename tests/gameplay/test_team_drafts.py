@@ -21,9 +21,9 @@ from django.utils import timezone
 from core.errors import InvalidInput
 from gameplay import selectors
 from gameplay.models import DraftPod, DraftSeat, DraftSettings, PickSource, PodStatus
-from gameplay.rules import draft as engine
 from gameplay.services import drafts as services
 from gameplay.services import picks
+from rules import draft as engine
 from tests.factories import (
     PlayerFactory,
     RegistrationFactory,

@@ -18,9 +18,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.models import AuditEntry
-from gameplay.rules import games
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import GameOptions
+from rules import games
+from rules.errors import RuleViolation
+from rules.outcome import GameOptions
 from tests.factories import (
     A_WINS,
     RegistrationFactory,
@@ -213,7 +213,7 @@ def test_the_rows_query_count_is_constant(client) -> None:
     assert small == large, (small, large)
 
 
-# --- the standard results (gameplay.rules.games) -------------------------------------------
+# --- the standard results (rules.games) -------------------------------------------
 OPTIONS = [GameOptions(rounds_to_win=k, kontsina_rounds=n) for k in (1, 2, 3, 5) for n in (1, 3, 4)]
 
 

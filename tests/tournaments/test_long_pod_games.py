@@ -2,7 +2,7 @@
 game-round wins may need 13 game rounds won by someone, and ties come on top. Such a game
 is reported, confirmed and entered by a judge through the API and the pods page, and is
 played to its end at the live table; the bound each of them checks is the pod's own
-(``gameplay.rules.pod_game.max_game_rounds``: 26 here), never a fixed cap."""
+(``rules.pod_game.max_game_rounds``: 26 here), never a fixed cap."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.test import Client
 from django.utils import timezone
 
 from gameplay.models import LiveTable, TableStatus
-from gameplay.rules import pod_game
 from gameplay.selectors import tables as table_selectors
 from gameplay.services import tables
+from rules import pod_game
 from tests.factories import RegistrationFactory, TournamentFactory, member
 from tournaments.models import Match, MatchStatus, Role, TournamentStatus
 from tournaments.selectors import pods as pod_selectors

@@ -233,9 +233,9 @@ def test_admin_lists_every_model(admin_client, model: str) -> None:
     from tests.factories import draft_pods
 
     pods, organiser, _ = draft_pods(2, pod_size=2)
-    from gameplay.rules import draft as engine
     from gameplay.services import drafts as draft_services
     from gameplay.services import picks
+    from rules import draft as engine
     from tournaments.models import Invitation
 
     pod = draft_services.start_pod(actor=organiser, pod=pods[0])

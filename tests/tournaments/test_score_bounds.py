@@ -12,9 +12,9 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from gameplay.rules import games as game_rules
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import (
+from rules import games as game_rules
+from rules.errors import RuleViolation
+from rules.outcome import (
     MAX_SCORE,
     MAX_TOTAL,
     GameOptions,

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from core.errors import Conflict, InvalidInput, NotAllowed
 from core.models import AuditEntry, Event
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 from tests.factories import A_WINS, B_WINS, UserFactory, member, running_tournament
 from tournaments import selectors
 from tournaments.models import (

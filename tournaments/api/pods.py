@@ -15,8 +15,8 @@ from rest_framework.views import APIView
 
 from core.api import ERRORS, StrictInput, valid
 from core.errors import NotFound
-from gameplay.rules import games as game_rules
-from gameplay.rules import pod_game
+from rules import games as game_rules
+from rules import pod_game
 from tournaments.api.common import hidden_unless_visible, tournament_for, visible_match_id
 from tournaments.models import PodFill, PodScoring
 from tournaments.selectors import pods as selectors

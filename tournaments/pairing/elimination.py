@@ -90,7 +90,7 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Literal
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 
 #: The fewest entrants a bracket takes.
 MIN_ENTRANTS = 2

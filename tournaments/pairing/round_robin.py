@@ -56,7 +56,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 
 #: The most entrants one round robin may have.
 MAX_ENTRANTS = 1024

@@ -3,7 +3,7 @@
 Terms. A *match* is two entrants at a table in a tournament round (or one entrant with the
 bye); it is won, lost or drawn, and played as *games*, each made of *game rounds*. Match
 points: 3 a win, 1 a draw, 0 a loss; a bye is a 2-0 match win (3 match points). Game
-points: 3 a game won, 1 a game drawn. (These numbers live in ``gameplay.rules.outcome``.)
+points: 3 a game won, 1 a game drawn. (These numbers live in ``rules.outcome``.)
 
 Tiebreakers (chosen and ordered per tournament; higher is better for every one):
 
@@ -38,8 +38,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import (
+from rules.errors import RuleViolation
+from rules.outcome import (
     BYE_GAMES_WON,
     BYE_MATCH_POINTS,
     GAME_DRAW_POINTS,

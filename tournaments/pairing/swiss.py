@@ -67,7 +67,7 @@ matter).
 Every pairing says why, as notes: a code with its parameters (``Flag``; ``{"code":
 "pair_down", "from": 6, "to": 3}``), stored as it is (``Match.notes``) and worded only at
 display (``describe``), as Tabbycat stores draw flags. Match points and the bye's worth
-are ``gameplay.rules.outcome``'s.
+are ``rules.outcome``'s.
 """
 
 from __future__ import annotations
@@ -81,8 +81,8 @@ from typing import Literal
 
 import networkx as nx
 
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import BYE_MATCH_POINTS
+from rules.errors import RuleViolation
+from rules.outcome import BYE_MATCH_POINTS
 
 #: Pools up to this size get one score group of lookahead when choosing who floats.
 _LOOKAHEAD_POOL = 64

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
-from gameplay.rules.outcome import BYE_GAMES_WON, BYE_MATCH_POINTS
+from rules.outcome import BYE_GAMES_WON, BYE_MATCH_POINTS
 from tournaments.pairing.swiss import Flag, as_notes
 
 #: How each flag reads (``str.format`` over the note's parameters; ``{to:~point}`` counts).

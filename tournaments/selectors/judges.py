@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from django.db.models import Count, QuerySet
 
 from core.errors import RuleViolation
-from gameplay.rules import games as game_rules
+from rules import games as game_rules
 from tournaments import formats
 from tournaments.models import (
     MATCH_ENTRANTS,

@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from gameplay.rules import games as game_rules
+from rules import games as game_rules
 from tournaments import formats
 from tournaments.models import (
     Match,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import ngettext
 
-from gameplay.rules.outcome import MatchOutcome
+from rules.outcome import MatchOutcome
 from tournaments.models import (
     Match,
     Winner,

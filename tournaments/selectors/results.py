@@ -15,8 +15,8 @@ from django.utils.translation import ngettext
 
 from core import words
 from core.errors import RuleViolation
-from gameplay.rules import games as game_rules
-from gameplay.rules.outcome import GameOptions
+from rules import games as game_rules
+from rules.outcome import GameOptions
 from tournaments import formats
 from tournaments.models import (
     Match,

@@ -9,7 +9,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 
 from core.errors import NotFound
 from core.models import AuditEntry, Event
-from gameplay.rules.outcome import GameOptions
+from rules.outcome import GameOptions
 from tournaments import formats
 from tournaments.models import (
     MANAGING_ROLES,

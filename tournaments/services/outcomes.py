@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gameplay.rules.outcome import MatchOutcome
+from rules.outcome import MatchOutcome
 from tournaments.models import Match, Winner
 
 

@@ -37,8 +37,8 @@ from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput, NotAllowed
 from core.events import EventKind
 from core.queue import enqueue_on_commit
-from gameplay.rules import games as game_rules
-from gameplay.rules.errors import RuleViolation
+from rules import games as game_rules
+from rules.errors import RuleViolation
 from tournaments import formats
 from tournaments.models import (
     EntrantType,

@@ -2,7 +2,7 @@
 
 A result is the list of games of a match, each game the list of its game rounds
 ``[score_a, score_b]`` (``a`` is the match's first entrant, whoever reports; Vanilla Gwent
-games also carry ``alignments``). The game's rules (``gameplay.rules.games``) check it and
+games also carry ``alignments``). The game's rules (``rules.games``) check it and
 derive the outcome; a result they reject is refused with the rule's name and where.
 
 Flow (DESIGN.md, "Results"):
@@ -41,8 +41,8 @@ from core.errors import Conflict, InvalidInput, NotAllowed, RuleViolation
 from core.events import EventKind, Result
 from core.locks import try_lock
 from core.queue import enqueue_on_commit
-from gameplay.rules import games as game_rules
-from gameplay.rules.outcome import (
+from rules import games as game_rules
+from rules.outcome import (
     GameOptions,
     GameRecord,
     MatchOutcome,

@@ -27,7 +27,7 @@ from core.audit import record_event
 from core.auth import Actor
 from core.errors import Conflict
 from core.events import EventKind
-from gameplay.rules.outcome import bye_outcome
+from rules.outcome import bye_outcome
 from tournaments.models import (
     Match,
     MatchSeat,

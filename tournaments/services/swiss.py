@@ -45,7 +45,7 @@ from core.errors import Conflict, InvalidInput, RuleViolation, as_invalid_input
 from core.events import EventKind
 from core.locks import lock_all, lock_one
 from core.queue import enqueue_on_commit
-from gameplay.rules.outcome import bye_outcome
+from rules.outcome import bye_outcome
 from tournaments import formats, selectors
 from tournaments.models import (
     Match,

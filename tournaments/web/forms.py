@@ -19,8 +19,8 @@ from django.http import QueryDict
 
 from core import text, throttle
 from core.errors import InvalidInput
-from gameplay.rules import games as game_rules
-from gameplay.rules.outcome import Alignment, GameRecord
+from rules import games as game_rules
+from rules.outcome import Alignment, GameRecord
 from tournaments import formats
 from tournaments.models import (
     EntrantType,

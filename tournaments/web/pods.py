@@ -14,8 +14,8 @@ from django.urls import reverse
 
 from core.errors import DomainError, InvalidInput
 from core.web import parse_int, run_action
-from gameplay.rules import games as game_rules
-from gameplay.rules import pod_game
+from rules import games as game_rules
+from rules import pod_game
 from tournaments.models import (
     JudgeCall,
     MatchStatus,

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 from tournaments.pairing import elimination as el
 from tournaments.pairing.elimination import (
     Bracket,

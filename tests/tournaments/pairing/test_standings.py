@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 from tournaments.pairing.standings import (
     DEFINITIONS,
     PERCENTAGE_FLOOR,

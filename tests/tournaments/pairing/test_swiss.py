@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 from tournaments.pairing import swiss
 from tournaments.pairing.swiss import Entrant, RoundPairing, pair_round
 from tournaments.presenters import notes

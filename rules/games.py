@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from gameplay.rules import generic, gesoseka, kontsina, pod_game, vanilla_gwent
-from gameplay.rules.cards import DeckType
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import (
+from rules import generic, gesoseka, kontsina, pod_game, vanilla_gwent
+from rules.cards import DeckType
+from rules.errors import RuleViolation
+from rules.outcome import (
     Alignment,
     GameOptions,
     GameOutcome,

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 
 PLAYERS = (0, 1)
 

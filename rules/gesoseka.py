@@ -136,8 +136,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, TypeGuard
 
-from gameplay.rules import pod_game
-from gameplay.rules.cards import (
+from rules import pod_game
+from rules.cards import (
     ACE,
     JACK,
     KING,
@@ -148,8 +148,8 @@ from gameplay.rules.cards import (
     counted,
     read_card,
 )
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import (
+from rules.errors import RuleViolation
+from rules.outcome import (
     PLAYERS,
     GameOptions,
     GameOutcome,

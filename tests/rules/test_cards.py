@@ -1,4 +1,4 @@
-"""Cards, decks and seeded shuffles (``gameplay/rules/cards.py``)."""
+"""Cards, decks and seeded shuffles (``rules/cards.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.cards import (
+from rules.cards import (
     ACE,
     JOKER,
     Card,
@@ -23,7 +23,7 @@ from gameplay.rules.cards import (
     parse_cards,
     shuffled,
 )
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 
 ALL_CARDS = one_deck(DeckType.STANDARD_54)
 
@@ -310,7 +310,7 @@ def test_no_engine_text_counts_with_a_parenthesised_plural() -> None:
     import re
     from pathlib import Path
 
-    import gameplay.rules as rules
+    import rules as rules
 
     found = [
         f"{path.name}: {line.strip()}"
@@ -319,6 +319,6 @@ def test_no_engine_text_counts_with_a_parenthesised_plural() -> None:
         if re.search(r"\w\((s|es)\)", line)
     ]
     assert found == []
-    from gameplay.rules.cards import counted
+    from rules.cards import counted
 
     assert (counted(1, "deck", "decks"), counted(2, "deck", "decks")) == ("1 deck", "2 decks")

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules import generic
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import GameOptions, GameOutcome, GameRecord, GameRound
+from rules import generic
+from rules.errors import RuleViolation
+from rules.outcome import GameOptions, GameOutcome, GameRecord, GameRound
 
 DEFAULT = GameOptions()
 

@@ -1,4 +1,4 @@
-"""Seating a draft's players in pods (``gameplay.rules.draft.seat_pods``): single players
+"""Seating a draft's players in pods (``rules.draft.seat_pods``): single players
 as before, and teams of two (issue 13): every player seated once, a team whole in one
 pod, teammates side by side or across the pod."""
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.draft import TeamSeating, pod_sizes, seat_pods, teammate_seat
-from gameplay.rules.errors import RuleViolation
+from rules.draft import TeamSeating, pod_sizes, seat_pods, teammate_seat
+from rules.errors import RuleViolation
 
 
 def _teams(count: int) -> list[tuple[str, str]]:

@@ -27,8 +27,8 @@ Gap decisions (the README does not say; a careful judge's reading):
 
 from __future__ import annotations
 
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import PLAYERS, GameOptions, GameOutcome, GameRecord, check_scores
+from rules.errors import RuleViolation
+from rules.outcome import PLAYERS, GameOptions, GameOutcome, GameRecord, check_scores
 
 GAME = "generic"
 

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules import gesoseka
-from gameplay.rules.cards import ACE, JACK, JOKER, KING, QUEEN, Card, DeckType, Suit, build_decks
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.gesoseka import (
+from rules import gesoseka
+from rules.cards import ACE, JACK, JOKER, KING, QUEEN, Card, DeckType, Suit, build_decks
+from rules.errors import RuleViolation
+from rules.gesoseka import (
     EXAMPLE_BOARD,
     EXAMPLE_SCORE,
     SEQUENCE_MULTIPLIERS,
@@ -34,7 +34,7 @@ from gameplay.rules.gesoseka import (
     score_board,
     series_points,
 )
-from gameplay.rules.outcome import PLAYERS, GameOptions, GameOutcome, GameRecord, GameRound
+from rules.outcome import PLAYERS, GameOptions, GameOutcome, GameRecord, GameRound
 
 SOURCE = (
     Path(__file__).resolve().parents[3].parent / "shared" / "rules" / "000_dc2aecf167240935.txt"

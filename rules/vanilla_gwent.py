@@ -208,9 +208,9 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final, TypeAlias, TypeGuard
 
-from gameplay.rules.cards import ACE, JACK, JOKER, KING, QUEEN, Card, Suit, counted, read_card
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import (
+from rules.cards import ACE, JACK, JOKER, KING, QUEEN, Card, Suit, counted, read_card
+from rules.errors import RuleViolation
+from rules.outcome import (
     PLAYERS,
     Alignment,
     GameOptions,

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, NamedTuple
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 
 
 def counted(count: int, one: str, many: str) -> str:

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules import kontsina
-from gameplay.rules.cards import JOKER, Card, shuffled
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.kontsina import (
+from rules import kontsina
+from rules.cards import JOKER, Card, shuffled
+from rules.errors import RuleViolation
+from rules.kontsina import (
     DECK,
     EXAMPLE_PILES,
     EXAMPLE_SCORE,
@@ -24,7 +24,7 @@ from gameplay.rules.kontsina import (
     possible_captures,
     score_round,
 )
-from gameplay.rules.outcome import GameOptions, GameOutcome, GameRecord, GameRound
+from rules.outcome import GameOptions, GameOutcome, GameRecord, GameRound
 
 
 def c(text: str) -> Card:

@@ -1,4 +1,4 @@
-"""The turn limit after a pass (``gameplay/rules/turn_limit.py``)."""
+"""The turn limit after a pass (``rules/turn_limit.py``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.turn_limit import (
+from rules.errors import RuleViolation
+from rules.turn_limit import (
     EVERYONE_PASSED,
     LIMIT_REACHED,
     TWO_PASSES,

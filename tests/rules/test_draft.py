@@ -1,4 +1,4 @@
-"""The Gosu draft engine (``gameplay/rules/draft.py``)."""
+"""The Gosu draft engine (``rules/draft.py``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.cards import Card, DeckType, build_decks, parse_cards, shuffled
-from gameplay.rules.draft import (
+from rules.cards import Card, DeckType, build_decks, parse_cards, shuffled
+from rules.draft import (
     DEFAULT_SCHEDULE,
     EXAMPLE_STATE,
     AutoPickRule,
@@ -31,8 +31,8 @@ from gameplay.rules.draft import (
     waiting_seats,
     who_is_waiting_on_whom,
 )
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.games import GAMES
+from rules.errors import RuleViolation
+from rules.games import GAMES
 
 
 def _draft(seats: int = 4, **kwargs: object) -> DraftState:

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 
 #: The seats of a pod (a pod stage seats 3 or 4: ``tournaments.pairing.pods``).
 POD_SEATS: Final = (3, 4)

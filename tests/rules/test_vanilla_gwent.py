@@ -9,17 +9,17 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules import vanilla_gwent
-from gameplay.rules.cards import ACE, KING, Card, DeckType, Suit, one_deck
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import (
+from rules import vanilla_gwent
+from rules.cards import ACE, KING, Card, DeckType, Suit, one_deck
+from rules.errors import RuleViolation
+from rules.outcome import (
     Alignment,
     GameOptions,
     GameOutcome,
     GameRecord,
     GameRound,
 )
-from gameplay.rules.vanilla_gwent import (
+from rules.vanilla_gwent import (
     EXAMPLE_ROUND,
     EXAMPLE_SCORE,
     MAX_EVENTS,

@@ -1,4 +1,4 @@
-"""The length of a pod's game (``gameplay.rules.pod_game``): first to K game-round wins
+"""The length of a pod's game (``rules.pod_game``): first to K game-round wins
 among N seats needs at most N(K-1)+1 decisive game rounds, the tie rule allows as many tied
 ones, and every check of a pod's game (``games.pod_outcome``) reads that bound."""
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules import games, generic, pod_game
-from gameplay.rules.errors import RuleViolation
+from rules import games, generic, pod_game
+from rules.errors import RuleViolation
 
 
 def row(winner: int | None, players: int) -> list[int]:

@@ -99,7 +99,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
-from gameplay.rules.errors import RuleViolation
+from rules.errors import RuleViolation
 
 #: The turn limit after a pass (GOSU 1.1: 10) and its bounds as a tournament setting.
 DEFAULT_LIMIT: Final = 10

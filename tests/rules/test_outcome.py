@@ -1,4 +1,4 @@
-"""Shared result types and the best-of-N match outcome (``gameplay/rules/outcome.py``)."""
+"""Shared result types and the best-of-N match outcome (``rules/outcome.py``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import (
+from rules.errors import RuleViolation
+from rules.outcome import (
     BYE_GAMES_WON,
     BYE_MATCH_POINTS,
     GAME_DRAW_POINTS,

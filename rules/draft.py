@@ -118,7 +118,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final, TypeGuard, TypeVar
 
-from gameplay.rules.cards import (
+from rules.cards import (
     Card,
     DeckType,
     build_decks,
@@ -126,8 +126,8 @@ from gameplay.rules.cards import (
     decks_needed,
     shuffled,
 )
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.games import rules_for
+from rules.errors import RuleViolation
+from rules.games import rules_for
 
 GAME: Final = "draft"
 #: The Gosu "double first pick": the first pick of a pack keeps 2 cards, every later pick 1.

@@ -1,7 +1,7 @@
 """The turn limit in a free-for-all of 3 or 4 players (a pod, issue 13): the seating, the
 turn order around the table, when a game round ends, the limit once all players but one
 have passed, a pass that is not final (Gesoseka), replay determinism and the bound on the
-turns taken after the rest passed (``gameplay/rules/turn_limit.py``, "Free-for-all")."""
+turns taken after the rest passed (``rules/turn_limit.py``, "Free-for-all")."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.turn_limit import (
+from rules.errors import RuleViolation
+from rules.turn_limit import (
     EVERY_PLAYER_PASSED,
     EVERYONE_PASSED,
     LIMIT_REACHED,

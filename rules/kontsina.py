@@ -58,9 +58,9 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, TypeGuard
 
-from gameplay.rules.cards import ACE, JACK, Card, Suit, counted, read_card
-from gameplay.rules.errors import RuleViolation
-from gameplay.rules.outcome import (
+from rules.cards import ACE, JACK, Card, Suit, counted, read_card
+from rules.errors import RuleViolation
+from rules.outcome import (
     PLAYERS,
     GameOptions,
     GameOutcome,
