@@ -192,6 +192,20 @@ class Format(Protocol):
     def projector(self) -> Projector: ...
 
 
+class Unseeded:
+    """The answers of a format that plays everyone in play, in one group, with no bracket
+    (a Swiss, pods): a format class inherits them."""
+
+    def groups(self, stage: Stage) -> int:
+        return 1
+
+    def seeds(self, stage: Stage) -> None:
+        return None
+
+    def bracket(self, stage: Stage) -> None:
+        return None
+
+
 def own_settings(stage: Stage, relation: str, model: type[Settings]) -> Settings:
     """The stage's settings row (read with the stage when it was ``select_related``), or
     the format's defaults (unsaved) for a stage made without one (by hand in the admin)."""

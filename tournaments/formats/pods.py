@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from tournaments.formats.base import Correction, Projector, Refusal, Standings, own_settings
+from tournaments.formats.base import (
+    Correction,
+    Projector,
+    Refusal,
+    Standings,
+    Unseeded,
+    own_settings,
+)
 from tournaments.models import OverduePolicy, PodSettings, Stage
 
 
-class Pods:
+class Pods(Unseeded):
     settings_relation = "pod_settings"
 
     def settings(self, stage: Stage) -> PodSettings:
@@ -18,15 +25,6 @@ class Pods:
     def overdue_policy(self, stage: Stage) -> str:
         """A pod's game needs its winner: at time an unfinished pod is flagged for a judge."""
         return OverduePolicy.NONE
-
-    def seeds(self, stage: Stage) -> None:
-        return None
-
-    def bracket(self, stage: Stage) -> None:
-        return None
-
-    def groups(self, stage: Stage) -> int:
-        return 1
 
     # It seats the players in play when it begins; each round is seated from the pod
     # standings when the one before it is complete.

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tournaments.formats.base import Correction, Projector, Standings, own_settings
+from tournaments.formats.base import Correction, Projector, Standings, Unseeded, own_settings
 from tournaments.models import Stage, SwissSettings
 
 
-class Swiss:
+class Swiss(Unseeded):
     settings_relation = "swiss"
 
     def settings(self, stage: Stage) -> SwissSettings:
@@ -18,15 +18,6 @@ class Swiss:
     def overdue_policy(self, stage: Stage) -> str:
         """The organiser's setting: a Swiss round may end in draws."""
         return self.settings(stage).overdue_policy
-
-    def seeds(self, stage: Stage) -> None:
-        return None
-
-    def bracket(self, stage: Stage) -> None:
-        return None
-
-    def groups(self, stage: Stage) -> int:
-        return 1
 
     # It begins with the tournament's start; its rounds are paired by the organiser or,
     # with automatic pairing, on commit of the round before.
