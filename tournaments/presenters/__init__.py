@@ -16,6 +16,7 @@ from core.presenters import Present, said
 from tournaments.models import OverduePolicy, SwissSettings
 from tournaments.presenters.notes import describe_stats
 from tournaments.selectors.clock import minutes_text
+from tournaments.selectors.names import round_name
 from tournaments.selectors.result_words import result_words
 
 P = Mapping[str, Any]
@@ -55,27 +56,36 @@ def _stage_added(p: P) -> str:
     return gettext("%(tournament)s: %(stage)s added (%(cut)s)") % p
 
 
+def _named(p: P) -> dict[str, Any]:
+    """The parameters with the round's code (``name``) in words ("losers:2": "Losers round
+    2"; a name stored before the codes as it is)."""
+    return {**p, "name": round_name(p["name"])}
+
+
 def _round_complete(p: P) -> str:
     if "name" in p:
-        return gettext("%(name)s complete") % p
+        return gettext("%(name)s complete") % _named(p)
     return gettext("Round %(round)d complete") % p
 
 
 def _round_paired_event(p: P) -> str:
     if "pods" in p:
-        text = ngettext("%(name)s: %(pods)d pod", "%(name)s: %(pods)d pods", p["pods"]) % p
+        text = ngettext("%(name)s: %(pods)d pod", "%(name)s: %(pods)d pods", p["pods"]) % _named(p)
         if p.get("byes"):
             text += ngettext(", %(byes)d bye", ", %(byes)d byes", p["byes"]) % p
         return text
     if "matches" in p:  # a round robin's round
-        return (
-            ngettext("%(name)s: %(matches)d match", "%(name)s: %(matches)d matches", p["matches"])
-            % p
-        )
+        return ngettext(
+            "%(name)s: %(matches)d match", "%(name)s: %(matches)d matches", p["matches"]
+        ) % _named(p)
     return gettext("Round %(round)d paired: %(figures)s") % {
         "round": p["round"],
         "figures": describe_stats(p["stats"], zeros=False),
     }
+
+
+def _match_ready(p: P) -> str:
+    return gettext("%(name)s, table %(table)d is ready") % _named(p)
 
 
 def _round_paired_audit(p: P) -> str:
@@ -335,7 +345,7 @@ EVENT: dict[str, Present] = {
     "round.time_warning": _clock(_("Round %(round)d: %(minutes)s left")),
     "round.time": time_called,
     "round.complete": _round_complete,
-    "bracket.match_ready": said(_("%(name)s, table %(table)d is ready")),
+    "bracket.match_ready": _match_ready,
     "result.reported": AUDIT["result.reported"],
     "result.disputed": AUDIT["result.disputed"],
     "result.confirmed": _result_confirmed,

@@ -402,7 +402,7 @@ def _complete_rounds(
     """A bracket round is complete when every slot of it is settled (played, a bye or
     void): its matches arrive one by one, so "every match confirmed" is not enough.
     Then it completes as every round does (``stages.complete_round``)."""
-    by_name = {r.label: r.keys for r in bracket.rounds}
+    by_name = {r.code: r.keys for r in bracket.rounds}
     for rnd in rounds:
         keys = by_name.get(rnd.name, ())
         if rnd.status == RoundStatus.COMPLETE or not keys:
@@ -415,8 +415,8 @@ def _round_name(bracket: elimination.Bracket, key: str) -> str:
     slot = bracket.slot(key)
     for rnd in bracket.rounds:
         if key in rnd.keys:
-            return rnd.label
-    return slot.label
+            return rnd.code
+    return slot.round_code
 
 
 def _new_round(stage: Stage, tournament: Tournament, name: str) -> Round:

@@ -60,6 +60,7 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.pairing import pods
+from tournaments.pairing.round_codes import PODS, round_code
 from tournaments.selectors import pods as selectors
 from tournaments.selectors import policies
 from tournaments.services import stages
@@ -194,7 +195,7 @@ def _seat_round(stage: Stage, tournament: Tournament) -> int:
         tournament=tournament,
         stage=stage,
         number=(last.number if last else 0) + 1,
-        name=f"Pods, round {number} of {settings.rounds}",
+        name=round_code(PODS, number, settings.rounds),
     )
     now = timezone.now()
     matches = [

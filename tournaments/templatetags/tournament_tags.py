@@ -73,3 +73,10 @@ def round_title(rnd: Any) -> str:
 def match_title(match: Any) -> str:
     """``{{ match|match_title }}``: "Round 3, table 4", "Winners semifinals, table 1"."""
     return names.match_title(match)
+
+
+@register.filter
+def round_name(code: str) -> str:
+    """``{{ round.name|round_name }}``: a round's stored code in words ("losers:2": "Losers
+    round 2"); a name from before the codes as it is."""
+    return names.round_name(code) if code else ""
