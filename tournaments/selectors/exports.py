@@ -16,6 +16,7 @@ from tournaments.selectors.names import round_name
 from tournaments.selectors.result_words import score_line
 from tournaments.selectors.rounds import round_matches
 from tournaments.selectors.standings import StandingsTable
+from tournaments.selectors.standings_words import definitions
 
 PAIRING_HEADER = ["table", "player_a", "registration_a", "player_b", "registration_b", "result"]
 
@@ -56,7 +57,7 @@ def standings_rows(table: StandingsTable) -> tuple[list[str], list[list[Any]]]:
 def standings_data(table: StandingsTable) -> dict[str, Any]:
     return {
         "tiebreakers": [t.value for t in table.table.tiebreakers],
-        "definitions": dict(table.table.definitions),
+        "definitions": definitions(table.table.tiebreakers),
         "rows": [
             {
                 "rank": row.rank,

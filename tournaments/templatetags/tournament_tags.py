@@ -11,7 +11,7 @@ from django.utils.safestring import mark_safe
 
 from core import text
 from tournaments.presenters.notes import describe_all, describe_stats
-from tournaments.selectors import names
+from tournaments.selectors import names, standings_words
 from tournaments.selectors.placements import ordinal
 
 register = template.Library()
@@ -61,6 +61,14 @@ def place(number: int | None) -> str:
 def plays_for(registration: Any, user_id: int | None) -> bool:
     """``{{ reg|plays_for:user.pk }}``: the user plays for this entrant (a team's member)."""
     return bool(user_id) and registration.has_member(user_id)
+
+
+@register.filter
+def explain(row: Any, key: str) -> str:
+    """``{{ row|explain:key }}``: what a standings row's tiebreaker value is made of, in
+    words (the engine gives the numbers); "" for a key the row does not have."""
+    made = get_item(getattr(row, "explain", {}), key)
+    return standings_words.explanation_words(made) if made else ""
 
 
 @register.filter
