@@ -8,9 +8,17 @@ import importlib
 
 import pytest
 
-from tournaments.models import Match, Round
+from core.presenters import presenter
+from tournaments.models import Match, Round, Stage
 from tournaments.pairing.elimination import build_double, build_single
-from tournaments.selectors.names import match_title, round_name, round_title
+from tournaments.selectors.brackets import cut_words
+from tournaments.selectors.names import (
+    match_title,
+    round_name,
+    round_title,
+    stage_name,
+    stage_params,
+)
 
 migration = importlib.import_module("tournaments.migrations.0020_round_name_codes")
 
@@ -64,3 +72,68 @@ def test_the_migration_reads_every_name_the_code_wrote_and_keeps_the_rest() -> N
     for kept in ["Top cut", "Round robin, round x of 3", ""]:
         assert migration.code_of(kept) == kept
         assert migration.name_of(kept) == kept
+
+
+# --- stages and cuts: numbers stored, words at display -----------------------------------------
+
+
+def test_a_stage_is_stored_as_numbers_and_named_as_its_label() -> None:
+    stage = Stage(number=2, kind="single_elim", name="")
+    assert stage_name(stage_params(stage)) == stage.label == "Stage 2 (Single elimination)"
+    named = Stage(number=3, kind="pods", name="Top cut")
+    assert stage_name(stage_params(named)) == "Top cut"
+    assert stage_name({"stage": "Stage 1 (Swiss)"}) == "Stage 1 (Swiss)"  # a row from before
+
+
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        ({"cut_first": 1, "cut_groups": 1, "cut_per_group": 0, "cut_top": 0}, "every player"),
+        (
+            {"cut_first": 1, "cut_groups": 4, "cut_per_group": 0, "cut_top": 0},
+            "every player, in 4 groups",
+        ),
+        (
+            {"cut_first": 0, "cut_groups": 1, "cut_per_group": 2, "cut_top": 0},
+            "the best 2 of each group, cross-seeded",
+        ),
+        ({"cut_first": 0, "cut_groups": 1, "cut_per_group": 0, "cut_top": 8}, "top 8"),
+        (
+            {
+                "cut_first": 0,
+                "cut_groups": 1,
+                "cut_per_group": 0,
+                "cut_top": 8,
+                "cut_min_points": 9,
+            },
+            "top 8 on at least 9 points",
+        ),
+        (
+            {
+                "cut_first": 0,
+                "cut_groups": 1,
+                "cut_per_group": 0,
+                "cut_top": 0,
+                "cut_min_points": 6,
+            },
+            "everyone still in on at least 6 points",
+        ),
+        ({}, ""),
+    ],
+)
+def test_a_cut_in_words(params: dict[str, int], words: str) -> None:
+    assert cut_words(params) == words
+
+
+def test_stage_entries_read_the_same_from_numbers_and_from_old_words() -> None:
+    added = presenter("audit", "stage.added")
+    assert added is not None
+    new = {"tournament": "Cup", **stage_params(Stage(number=2, kind="single_elim"))}
+    new |= {"cut_first": 0, "cut_groups": 1, "cut_per_group": 0, "cut_top": 8}
+    old = {"tournament": "Cup", "stage": "Stage 2 (Single elimination)", "cut": "top 8"}
+    assert added(new) == added(old) == "Cup: Stage 2 (Single elimination) added (top 8)"
+    started = presenter("event", "stage.started")
+    assert started is not None
+    assert started({**stage_params(Stage(number=1, kind="swiss")), "players": 3}) == (
+        "Stage 1 (Swiss) started: 3 players"
+    )

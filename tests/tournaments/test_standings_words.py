@@ -69,9 +69,13 @@ def test_one_opponent_and_head_to_head_not_applied() -> None:
 
 
 def test_the_settings_form_lists_the_tiebreakers_by_label_in_the_saved_order() -> None:
+    from django import forms
+
     from tournaments.web.forms import SwissSettingsForm
 
     form = SwissSettingsForm(initial={"tiebreakers": ["gw", "omw"]})
-    choices = list(form.fields["tiebreakers"].choices)  # type: ignore[attr-defined]
+    field = form.fields["tiebreakers"]
+    assert isinstance(field, forms.ChoiceField)
+    choices = list(field.choices)
     assert choices[:3] == [("gw", "GW%"), ("omw", "OMW%"), ("ogw", "OGW%")]
     assert ("median_buchholz", "Median Buchholz") in choices

@@ -15,8 +15,9 @@ from django.utils.translation import gettext_noop as _
 from core.presenters import Present, said
 from tournaments.models import OverduePolicy, SwissSettings
 from tournaments.presenters.notes import describe_stats
+from tournaments.selectors.brackets import cut_words
 from tournaments.selectors.clock import minutes_text
-from tournaments.selectors.names import round_name
+from tournaments.selectors.names import round_name, stage_name
 from tournaments.selectors.result_words import result_words
 
 P = Mapping[str, Any]
@@ -41,19 +42,26 @@ def _setting_label(name: str) -> str:
 # --- stages and rounds ----------------------------------------------------------------------
 
 
+def _staged(p: P) -> dict[str, Any]:
+    """The parameters with the stage named (``selectors.names.stage_name``: its number,
+    name and kind, or the words a row from before stored)."""
+    return {**p, "stage": stage_name(p)}
+
+
 def _stage_started(p: P) -> str:
     if "players" not in p:
-        return gettext("%(tournament)s: %(stage)s started") % p
+        return gettext("%(tournament)s: %(stage)s started") % _staged(p)
     return gettext("%(tournament)s: %(stage)s started with %(players)s") % {
-        **p,
+        **_staged(p),
         "players": _players(p["players"]),
     }
 
 
 def _stage_added(p: P) -> str:
     if "rounds" in p:  # pods
-        return gettext("%(tournament)s: %(stage)s (%(rounds)d rounds)") % p
-    return gettext("%(tournament)s: %(stage)s added (%(cut)s)") % p
+        return gettext("%(tournament)s: %(stage)s (%(rounds)d rounds)") % _staged(p)
+    cut = p["cut"] if "cut" in p else cut_words(p)  # "cut": the words a row from before stored
+    return gettext("%(tournament)s: %(stage)s added (%(cut)s)") % {**_staged(p), "cut": cut}
 
 
 def _named(p: P) -> dict[str, Any]:
@@ -285,7 +293,7 @@ AUDIT: dict[str, Present] = {
     # stages and rounds
     "stage.added": _stage_added,
     "stage.started": _stage_started,
-    "stage.completed": said(_("%(tournament)s: %(stage)s complete")),
+    "stage.completed": lambda p: gettext("%(tournament)s: %(stage)s complete") % _staged(p),
     "round.paired": _round_paired_audit,
     "round.repaired": _round_repaired,
     "round.swapped": said(_("%(tournament)s: round %(round)d, swapped %(a)s and %(b)s")),
@@ -337,7 +345,7 @@ AUDIT: dict[str, Present] = {
 EVENT: dict[str, Present] = {
     "stage.started": lambda p: (
         gettext("%(stage)s started: %(players)s")
-        % {"stage": p["stage"], "players": _players(p["players"])}
+        % {"stage": stage_name(p), "players": _players(p["players"])}
     ),
     "round.paired": _round_paired_event,
     "round.started": _clock(_("Round %(round)d started: %(minutes)s")),

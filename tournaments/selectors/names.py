@@ -15,9 +15,12 @@ presenters module; the presenters import it. No query: the match was read with i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.utils.translation import gettext, pgettext
 
-from tournaments.models import Match, Round
+from tournaments.models import Match, Round, Stage
 from tournaments.pairing.round_codes import (
     FINAL,
     GRAND_FINAL,
@@ -32,7 +35,7 @@ from tournaments.pairing.round_codes import (
     WINNERS,
 )
 
-__all__ = ["match_title", "round_name", "round_title"]
+__all__ = ["match_title", "round_name", "round_title", "stage_name", "stage_params"]
 
 
 def _fixed(code: str) -> str | None:
@@ -97,3 +100,22 @@ def match_title(match: Match) -> str:
         "round": round_title(match.round),
         "table": match.table,
     }
+
+
+def stage_params(stage: Stage) -> dict[str, Any]:
+    """What the audit log and the feed store to name a stage: its number, its name (data:
+    the organiser's) and its kind (a code), never ``Stage.label``'s words."""
+    return {"stage_number": stage.number, "stage_name": stage.name, "stage_kind": stage.kind}
+
+
+def stage_name(params: Mapping[str, Any]) -> str:
+    """A stage named from ``stage_params`` as ``Stage.label`` names it: its own name, else
+    "Stage 2 (Single elimination)"; a row from before (``stage``: the words) as it is."""
+    if "stage" in params:
+        return str(params["stage"])
+    stage = Stage(
+        number=params["stage_number"],
+        name=params.get("stage_name", ""),
+        kind=params.get("stage_kind", ""),
+    )
+    return stage.label

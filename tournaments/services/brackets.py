@@ -67,8 +67,9 @@ from tournaments.selectors import policies
 from tournaments.selectors.brackets import (
     bracket_of,
     bracket_results,
-    describe_cut,
+    cut_params,
 )
+from tournaments.selectors.names import stage_params
 from tournaments.selectors.round_robins import groups_of
 from tournaments.services import stages
 from tournaments.services.locks import lock_tournament
@@ -180,11 +181,10 @@ def add_stage(
         groups=groups,
         cut_per_group=cut_per_group,
     )
-    cut = describe_cut(stage)
     record_audit(
         actor=actor,
         action="stage.added",
-        params={"tournament": tournament.name, "stage": stage.label, "cut": cut},
+        params={"tournament": tournament.name, **stage_params(stage), **cut_params(stage)},
         obj=stage,
         club=tournament.club,
         tournament=tournament,

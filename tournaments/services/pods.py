@@ -63,6 +63,7 @@ from tournaments.pairing import pods
 from tournaments.pairing.round_codes import PODS, round_code
 from tournaments.selectors import pods as selectors
 from tournaments.selectors import policies
+from tournaments.selectors.names import stage_params
 from tournaments.services import stages
 from tournaments.services.locks import lock_match, lock_tournament
 
@@ -133,7 +134,7 @@ def add_stage(
     record_audit(
         actor=actor,
         action="stage.added",
-        params={"tournament": tournament.name, "stage": stage.label, "rounds": rounds},
+        params={"tournament": tournament.name, **stage_params(stage), "rounds": rounds},
         obj=stage,
         club=tournament.club,
         tournament=tournament,
