@@ -15,6 +15,7 @@ from tests.factories import member
 from tests.tournaments.test_pods import _event_before_start
 from tournaments.models import Match, MatchStatus, Role, Round, TournamentStatus
 from tournaments.selectors import pods as pod_selectors
+from tournaments.selectors.names import round_title
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,7 +52,7 @@ def test_a_16_player_pod_event_runs_to_the_end_in_the_browser(start_journey) -> 
 
     for number in range(1, 4):
         stage_round = Round.objects.filter(tournament=tournament).order_by("-number").first()
-        assert stage_round is not None and stage_round.name == f"Pods, round {number} of 3"
+        assert stage_round is not None and round_title(stage_round) == f"Pods, round {number} of 3"
         pods = list(Match.objects.filter(round=stage_round, b__isnull=False).order_by("table"))
         assert len(pods) == 4
         # One pod on the players' phones: a player reports, another confirms.

@@ -28,6 +28,7 @@ from tournaments.pairing.elimination import (
     resolve,
     tables,
 )
+from tournaments.selectors.names import round_name
 from tournaments.web.bracket_svg import MAX_COLUMNS, NAME_CHARS, bracket_svg, columns_of
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -292,8 +293,8 @@ def test_placeholders_number_matches_by_table_skipping_byes_and_void_slots() -> 
     counts: dict[str, int] = {}
     for rnd in bracket.rounds:
         numbers = sorted(table[key] for key in rnd.keys if key in table)
-        assert numbers == list(range(1, len(numbers) + 1)), rnd.label
-        counts[rnd.label.lower()] = len(numbers)
+        assert numbers == list(range(1, len(numbers) + 1)), rnd.code
+        counts[round_name(rnd.code).lower()] = len(numbers)
     words = " ".join(
         " ".join(texts(box)) for box in boxes(parse(draw(bracket, resolve(bracket, {})))).values()
     )

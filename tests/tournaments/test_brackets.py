@@ -37,6 +37,7 @@ from tournaments.models import (
 )
 from tournaments.pairing import elimination
 from tournaments.selectors.brackets import bracket_of, bracket_results
+from tournaments.selectors.names import round_title
 from tournaments.services import brackets, lifecycle, results, swiss
 
 pytestmark = [
@@ -96,7 +97,7 @@ def test_swiss_then_top_8_single_elimination_runs_to_the_end() -> None:
     # Standard seeding: 1v8, 4v5, 2v7, 3v6 from the top of the bracket.
     pairs = [(m.a_id, m.b_id) for m in quarterfinals]
     assert pairs == [(top8[0], top8[7]), (top8[3], top8[4]), (top8[1], top8[6]), (top8[2], top8[5])]
-    assert {m.round.name for m in quarterfinals} == {"Quarterfinals"}
+    assert {round_title(m.round) for m in quarterfinals} == {"Quarterfinals"}
     assert quarterfinals[0].round.number == 4  # rounds go on through the tournament
     while open_matches := _open_bracket_matches(cut):
         for match in open_matches:  # the better seed always wins
@@ -106,7 +107,7 @@ def test_swiss_then_top_8_single_elimination_runs_to_the_end() -> None:
     assert cut.status == StageStatus.COMPLETE
     assert tournament.status == TournamentStatus.FINISHED
     final = Match.objects.get(round__stage=cut, slot__startswith="W3")
-    assert {final.a_id, final.b_id} == {top8[0], top8[1]} and final.round.name == "Final"
+    assert {final.a_id, final.b_id} == {top8[0], top8[1]} and round_title(final.round) == "Final"
     assert Round.objects.filter(stage=cut, status="complete").count() == 3
     # The Swiss standings count only Swiss matches.
     after = selectors.tournament_standings(tournament)
@@ -405,7 +406,7 @@ def test_the_bracket_page_draws_the_bracket_with_a_constant_number_of_queries() 
         html = page.content.decode()
         assert "<svg" in html and 'id="slot-W1-1"' in html
         latest = Round.objects.filter(stage=stage).order_by("-number").first()
-        assert latest is not None and f"<strong>{latest.name}</strong>" in html  # named
+        assert latest is not None and f"<strong>{round_title(latest)}</strong>" in html  # named
         assert "Your next match" in html  # the logged-in seed 1 plays in round 1
         drawing = client.get(url + "?part=drawing")
         assert drawing.status_code == 200 and "<svg" in drawing.content.decode()

@@ -107,7 +107,7 @@ def test_a_correction_after_the_end_moves_the_places() -> None:
     from tournaments.models import Role
 
     judge = member(tournament.club, Role.JUDGE)
-    final = Match.objects.get(round__stage__kind=StageKind.SINGLE_ELIMINATION, round__name="Final")
+    final = Match.objects.get(round__stage__kind=StageKind.SINGLE_ELIMINATION, round__name="final")
     loser = final.b_id if final.winner == "a" else final.a_id
     results.judge_result(actor=judge, match=final, games=B_WINS if final.winner == "a" else A_WINS)
     assert Registration.objects.get(pk=loser).final_place == 1

@@ -23,6 +23,7 @@ from tests.factories import (
 from tests.tournaments.test_brackets import _bracket_event, _play, _token_client, _user
 from tournaments import selectors
 from tournaments.models import Match, MatchStatus, Role, Round, Stage, StageStatus, TournamentStatus
+from tournaments.selectors.names import round_title
 from tournaments.services import brackets, lifecycle, results, swiss
 
 pytestmark = [
@@ -67,7 +68,7 @@ def test_a_round_robin_of_5_plays_everyone_once_with_one_bye_each() -> None:
     tournament.refresh_from_db()
     assert stage.status == StageStatus.COMPLETE and tournament.status == TournamentStatus.FINISHED
     assert Round.objects.filter(stage=stage, status="complete").count() == 5
-    assert Round.objects.filter(stage=stage).first().name == "Round robin, round 1 of 5"
+    assert round_title(Round.objects.filter(stage=stage).first()) == "Round robin, round 1 of 5"
     standings = selectors.tournament_standings(tournament)
     assert sum(row.points for row in standings.table.rows) == 3 * 10 + 3 * 5  # wins + byes
 

@@ -78,7 +78,7 @@ def test_a_team_swiss_then_a_top_4_runs_to_the_end() -> None:
     tournament.refresh_from_db()
     cut.refresh_from_db()
     assert cut.status == StageStatus.COMPLETE and tournament.status == TournamentStatus.FINISHED
-    final = Match.objects.select_related("a", "b").get(round__stage=cut, round__name="Final")
+    final = Match.objects.select_related("a", "b").get(round__stage=cut, round__name="final")
     assert {final.a_id, final.b_id} == set(seeded[:2])
     assert final.winner == "a" if final.a_id == seeded[0] else final.winner == "b"
     assert final.a.is_team and final.b.is_team

@@ -20,6 +20,7 @@ from rules import pod_game
 from tournaments.api.common import hidden_unless_visible, tournament_for, visible_match_id
 from tournaments.models import PodFill, PodScoring
 from tournaments.selectors import pods as selectors
+from tournaments.selectors.names import round_title
 from tournaments.services import pods
 
 ROUNDS_EXAMPLE = [[31, 20, 18, 25], [40, 22, 30, 12]]
@@ -90,7 +91,7 @@ def stage_data(tournament_id: int) -> dict[str, Any]:
         "rounds": [
             {
                 "number": view.round.number,
-                "name": view.round.name,
+                "name": round_title(view.round),
                 "status": view.round.status,
                 "pods": [_pod(p) for p in view.pods],
                 "byes": [{"registration": r.pk, "name": r.name} for r in view.byes],

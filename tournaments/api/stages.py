@@ -24,6 +24,7 @@ from tournaments.models import GrandFinal, Round, Stage
 from tournaments.pairing import elimination
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import exports
+from tournaments.selectors.names import round_name
 from tournaments.selectors.tournaments import stages_with_rounds
 from tournaments.services import brackets, swiss
 
@@ -173,7 +174,7 @@ class BracketSerializer(serializers.Serializer[Any]):
 def _feeder_words(feeder: elimination.Feeder, bracket: elimination.Bracket) -> str:
     if isinstance(feeder, elimination.Seeded):
         return f"seed {feeder.seed}" if feeder.entrant is not None else "bye"
-    source = bracket.slot(feeder.key).label
+    source = round_name(bracket.slot(feeder.key).round_code)
     return (
         f"winner of {source}" if isinstance(feeder, elimination.WinnerOf) else f"loser of {source}"
     )
@@ -201,14 +202,14 @@ def bracket_data(view: bracket_reads.BracketView) -> dict[str, Any]:
     }
     if view.bracket is None or view.state is None:
         return data
-    labels = {key: rnd.label for rnd in view.bracket.rounds for key in rnd.keys}
+    labels = {key: round_name(rnd.code) for rnd in view.bracket.rounds for key in rnd.keys}
     for slot in view.bracket.slots:
         state = view.state.slot(slot.key)
         match = view.matches.get(slot.key)
         data["slots"].append(
             {
                 "key": slot.key,
-                "title": slot.label,
+                "title": round_name(slot.round_code),
                 "round": labels.get(slot.key, ""),
                 "side": slot.side.value,
                 "status": state.status.value,

@@ -29,7 +29,8 @@ class Round(models.Model):
     #: too because rounds are numbered through the tournament).
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    #: A bracket round's name ("Quarterfinals", "Losers round 2"); empty: "Round <number>".
+    #: A bracket, round-robin or pods round's code ("quarterfinals", "losers:2":
+    #: ``tournaments.pairing.round_codes``; ``selectors.names`` says it); empty: "Round <number>".
     name = models.CharField(max_length=40, blank=True)
     status = models.CharField(
         max_length=12, choices=RoundStatus.choices, default=RoundStatus.PAIRED

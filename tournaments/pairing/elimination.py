@@ -91,6 +91,18 @@ from enum import Enum, StrEnum
 from typing import Literal
 
 from rules.errors import RuleViolation
+from tournaments.pairing.round_codes import (
+    FINAL,
+    GRAND_FINAL,
+    GRAND_FINAL_RESET,
+    LOSERS,
+    QUARTERFINALS,
+    ROUND,
+    SEMIFINALS,
+    THIRD_PLACE,
+    WINNERS,
+    round_code,
+)
 
 #: The fewest entrants a bracket takes.
 MIN_ENTRANTS = 2
@@ -98,8 +110,8 @@ MIN_ENTRANTS = 2
 MAX_ENTRANTS = 4096
 
 GrandFinal = Literal["reset", "single", "none"]
-#: A round's name from its number and the number of rounds of its side.
-_Labeller = Callable[[int, int], str]
+#: A round's code from its number and the number of rounds of its side.
+_Coder = Callable[[int, int], str]
 GRAND_FINALS: tuple[GrandFinal, ...] = ("reset", "single", "none")
 
 GRAND_FINAL_KEY = "GF"
@@ -192,8 +204,9 @@ class Slot:
     a: Feeder
     b: Feeder
     kind: SlotKind
-    #: The round's name, as pages show it ("Semifinals", "Losers round 3").
-    label: str
+    #: The round's code (``round_code``): "semifinals", "losers:3"; the pages make the
+    #: words ("Semifinals", "Losers round 3": ``tournaments.selectors.names``).
+    round_code: str
     #: ``GF2`` only: the slot it resets (played only if that slot's ``b`` side wins it).
     reset_of: str | None = None
 
@@ -204,7 +217,8 @@ class Round:
 
     side: Side
     number: int
-    label: str
+    #: The round's code, as its slots' ``round_code``.
+    code: str
     keys: tuple[str, ...]
 
 
@@ -386,7 +400,7 @@ class _Draft:
     position: int
     a: Feeder
     b: Feeder
-    label: str
+    code: str
     reset_of: str | None = None
     eliminates: bool = False
     a_must_win: bool = False
@@ -405,7 +419,7 @@ def build_single(seeded: Sequence[int], *, third_place: bool = False) -> Bracket
     entrants = _check_entrants(seeded)
     n = len(entrants)
     size, rounds = _size(n)
-    drafts = _winners_bracket(entrants, size, rounds, _single_label)
+    drafts = _winners_bracket(entrants, size, rounds, _single_code)
     with_third = third_place and n >= 4
     if with_third:
         drafts.append(
@@ -416,7 +430,7 @@ def build_single(seeded: Sequence[int], *, third_place: bool = False) -> Bracket
                 1,
                 LoserOf(_key("W", rounds - 1, 1)),
                 LoserOf(_key("W", rounds - 1, 2)),
-                "Third place",
+                THIRD_PLACE,
                 place_winner=3,
                 place_loser=4,
             )
@@ -445,7 +459,7 @@ def build_double(seeded: Sequence[int], *, grand_final: GrandFinal = "reset") ->
     entrants = _check_entrants(seeded)
     n = len(entrants)
     size, k = _size(n)
-    drafts = _winners_bracket(entrants, size, k, _winners_label)
+    drafts = _winners_bracket(entrants, size, k, _winners_code)
     losers = _losers_bracket(size, k)
     last_losers = max((d.round for d in losers), default=0)
     drafts += losers
@@ -471,7 +485,7 @@ def build_double(seeded: Sequence[int], *, grand_final: GrandFinal = "reset") ->
             1,
             WinnerOf(winners_final),
             losers_champion,
-            "Grand final",
+            GRAND_FINAL,
             eliminates=True,
             place_winner=1,
             place_loser=2,
@@ -489,7 +503,7 @@ def build_double(seeded: Sequence[int], *, grand_final: GrandFinal = "reset") ->
                     1,
                     LoserOf(GRAND_FINAL_KEY),
                     WinnerOf(GRAND_FINAL_KEY),
-                    "Grand final reset",
+                    GRAND_FINAL_RESET,
                     reset_of=GRAND_FINAL_KEY,
                     eliminates=True,
                     place_winner=1,
@@ -556,27 +570,25 @@ def _key(prefix: str, round_number: int, position: int) -> str:
     return f"{prefix}{round_number}-{position}"
 
 
-def _single_label(round_number: int, rounds: int) -> str:
+def _single_code(round_number: int, rounds: int) -> str:
     from_end = rounds - round_number
     if from_end < len(_LAST_ROUNDS):
         return _LAST_ROUNDS[from_end]
-    return f"Round {round_number}"
+    return round_code(ROUND, round_number)
 
 
-_LAST_ROUNDS = ("Final", "Semifinals", "Quarterfinals")
+_LAST_ROUNDS = (FINAL, SEMIFINALS, QUARTERFINALS)
 
 
-def _winners_label(round_number: int, rounds: int) -> str:
+def _winners_code(round_number: int, rounds: int) -> str:
     from_end = rounds - round_number
-    if from_end == 0:
-        return "Winners final"
-    if from_end == 1:
-        return "Winners semifinals"
-    return f"Winners round {round_number}"
+    if from_end < 2:
+        return round_code(WINNERS, _LAST_ROUNDS[from_end])
+    return round_code(WINNERS, round_number)
 
 
 def _winners_bracket(
-    entrants: tuple[int, ...], size: int, rounds: int, label: _Labeller
+    entrants: tuple[int, ...], size: int, rounds: int, label: _Coder
 ) -> list[_Draft]:
     n = len(entrants)
     order = seed_order(size)
@@ -639,7 +651,7 @@ def _losers_bracket(size: int, k: int) -> list[_Draft]:
     drafts: list[_Draft] = []
 
     def label(ell: int) -> str:
-        return "Losers final" if ell == last else f"Losers round {ell}"
+        return round_code(LOSERS, FINAL if ell == last else ell)
 
     shift = drop_shift(size, 1)
     for q in range(size // 4):
@@ -734,14 +746,14 @@ def _finish(
                 if i not in parent:
                     parent.append(i)
     slots = tuple(
-        Slot(d.key, d.side, d.round, d.position, d.a, d.b, kinds[d.key], d.label, d.reset_of)
+        Slot(d.key, d.side, d.round, d.position, d.a, d.b, kinds[d.key], d.code, d.reset_of)
         for d in drafts
     )
     grouped: dict[tuple[Side, int], list[Slot]] = {}
     for s in slots:
         grouped.setdefault((s.side, s.round), []).append(s)
     rounds = [
-        Round(side, number, group[0].label, tuple(s.key for s in group))
+        Round(side, number, group[0].round_code, tuple(s.key for s in group))
         for (side, number), group in grouped.items()
     ]
     topology = _Topology(

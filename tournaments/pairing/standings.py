@@ -42,7 +42,6 @@ from rules.errors import RuleViolation
 from rules.outcome import (
     BYE_GAMES_WON,
     BYE_MATCH_POINTS,
-    GAME_DRAW_POINTS,
     GAME_WIN_POINTS,
     MATCH_DRAW_POINTS,
     MATCH_LOSS_POINTS,
@@ -67,35 +66,6 @@ class Tiebreaker(StrEnum):
 
 
 DEFAULT_TIEBREAKERS: tuple[Tiebreaker, ...] = (Tiebreaker.OMW, Tiebreaker.GW, Tiebreaker.OGW)
-
-LABELS: Mapping[Tiebreaker, str] = {
-    Tiebreaker.OMW: "OMW%",
-    Tiebreaker.GW: "GW%",
-    Tiebreaker.OGW: "OGW%",
-    Tiebreaker.BUCHHOLZ: "Buchholz",
-    Tiebreaker.MEDIAN_BUCHHOLZ: "Median Buchholz",
-    Tiebreaker.SONNEBORN_BERGER: "Sonneborn-Berger",
-    Tiebreaker.GAME_ROUND_DIFF: "Game-round differential",
-    Tiebreaker.SCORE_DIFF: "Score differential",
-    Tiebreaker.HEAD_TO_HEAD: "Head-to-head",
-}
-
-#: What each tiebreaker means, for the standings page.
-DEFINITIONS: Mapping[Tiebreaker, str] = {
-    Tiebreaker.OMW: "OMW%: average of your opponents' match-win percentages, each at least 33%",
-    Tiebreaker.GW: f"GW%: your game points ({GAME_WIN_POINTS} a game won, {GAME_DRAW_POINTS} a "
-    f"game drawn) over {GAME_WIN_POINTS} per game played, at least 33%",
-    Tiebreaker.OGW: "OGW%: average of your opponents' game-win percentages, each at least 33%",
-    Tiebreaker.BUCHHOLZ: "Buchholz: sum of your opponents' match points",
-    Tiebreaker.MEDIAN_BUCHHOLZ: "Median Buchholz: sum of your opponents' match points without "
-    "the highest and the lowest",
-    Tiebreaker.SONNEBORN_BERGER: "Sonneborn-Berger: match points of the opponents you beat, "
-    "plus half of those you drew",
-    Tiebreaker.GAME_ROUND_DIFF: "Game-round differential: game rounds won minus game rounds lost",
-    Tiebreaker.SCORE_DIFF: "Score differential: points scored minus points conceded",
-    Tiebreaker.HEAD_TO_HEAD: "Head-to-head: match points against the entrants tied with you, "
-    "when each of them has met every other",
-}
 
 
 class Outcome(StrEnum):
@@ -148,6 +118,19 @@ class TiebreakerValue:
 
 
 @dataclass(frozen=True, slots=True)
+class Explanation:
+    """What one row's tiebreaker value is made of: numbers, no words."""
+
+    tiebreaker: Tiebreaker
+    #: The value as shown ("59.26%", "+3"); None: not applied (head-to-head).
+    shown: str | None
+    #: How many opponents the entrant has met.
+    opponents: int
+    #: GW% only: the game points counted and the most possible.
+    game_points: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Row:
     rank: int
     entrant: int
@@ -159,8 +142,9 @@ class Row:
     byes: int
     dropped_after: int | None
     tiebreakers: tuple[TiebreakerValue, ...]
-    #: Per tiebreaker key: what it means with this entrant's figures (worded on access).
-    explain: Mapping[str, str]
+    #: Per tiebreaker key: what its value is made of with this entrant's figures (made on
+    #: access); the words are made at display (``tournaments.selectors.standings_words``).
+    explain: Mapping[str, Explanation]
 
     @property
     def record(self) -> str:
@@ -178,8 +162,6 @@ class Row:
 class Standings:
     rows: tuple[Row, ...]
     tiebreakers: tuple[Tiebreaker, ...]
-    #: Per selected tiebreaker key: its definition.
-    definitions: Mapping[str, str]
 
     def row(self, entrant: int) -> Row:
         for row in self.rows:
@@ -524,50 +506,24 @@ def _display(tiebreaker: Tiebreaker, value: Fraction | None) -> str:
     return _number(value)
 
 
-def _your_opponents(count: int) -> str:
-    """ "your 1 opponent's", "your 3 opponents'"."""
-    return "your 1 opponent's" if count == 1 else f"your {count} opponents'"
+def _explain(tally: _Tally, value: TiebreakerValue, i: int) -> Explanation:
+    gw = tally.gw_parts(i) if value.tiebreaker is Tiebreaker.GW else None
+    shown = value.display if value.value is not None else None
+    return Explanation(value.tiebreaker, shown, len(tally.opponents[i]), gw)
 
 
-def _explain(tally: _Tally, tiebreaker: Tiebreaker, i: int, shown: str) -> str:
-    opponents = len(tally.opponents[i])
-    yours = _your_opponents(opponents)
-    if tiebreaker in (Tiebreaker.OMW, Tiebreaker.OGW):
-        kind = "match" if tiebreaker is Tiebreaker.OMW else "game"
-        return f"{shown}: average of {yours} {kind}-win percentages, each at least 33%"
-    if tiebreaker is Tiebreaker.GW:
-        got, possible = tally.gw_parts(i)
-        return f"{shown}: {got} game points of {possible} possible, at least 33%"
-    if tiebreaker is Tiebreaker.BUCHHOLZ:
-        return f"{shown}: sum of {yours} match points"
-    if tiebreaker is Tiebreaker.MEDIAN_BUCHHOLZ:
-        if opponents >= 3:
-            return f"{shown}: {yours} match points without the highest and the lowest"
-        return f"{shown}: {yours} match points (nothing dropped below 3 opponents)"
-    if tiebreaker is Tiebreaker.SONNEBORN_BERGER:
-        return f"{shown}: match points of the opponents you beat, plus half of those you drew"
-    if tiebreaker is Tiebreaker.GAME_ROUND_DIFF:
-        return f"{shown}: game rounds won minus game rounds lost"
-    if tiebreaker is Tiebreaker.SCORE_DIFF:
-        return f"{shown}: points scored minus points conceded"
-    if shown == "n/a":
-        return "Head-to-head: not applied (not tied, or the tied entrants did not all meet)"
-    return f"{shown}: match points against the entrants tied with you, who all met each other"
-
-
-class _Explanation(Mapping[str, str]):
-    """A row's ``explain``: the texts are worded when read (thousands of rows are not)."""
+class _Explanation(Mapping[str, Explanation]):
+    """A row's ``explain``: each made when read (thousands of rows are not)."""
 
     __slots__ = ("_index", "_tally", "_values")
 
     def __init__(self, tally: _Tally, index: int, values: tuple[TiebreakerValue, ...]) -> None:
         self._tally, self._index, self._values = tally, index, values
 
-    def __getitem__(self, key: str) -> str:
+    def __getitem__(self, key: str) -> Explanation:
         for v in self._values:
             if v.tiebreaker == key:
-                label = f"{LABELS[v.tiebreaker]} {v.display}" if v.value is not None else "n/a"
-                return _explain(self._tally, v.tiebreaker, self._index, label)
+                return _explain(self._tally, v, self._index)
         raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
@@ -610,16 +566,14 @@ def _build(
     return Standings(
         rows=tuple(rows),
         tiebreakers=tuple(chosen),
-        definitions={t.value: DEFINITIONS[t] for t in chosen},
     )
 
 
 __all__: Sequence[str] = (
     "DEFAULT_TIEBREAKERS",
-    "DEFINITIONS",
-    "LABELS",
     "PERCENTAGE_FLOOR",
     "Entrant",
+    "Explanation",
     "MatchResult",
     "Outcome",
     "Row",

@@ -133,6 +133,12 @@ class Flag(StrEnum):
     BYE_COUNTS_AS_WIN = "bye_counts_as_win"
     #: The organiser swapped entrants between tables after pairing.
     SWAPPED = "swapped"
+    #: The match sits at an entrant's fixed ``table`` (``tournaments.pairing.tables``).
+    FIXED_TABLE = "fixed_table"
+    #: Both entrants have a fixed table: ``table`` (the other's) was not kept.
+    FIXED_TABLE_NOT_KEPT = "fixed_table_not_kept"
+    #: Fixed ``table`` went to a higher-ranked match: the next free table instead.
+    FIXED_TABLE_TAKEN = "fixed_table_taken"
     #: Free text (notes from before the codes; nothing is lost): ``text``.
     TEXT = "text"
 

@@ -59,19 +59,17 @@ def assign_tables(
             continue
         tables[index] = free
         taken.add(free)
-        notes[index].append(_text(f"fixed table {free}"))
+        notes[index].append(note(Flag.FIXED_TABLE, table=free))
         if any(t != free for t in wanted):
             other = next(t for t in wanted if t != free)
-            notes[index].append(_text(f"fixed table {other} not kept: both entrants have one"))
+            notes[index].append(note(Flag.FIXED_TABLE_NOT_KEPT, table=other))
     for index, first_wish in displaced:
         table = first_wish + 1
         while table in taken:
             table += 1
         tables[index] = table
         taken.add(table)
-        notes[index].append(
-            _text(f"fixed table {first_wish} went to a higher-ranked match: the next free table")
-        )
+        notes[index].append(note(Flag.FIXED_TABLE_TAKEN, table=first_wish))
     next_free = 1
     for index in range(len(matches)):
         if tables[index] is not None:
@@ -81,9 +79,3 @@ def assign_tables(
         tables[index] = next_free
         taken.add(next_free)
     return [Seating(t or 0, tuple(n)) for t, n in zip(tables, notes, strict=True)]
-
-
-def _text(words: str) -> Note:
-    # A text note: the engine's flags are worded in ``swiss.LABELS``; these read the same
-    # way in ``describe`` without a new code there.
-    return note(Flag.TEXT, text=words)

@@ -15,7 +15,9 @@ from django.utils.translation import gettext_noop as _
 from core.presenters import Present, said
 from tournaments.models import OverduePolicy, SwissSettings
 from tournaments.presenters.notes import describe_stats
+from tournaments.selectors.brackets import cut_words
 from tournaments.selectors.clock import minutes_text
+from tournaments.selectors.names import round_name, stage_name
 from tournaments.selectors.result_words import result_words
 
 P = Mapping[str, Any]
@@ -40,42 +42,58 @@ def _setting_label(name: str) -> str:
 # --- stages and rounds ----------------------------------------------------------------------
 
 
+def _staged(p: P) -> dict[str, Any]:
+    """The parameters with the stage named (``selectors.names.stage_name``: its number,
+    name and kind, or the words a row from before stored)."""
+    return {**p, "stage": stage_name(p)}
+
+
 def _stage_started(p: P) -> str:
     if "players" not in p:
-        return gettext("%(tournament)s: %(stage)s started") % p
+        return gettext("%(tournament)s: %(stage)s started") % _staged(p)
     return gettext("%(tournament)s: %(stage)s started with %(players)s") % {
-        **p,
+        **_staged(p),
         "players": _players(p["players"]),
     }
 
 
 def _stage_added(p: P) -> str:
     if "rounds" in p:  # pods
-        return gettext("%(tournament)s: %(stage)s (%(rounds)d rounds)") % p
-    return gettext("%(tournament)s: %(stage)s added (%(cut)s)") % p
+        return gettext("%(tournament)s: %(stage)s (%(rounds)d rounds)") % _staged(p)
+    cut = p["cut"] if "cut" in p else cut_words(p)  # "cut": the words a row from before stored
+    return gettext("%(tournament)s: %(stage)s added (%(cut)s)") % {**_staged(p), "cut": cut}
+
+
+def _named(p: P) -> dict[str, Any]:
+    """The parameters with the round's code (``name``) in words ("losers:2": "Losers round
+    2"; a name stored before the codes as it is)."""
+    return {**p, "name": round_name(p["name"])}
 
 
 def _round_complete(p: P) -> str:
     if "name" in p:
-        return gettext("%(name)s complete") % p
+        return gettext("%(name)s complete") % _named(p)
     return gettext("Round %(round)d complete") % p
 
 
 def _round_paired_event(p: P) -> str:
     if "pods" in p:
-        text = ngettext("%(name)s: %(pods)d pod", "%(name)s: %(pods)d pods", p["pods"]) % p
+        text = ngettext("%(name)s: %(pods)d pod", "%(name)s: %(pods)d pods", p["pods"]) % _named(p)
         if p.get("byes"):
             text += ngettext(", %(byes)d bye", ", %(byes)d byes", p["byes"]) % p
         return text
     if "matches" in p:  # a round robin's round
-        return (
-            ngettext("%(name)s: %(matches)d match", "%(name)s: %(matches)d matches", p["matches"])
-            % p
-        )
+        return ngettext(
+            "%(name)s: %(matches)d match", "%(name)s: %(matches)d matches", p["matches"]
+        ) % _named(p)
     return gettext("Round %(round)d paired: %(figures)s") % {
         "round": p["round"],
         "figures": describe_stats(p["stats"], zeros=False),
     }
+
+
+def _match_ready(p: P) -> str:
+    return gettext("%(name)s, table %(table)d is ready") % _named(p)
 
 
 def _round_paired_audit(p: P) -> str:
@@ -275,7 +293,7 @@ AUDIT: dict[str, Present] = {
     # stages and rounds
     "stage.added": _stage_added,
     "stage.started": _stage_started,
-    "stage.completed": said(_("%(tournament)s: %(stage)s complete")),
+    "stage.completed": lambda p: gettext("%(tournament)s: %(stage)s complete") % _staged(p),
     "round.paired": _round_paired_audit,
     "round.repaired": _round_repaired,
     "round.swapped": said(_("%(tournament)s: round %(round)d, swapped %(a)s and %(b)s")),
@@ -327,7 +345,7 @@ AUDIT: dict[str, Present] = {
 EVENT: dict[str, Present] = {
     "stage.started": lambda p: (
         gettext("%(stage)s started: %(players)s")
-        % {"stage": p["stage"], "players": _players(p["players"])}
+        % {"stage": stage_name(p), "players": _players(p["players"])}
     ),
     "round.paired": _round_paired_event,
     "round.started": _clock(_("Round %(round)d started: %(minutes)s")),
@@ -335,7 +353,7 @@ EVENT: dict[str, Present] = {
     "round.time_warning": _clock(_("Round %(round)d: %(minutes)s left")),
     "round.time": time_called,
     "round.complete": _round_complete,
-    "bracket.match_ready": said(_("%(name)s, table %(table)d is ready")),
+    "bracket.match_ready": _match_ready,
     "result.reported": AUDIT["result.reported"],
     "result.disputed": AUDIT["result.disputed"],
     "result.confirmed": _result_confirmed,

@@ -30,6 +30,11 @@ LABELS: Mapping[str, str] = {
     Flag.BYE_EVERYONE_HAD_ONE: _("bye: everybody has had one, so the lowest-ranked"),
     Flag.BYE_COUNTS_AS_WIN: _("bye: counts as a {games}-0 match win ({points} match points)"),
     Flag.SWAPPED: _("changed by the organiser"),
+    Flag.FIXED_TABLE: _("fixed table {table}"),
+    Flag.FIXED_TABLE_NOT_KEPT: _("fixed table {table} not kept: both entrants have one"),
+    Flag.FIXED_TABLE_TAKEN: _(
+        "fixed table {table} went to a higher-ranked match: the next free table"
+    ),
     Flag.TEXT: "{text}",
 }
 #: The rules' numbers a label says (not a note's: the same for every bye).

@@ -4,7 +4,11 @@ A bracket page or the API's bracket costs 3 queries whatever the size of the bra
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext
 
 from core.errors import NotFound
 from tournaments import formats
@@ -91,24 +95,49 @@ class BracketView:
         return None
 
 
+def cut_params(stage: Stage) -> dict[str, int]:
+    """Who an elimination stage takes, in numbers (what the audit log stores: ``cut_words``
+    says them); empty for other stages (``stage.bracket`` read with it). ``cut_first``: 1
+    for the first stage (every player), 0 for a cut from the standings."""
+    if formats.format_of(stage).settings_relation != "bracket":
+        return {}
+    settings = stage.bracket
+    params = {
+        "cut_first": int(stage.number == 1),
+        "cut_groups": settings.groups,
+        "cut_per_group": settings.cut_per_group or 0,
+        "cut_top": settings.cut_top or 0,
+    }
+    if settings.cut_min_points is not None:
+        params["cut_min_points"] = settings.cut_min_points
+    return params
+
+
+def cut_words(params: Mapping[str, Any]) -> str:
+    """``cut_params`` in words ("top 8 on at least 9 points"); "" without them."""
+    if "cut_first" not in params:
+        return ""
+    if params["cut_first"]:
+        if params["cut_groups"] > 1:
+            return gettext("every player, in %(groups)d groups") % {"groups": params["cut_groups"]}
+        return gettext("every player")
+    if params["cut_per_group"]:
+        return gettext("the best %(count)d of each group, cross-seeded") % {
+            "count": params["cut_per_group"]
+        }
+    if params["cut_top"]:
+        words = gettext("top %(count)d") % {"count": params["cut_top"]}
+    else:
+        words = gettext("everyone still in")
+    if "cut_min_points" in params:
+        words += gettext(" on at least %(points)d points") % {"points": params["cut_min_points"]}
+    return words
+
+
 def describe_cut(stage: Stage) -> str:
     """Who an elimination stage takes, in words ("top 8 on at least 9 points"); empty for
     other stages (``stage.bracket`` read with it)."""
-    if formats.format_of(stage).settings_relation != "bracket":
-        return ""
-    settings = stage.bracket
-    if stage.number == 1:
-        return (
-            f"every player, in {settings.groups} groups"
-            if settings.groups > 1
-            else ("every player")
-        )
-    if settings.cut_per_group:
-        return f"the best {settings.cut_per_group} of each group, cross-seeded"
-    words = f"top {settings.cut_top}" if settings.cut_top else "everyone still in"
-    if settings.cut_min_points is not None:
-        words += f" on at least {settings.cut_min_points} points"
-    return words
+    return cut_words(cut_params(stage))
 
 
 def stage_of(tournament: Tournament, number: int, *, page: str = "bracket") -> Stage:

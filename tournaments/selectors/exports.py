@@ -12,9 +12,11 @@ from typing import Any
 
 from tournaments.models import MatchStatus, Round
 from tournaments.selectors.brackets import BracketView
+from tournaments.selectors.names import round_name
 from tournaments.selectors.result_words import score_line
 from tournaments.selectors.rounds import round_matches
 from tournaments.selectors.standings import StandingsTable
+from tournaments.selectors.standings_words import definitions
 
 PAIRING_HEADER = ["table", "player_a", "registration_a", "player_b", "registration_b", "result"]
 
@@ -55,7 +57,7 @@ def standings_rows(table: StandingsTable) -> tuple[list[str], list[list[Any]]]:
 def standings_data(table: StandingsTable) -> dict[str, Any]:
     return {
         "tiebreakers": [t.value for t in table.table.tiebreakers],
-        "definitions": dict(table.table.definitions),
+        "definitions": definitions(table.table.tiebreakers),
         "rows": [
             {
                 "rank": row.rank,
@@ -93,7 +95,7 @@ def bracket_rows(view: BracketView) -> tuple[list[str], list[list[Any]]]:
     rows: list[list[Any]] = []
     if view.bracket is None or view.state is None:
         return BRACKET_HEADER, rows
-    labels = {key: rnd.label for rnd in view.bracket.rounds for key in rnd.keys}
+    labels = {key: round_name(rnd.code) for rnd in view.bracket.rounds for key in rnd.keys}
     places = view.state.placements
     for slot in view.state.slots():
         if slot.status.value == "void":

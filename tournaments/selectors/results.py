@@ -28,6 +28,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors.brackets import later_matches
+from tournaments.selectors.names import round_name
 from tournaments.selectors.result_words import outcome_line, side_names
 from tournaments.selectors.tournaments import game_options
 
@@ -294,8 +295,9 @@ class CorrectionImpact:
         if self.moves:
             return "Changing this result changes who plays: " + "; ".join(self.moves) + "."
         if self.repair is not None:
+            again = round_name(self.repair.name) or f"round {self.repair.number}"
             return (
-                f"Changing this result pairs {self.repair.name or f'round {self.repair.number}'}"
+                f"Changing this result pairs {again}"
                 " again from the corrected standings (it has no results yet)."
             )
         return ""

@@ -20,6 +20,7 @@ from tournaments.models import (
 )
 from tournaments.pairing import standings
 from tournaments.pairing import swiss as pairing
+from tournaments.selectors.standings_words import tiebreaker_label
 from tournaments.selectors.tournaments import swiss_settings_or_defaults
 
 
@@ -95,7 +96,7 @@ class StandingsTable:
     ) -> None:
         self.table = table
         self.registrations = registrations
-        self.labels = [standings.LABELS[t] for t in table.tiebreakers]
+        self.labels = [tiebreaker_label(t) for t in table.tiebreakers]
 
     def rows(self) -> list[tuple[standings.Row, Registration]]:
         return [(row, self.registrations[row.entrant]) for row in self.table.rows]

@@ -67,8 +67,9 @@ from tournaments.selectors import policies
 from tournaments.selectors.brackets import (
     bracket_of,
     bracket_results,
-    describe_cut,
+    cut_params,
 )
+from tournaments.selectors.names import stage_params
 from tournaments.selectors.round_robins import groups_of
 from tournaments.services import stages
 from tournaments.services.locks import lock_tournament
@@ -180,11 +181,10 @@ def add_stage(
         groups=groups,
         cut_per_group=cut_per_group,
     )
-    cut = describe_cut(stage)
     record_audit(
         actor=actor,
         action="stage.added",
-        params={"tournament": tournament.name, "stage": stage.label, "cut": cut},
+        params={"tournament": tournament.name, **stage_params(stage), **cut_params(stage)},
         obj=stage,
         club=tournament.club,
         tournament=tournament,
@@ -402,7 +402,7 @@ def _complete_rounds(
     """A bracket round is complete when every slot of it is settled (played, a bye or
     void): its matches arrive one by one, so "every match confirmed" is not enough.
     Then it completes as every round does (``stages.complete_round``)."""
-    by_name = {r.label: r.keys for r in bracket.rounds}
+    by_name = {r.code: r.keys for r in bracket.rounds}
     for rnd in rounds:
         keys = by_name.get(rnd.name, ())
         if rnd.status == RoundStatus.COMPLETE or not keys:
@@ -415,8 +415,8 @@ def _round_name(bracket: elimination.Bracket, key: str) -> str:
     slot = bracket.slot(key)
     for rnd in bracket.rounds:
         if key in rnd.keys:
-            return rnd.label
-    return slot.label
+            return rnd.code
+    return slot.round_code
 
 
 def _new_round(stage: Stage, tournament: Tournament, name: str) -> Round:

@@ -60,8 +60,10 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.pairing import pods
+from tournaments.pairing.round_codes import PODS, round_code
 from tournaments.selectors import pods as selectors
 from tournaments.selectors import policies
+from tournaments.selectors.names import stage_params
 from tournaments.services import stages
 from tournaments.services.locks import lock_match, lock_tournament
 
@@ -132,7 +134,7 @@ def add_stage(
     record_audit(
         actor=actor,
         action="stage.added",
-        params={"tournament": tournament.name, "stage": stage.label, "rounds": rounds},
+        params={"tournament": tournament.name, **stage_params(stage), "rounds": rounds},
         obj=stage,
         club=tournament.club,
         tournament=tournament,
@@ -194,7 +196,7 @@ def _seat_round(stage: Stage, tournament: Tournament) -> int:
         tournament=tournament,
         stage=stage,
         number=(last.number if last else 0) + 1,
-        name=f"Pods, round {number} of {settings.rounds}",
+        name=round_code(PODS, number, settings.rounds),
     )
     now = timezone.now()
     matches = [

@@ -37,6 +37,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.pairing import round_robin
+from tournaments.pairing.round_codes import ROUND_ROBIN, round_code
 from tournaments.selectors.round_robins import plan_of
 from tournaments.services import brackets, stages
 from tournaments.services.outcomes import apply_outcome
@@ -71,10 +72,6 @@ def after_round(stage: Stage, *, tournament: Tournament, completed: Round) -> in
     return _make_round(stage, tournament, plan, played + 1)
 
 
-def round_name(number: int, of: int) -> str:
-    return f"Round robin, round {number} of {of}"
-
-
 def _make_round(
     stage: Stage,
     tournament: Tournament,
@@ -87,7 +84,7 @@ def _make_round(
         tournament=tournament,
         stage=stage,
         number=(last.number if last else 0) + 1,
-        name=round_name(number, len(plan)),
+        name=round_code(ROUND_ROBIN, number, len(plan)),
     )
     matches = []
     for table, (slot, first, second) in enumerate(meetings, start=1):

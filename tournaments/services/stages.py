@@ -50,6 +50,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import placements
+from tournaments.selectors.names import stage_params
 from tournaments.services.locks import lock_tournament
 
 PAIR_NEXT_ROUND = "tournaments.tasks.pair_next_round"
@@ -177,7 +178,7 @@ def mark_running(
             StageStatus.RUNNING,
             actor=actor,
             action="stage.started",
-            params={"tournament": tournament.name, "stage": stage.label},
+            params={"tournament": tournament.name, **stage_params(stage)},
             club=tournament.club,
             tournament=tournament,
             stamps={"started_at": timezone.now()},
@@ -188,7 +189,7 @@ def mark_running(
         StageStatus.RUNNING,
         actor=actor,
         action="stage.started",
-        params={"tournament": tournament.name, "stage": stage.label, "players": len(players)},
+        params={"tournament": tournament.name, **stage_params(stage), "players": len(players)},
         club=tournament.club,
         tournament=tournament,
         stamps={"started_at": timezone.now()},
@@ -196,7 +197,7 @@ def mark_running(
         event=(
             EventKind.STAGE_STARTED,
             {"stage": stage.number, "players": len(players)},
-            {"stage": stage.label, "players": len(players)},
+            {**stage_params(stage), "players": len(players)},
         ),
     )
 
@@ -272,7 +273,7 @@ def _mark_complete(stage: Stage, *, tournament: Tournament, actor: Actor) -> Non
         StageStatus.COMPLETE,
         actor=actor,
         action="stage.completed",
-        params={"tournament": tournament.name, "stage": stage.label},
+        params={"tournament": tournament.name, **stage_params(stage)},
         club=tournament.club,
         tournament=tournament,
         stamps={"completed_at": timezone.now()},

@@ -64,6 +64,7 @@ from tournaments.pairing import standings
 from tournaments.pairing import swiss as pairing
 from tournaments.pairing.tables import assign_tables
 from tournaments.selectors import policies
+from tournaments.selectors.names import round_title
 from tournaments.services import stages
 from tournaments.services.entrants import latest_round_number
 from tournaments.services.locks import lock_round, lock_tournament
@@ -367,7 +368,7 @@ def repair_round(*, actor: AnyUser, round: Round) -> Round:
 def _require_unplayed(rnd: Round, what: str) -> None:
     if not formats.format_of(_stage_of(rnd)).paired_by_hand:
         raise Conflict(
-            f"{rnd.name or f'Round {rnd.number}'} follows its stage's schedule: its "
+            f"{round_title(rnd)} follows its stage's schedule: its "
             "matches cannot be changed by hand.",
             code="bracket_round",
         )

@@ -33,8 +33,8 @@ from tournaments.models import (
     TournamentStatus,
     Winner,
 )
-from tournaments.pairing import standings
 from tournaments.presenters.notes import describe_stats
+from tournaments.selectors.standings_words import tiebreaker_label
 
 register = template.Library()
 
@@ -144,8 +144,7 @@ def _words(value: Any, key: str = "", object_type: str = "") -> str:
     if key == "stats" and isinstance(value, Mapping):
         return describe_stats(value)
     if key == "tiebreakers" and isinstance(value, list):
-        names = {str(k): v for k, v in standings.LABELS.items()}
-        return ", ".join(names.get(str(t), str(t)) for t in value)
+        return ", ".join(tiebreaker_label(str(t)) for t in value)
     choices = STATUSES.get(object_type) if key == "status" else CHOICES.get(key)
     if choices is not None and isinstance(value, str) and value in choices.values:
         return str(choices(value).label)

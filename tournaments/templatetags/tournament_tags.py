@@ -11,7 +11,7 @@ from django.utils.safestring import mark_safe
 
 from core import text
 from tournaments.presenters.notes import describe_all, describe_stats
-from tournaments.selectors import names
+from tournaments.selectors import names, standings_words
 from tournaments.selectors.placements import ordinal
 
 register = template.Library()
@@ -64,6 +64,14 @@ def plays_for(registration: Any, user_id: int | None) -> bool:
 
 
 @register.filter
+def explain(row: Any, key: str) -> str:
+    """``{{ row|explain:key }}``: what a standings row's tiebreaker value is made of, in
+    words (the engine gives the numbers); "" for a key the row does not have."""
+    made = get_item(getattr(row, "explain", {}), key)
+    return standings_words.explanation_words(made) if made else ""
+
+
+@register.filter
 def round_title(rnd: Any) -> str:
     """``{{ round|round_title }}``: "Round 3", or a bracket round's name ("Grand final")."""
     return names.round_title(rnd)
@@ -73,3 +81,10 @@ def round_title(rnd: Any) -> str:
 def match_title(match: Any) -> str:
     """``{{ match|match_title }}``: "Round 3, table 4", "Winners semifinals, table 1"."""
     return names.match_title(match)
+
+
+@register.filter
+def round_name(code: str) -> str:
+    """``{{ round.name|round_name }}``: a round's stored code in words ("losers:2": "Losers
+    round 2"); a name from before the codes as it is."""
+    return names.round_name(code) if code else ""

@@ -67,6 +67,7 @@ from tournaments.pairing.elimination import (
     WinnerOf,
     tables,
 )
+from tournaments.selectors.names import round_name
 
 __all__ = ["NAME_CHARS", "bracket_svg"]
 
@@ -288,9 +289,8 @@ class _Drawing:
                 y = self.losers_top - 12
             else:
                 y = PAD + LABEL_H - 12
-            out.append(
-                f'<text class="round-label" x="{box.x + 2}" y="{y}">{_text(slot.label)}</text>'
-            )
+            words = _text(round_name(slot.round_code))
+            out.append(f'<text class="round-label" x="{box.x + 2}" y="{y}">{words}</text>')
 
     # --- connectors -----------------------------------------------------------------------
 
@@ -488,7 +488,7 @@ class _Drawing:
         """A slot in words, as the pages name its match (``selectors.names``): its round's
         label and its table in the round ("losers round 2, table 1", "semifinals, table 2"),
         the label alone for a round of one match ("grand final") or a bye."""
-        text = slot.label
+        text = round_name(slot.round_code)
         table = self.tables.get(slot.key)
         if table is not None and self.round_tables.get((slot.side, slot.round), 0) > 1:
             text = f"{text}, table {table}"

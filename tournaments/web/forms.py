@@ -30,8 +30,8 @@ from tournaments.models import (
     SwissSettings,
     Tournament,
 )
-from tournaments.pairing.standings import LABELS, Tiebreaker
 from tournaments.selectors import game_options
+from tournaments.selectors.standings_words import tiebreaker_labels
 
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 
@@ -252,7 +252,7 @@ class SwissSettingsForm(forms.ModelForm[SwissSettings]):
     Save posts the checkboxes in their new order."""
 
     tiebreakers = OrderedMultipleChoiceField(
-        choices=[(t.value, LABELS[t]) for t in Tiebreaker],
+        choices=lambda: list(tiebreaker_labels().items()),
         widget=forms.CheckboxSelectMultiple,
         required=False,
         help_text="Applied in the order listed here: move them up or down, or drag them.",
@@ -280,7 +280,7 @@ class SwissSettingsForm(forms.ModelForm[SwissSettings]):
             chosen = [str(v) for v in self.data.getlist(self.add_prefix("tiebreakers"))]
         else:
             chosen = [str(v) for v in (self.initial.get("tiebreakers") or [])]
-        labels = {t.value: LABELS[t] for t in Tiebreaker}
+        labels = tiebreaker_labels()
         ordered = [c for c in chosen if c in labels]
         field.choices = [(c, labels[c]) for c in ordered] + [
             (c, label) for c, label in labels.items() if c not in ordered

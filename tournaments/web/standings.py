@@ -11,10 +11,10 @@ from core.errors import DomainError, InvalidInput
 from core.web import parse_int, safe_next
 from tournaments import selectors
 from tournaments.models import EntrantType, Tournament
-from tournaments.pairing.standings import LABELS, Tiebreaker
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.standings_words import definitions, tiebreaker_label
 from tournaments.services import seating
 from tournaments.web.common import tournament_context, tournament_for
 
@@ -38,8 +38,8 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "teams": tournament.entrant_type == EntrantType.TEAM,
             # The viewer's row (theirs, or their team's: either member's), highlighted.
             "my_entrant": round_selectors.entrant_of(request.user.pk, [r for _, r in rows]),
-            "columns": [(t.value, LABELS[t]) for t in columns],
-            "definitions": [(LABELS[Tiebreaker(k)], v) for k, v in table.table.definitions.items()],
+            "columns": [(t.value, tiebreaker_label(t)) for t in columns],
+            "definitions": [(tiebreaker_label(k), v) for k, v in definitions(columns).items()],
         },
     )
 

@@ -298,29 +298,30 @@ def test_an_unknown_grand_final_is_refused() -> None:
     assert el.grand_final_mode("single") == "single"
 
 
-def test_rounds_are_named_as_the_pages_show_them() -> None:
+def test_rounds_have_codes_not_words() -> None:
+    """The pages make the words (``tests/tournaments/test_round_names.py``)."""
     single = build_single(field(16), third_place=True)
-    assert [r.label for r in single.rounds] == [
-        "Round 1",
-        "Quarterfinals",
-        "Semifinals",
-        "Final",
-        "Third place",
+    assert [r.code for r in single.rounds] == [
+        "round:1",
+        "quarterfinals",
+        "semifinals",
+        "final",
+        "third_place",
     ]
-    assert [r.label for r in build_single(field(2)).rounds] == ["Final"]
+    assert [r.code for r in build_single(field(2)).rounds] == ["final"]
     double = build_double(field(8))
-    assert [r.label for r in double.rounds] == [
-        "Winners round 1",
-        "Winners semifinals",
-        "Winners final",
-        "Losers round 1",
-        "Losers round 2",
-        "Losers round 3",
-        "Losers final",
-        "Grand final",
-        "Grand final reset",
+    assert [r.code for r in double.rounds] == [
+        "winners:1",
+        "winners:semifinals",
+        "winners:final",
+        "losers:1",
+        "losers:2",
+        "losers:3",
+        "losers:final",
+        "grand_final",
+        "grand_final:reset",
     ]
-    assert double.slot("L3-1").label == "Losers round 3"
+    assert double.slot("L3-1").round_code == "losers:3"
     assert [len(r.keys) for r in double.rounds] == [4, 2, 1, 2, 2, 1, 1, 1, 1]
 
 

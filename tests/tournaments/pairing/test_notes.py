@@ -53,6 +53,15 @@ WORDED: list[tuple[dict[str, object], str]] = [
     ({"code": "bye_everyone_had_one"}, "bye: everybody has had one, so the lowest-ranked"),
     ({"code": "bye_counts_as_win"}, "bye: counts as a 2-0 match win (3 match points)"),
     ({"code": "swapped"}, "changed by the organiser"),
+    ({"code": "fixed_table", "table": 3}, "fixed table 3"),
+    (
+        {"code": "fixed_table_not_kept", "table": 2},
+        "fixed table 2 not kept: both entrants have one",
+    ),
+    (
+        {"code": "fixed_table_taken", "table": 2},
+        "fixed table 2 went to a higher-ranked match: the next free table",
+    ),
     ({"code": "text", "text": "seated by the judge"}, "seated by the judge"),
 ]
 
@@ -116,7 +125,13 @@ def test_a_repeat_bye_in_round_one_says_everybody_has_had_one() -> None:
 #: the sentence the migration knew them by.
 REWORDED = {"first_random": "round 1: random"}
 #: What the migration read and wrote: the words of its day.
-MIGRATION_WORDED = [(stored, REWORDED.get(str(stored["code"]), words)) for stored, words in WORDED]
+#: The fixed tables' codes came after the migration (their older notes are text notes).
+LATER = {"fixed_table", "fixed_table_not_kept", "fixed_table_taken"}
+MIGRATION_WORDED = [
+    (stored, REWORDED.get(str(stored["code"]), words))
+    for stored, words in WORDED
+    if stored["code"] not in LATER
+]
 
 
 @pytest.mark.parametrize(("stored", "words"), MIGRATION_WORDED)
@@ -135,7 +150,7 @@ def test_migration_sentences_are_the_words_of_today() -> None:
     for stored, _ in WORDED:
         if stored["code"] in m.SENTENCES and stored["code"] not in REWORDED:
             assert describe(stored) == m.text_from_note(stored)
-    assert set(m.SENTENCES) == set(words.LABELS) - {Flag.TEXT}
+    assert set(m.SENTENCES) == set(words.LABELS) - {Flag.TEXT} - LATER
 
 
 def test_migration_converts_a_match_notes_list_and_keeps_what_it_does_not_know() -> None:

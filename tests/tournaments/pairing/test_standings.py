@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from rules.errors import RuleViolation
 from tournaments.pairing.standings import (
-    DEFINITIONS,
     PERCENTAGE_FLOOR,
     Entrant,
+    Explanation,
     MatchResult,
     Standings,
     Tiebreaker,
@@ -209,7 +209,9 @@ def test_head_to_head_separates_two_tied_entrants_who_met() -> None:
     assert standings.row(1).value("head_to_head") == 3
     assert standings.row(2).value("head_to_head") == 0
     assert standings.row(3).value("head_to_head") is None
-    assert standings.row(3).explain["head_to_head"].startswith("Head-to-head: not applied")
+    assert standings.row(3).explain["head_to_head"] == Explanation(
+        Tiebreaker.HEAD_TO_HEAD, None, 2, None
+    )
 
 
 def test_head_to_head_applies_only_between_the_entrants_still_tied() -> None:
@@ -275,19 +277,14 @@ def test_tiebreakers_apply_in_the_tournaments_order() -> None:
 
 
 def test_every_row_explains_every_selected_tiebreaker() -> None:
+    """In numbers: ``tests/tournaments/test_standings_words.py`` checks the words."""
     standings = table(tiebreakers=ALL)
-    assert set(standings.definitions) == set(ALL)
-    assert standings.definitions["omw"] == DEFINITIONS[Tiebreaker.OMW]
-    assert DEFINITIONS[Tiebreaker.OMW] == (
-        "OMW%: average of your opponents' match-win percentages, each at least 33%"
-    )
+    assert standings.tiebreakers == tuple(Tiebreaker(t) for t in ALL)
     row = standings.row(1)
     assert set(row.explain) == set(ALL)
-    assert row.explain["omw"] == (
-        "OMW% 59.26%: average of your 3 opponents' match-win percentages, each at least 33%"
-    )
-    assert row.explain["gw"] == "GW% 57.14%: 12 game points of 21 possible, at least 33%"
-    assert row.explain["buchholz"] == "Buchholz 16: sum of your 3 opponents' match points"
+    assert row.explain["omw"] == Explanation(Tiebreaker.OMW, "59.26%", 3)
+    assert row.explain["gw"] == Explanation(Tiebreaker.GW, "57.14%", 3, (12, 21))
+    assert row.explain["buchholz"] == Explanation(Tiebreaker.BUCHHOLZ, "16", 3)
     assert row.tiebreakers[0].display == "59.26%"
 
 
