@@ -26,12 +26,14 @@ How a round is seated (``seat_pods``):
    then the closest in the order.
 4. *Repair*: while a pod holds a repeat, the swap of two entrants of different pods that
    removes the most repeats (then moves entrants the least in the order) is made, between
-   entrants at most ``2 * WINDOW`` places apart in the order (pods stay by points). Pods
+   entrants at most ``2 * WINDOW`` places apart in the order, and leaving no pod wider
+   than ``MAX_SPREAD`` places (pods stay by points). Pods
    are listed by their best entrant.
 5. *If repeats remain*: in a small field (``EXACT_UP_TO`` entrants or fewer) every seating
    is tried and one with the fewest repeats (then the smallest spread in the order) is
    taken, so a repeat is never made when one can be avoided; in a larger one a seating
-   without any repeat is searched depth first down the order (bounded), and taken if found.
+   without any repeat is searched depth first down the order (bounded in steps, and no pod
+   spanning more than ``MAX_SPREAD`` places: pods stay by points), and taken if found.
 
 Gap decisions (a careful organiser's reading, not settled by the texts):
 - A bye scores as a pod win (``bye_points``), as a bye scores a match win in a Swiss.
@@ -55,6 +57,11 @@ from core.errors import RuleViolation
 POD_SIZE: Final = 4
 #: How far down the order a pod's top entrant looks for pod-mates.
 WINDOW: Final = 12
+#: The widest a pod may span in the order once repairs and the search for a seating
+#: without repeats have moved entrants: pods stay by points, so a repeat is kept rather
+#: than seat a leader with the last (swaps adding up once made, for 40 entrants in their
+#: sixth round, a pod of places 3, 25, 39 and 40).
+MAX_SPREAD: Final = 3 * WINDOW
 #: Up to this many entrants, an exact search removes any repeat that can be avoided.
 EXACT_UP_TO: Final = 12
 #: The most steps the search for a seating without repeats takes (larger fields).
@@ -183,7 +190,9 @@ def _greedy(
 def _repair(
     pods: list[list[int]], mates: Mapping[int, frozenset[int]], rank: Mapping[int, int]
 ) -> None:
-    """Swap entrants between pods while a swap removes repeats (the best swap each time)."""
+    """Swap entrants between pods while a swap removes repeats (the best swap each time),
+    between entrants at most ``2 * WINDOW`` places apart and keeping every pod within
+    ``MAX_SPREAD`` places."""
     for _ in range(4 * len(pods)):
         bad = [i for i, pod in enumerate(pods) if _repeats_in(pod, mates)]
         if not bad:
@@ -197,8 +206,12 @@ def _repair(
                 before_j = _repeats_in(pods[j], mates)
                 for a, x in enumerate(pods[i]):
                     for b, y in enumerate(pods[j]):
+                        if abs(rank[x] - rank[y]) > 2 * WINDOW:
+                            continue  # pods stay by points (the module docstring, step 4)
                         new_i = [*pods[i][:a], y, *pods[i][a + 1 :]]
                         new_j = [*pods[j][:b], x, *pods[j][b + 1 :]]
+                        if max(_spread(new_i, rank), _spread(new_j, rank)) > MAX_SPREAD:
+                            continue  # swaps add up: no pod may end wider than that
                         gain = (
                             before_i
                             + before_j
@@ -220,16 +233,22 @@ def _without_repeats(
     order: list[int], sizes: list[int], mates: Mapping[int, frozenset[int]]
 ) -> list[list[int]] | None:
     """A seating with no repeat at all, searched depth first down the order (each pod's
-    top takes the closest mates it has not met, within ``2 * WINDOW``), or None when none
-    is found within ``SEARCH_BUDGET`` steps. Greedy choices and swaps can corner the last
+    top takes the closest mates it has not met, within ``2 * WINDOW`` of the entrants left
+    and ``MAX_SPREAD`` places of the order), or None when none is found within
+    ``SEARCH_BUDGET`` steps. Greedy choices and swaps can corner the last
     pods where a seating without a repeat exists (16 entrants in their third round)."""
     budget = [SEARCH_BUDGET]
+    place = {e: i for i, e in enumerate(order)}
 
     def walk(available: list[int], index: int, pods: list[list[int]]) -> list[list[int]] | None:
         if index == len(sizes):
             return [list(p) for p in pods]
         top, rest = available[0], available[1:]
-        fresh = [e for e in rest[: 2 * WINDOW] if e not in mates[top]]
+        fresh = [
+            e
+            for e in rest[: 2 * WINDOW]
+            if e not in mates[top] and place[e] - place[top] <= MAX_SPREAD
+        ]
         for combo in itertools.combinations(fresh, sizes[index] - 1):
             budget[0] -= 1
             if budget[0] < 0:

@@ -9,7 +9,7 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from core.errors import RuleViolation
@@ -121,6 +121,8 @@ def test_small_fields_never_repeat_a_pod_mate_that_could_be_avoided(
 
 @settings(max_examples=25, deadline=None)
 @given(count=st.integers(3, 300), rounds=st.integers(0, 5), seed=st.integers(0, 10**6))
+# The search for a seating without repeats once found one with a pod of places 2 and 39.
+@example(count=40, rounds=5, seed=5)
 def test_every_entrant_is_seated_once_a_round_in_pods_by_points(
     count: int, rounds: int, seed: int
 ) -> None:
@@ -134,7 +136,7 @@ def test_every_entrant_is_seated_once_a_round_in_pods_by_points(
     # By points: a pod's entrants are close together in the order, and pods are listed by
     # their best entrant.
     rank = {e.id: i for i, e in enumerate(e for e in field if e.id not in seating.byes)}
-    assert all(rank[p[-1]] - rank[p[0]] <= 3 * pods.WINDOW for p in seating.pods)
+    assert all(rank[p[-1]] - rank[p[0]] <= pods.MAX_SPREAD for p in seating.pods)
     tops = [rank[p[0]] for p in seating.pods]
     assert tops == sorted(tops) and (not tops or tops[0] == 0)
     if rounds == 0:  # nobody has met: pods are consecutive entrants in the order
