@@ -12,7 +12,6 @@ from typing import Any
 
 from core.errors import Conflict, InvalidInput, RuleViolation
 from rules import games as game_rules
-from rules.errors import RuleViolation as PureRuleViolation
 from rules.outcome import GameRecord, MatchOutcome
 from tournaments import formats
 from tournaments.models import Match, PodSettings, Registration, Tournament
@@ -165,7 +164,7 @@ class Pod:
                 players=len(entrants),
                 rounds_to_win=settings.rounds_to_win,
             )
-        except PureRuleViolation as error:
+        except RuleViolation as error:
             raise InvalidInput(
                 f"{error.detail} ({error.where})" if error.where else error.detail,
                 code=error.rule,
