@@ -82,8 +82,7 @@ class BracketMatchReady(TypedDict):
 
 
 class Result(TypedDict):
-    """A result reported, disputed or confirmed (a pod's has no status or winner; a
-    confirmation says what the match was before: ``was``)."""
+    """A result reported or disputed (older rows of a pod's have no status or winner)."""
 
     match: int
     round: int
@@ -91,6 +90,18 @@ class Result(TypedDict):
     status: NotRequired[str]
     winner: NotRequired[str]
     was: NotRequired[str]
+
+
+class ResultConfirmed(Result):
+    """A result confirmed, for any number of seats: ``winner`` the winning seat's letter
+    (``a``, ``b``, ``c``, ``d``) or ``draw``; by seat (``position`` order) the entrants
+    (registration ids), their places (1 best, ties share) and scores; ``was`` what the
+    match was before (a dispute a judge resolved reads as such). Older rows (and a pod's
+    before seats said it) lack the seats."""
+
+    seats: NotRequired[list[int]]
+    places: NotRequired[list[int]]
+    scores: NotRequired[list[int]]
 
 
 class JudgeCalled(TypedDict):
@@ -130,7 +141,7 @@ PAYLOADS: dict[EventKind, type] = {
     EventKind.BRACKET_MATCH_READY: BracketMatchReady,
     EventKind.RESULT_REPORTED: Result,
     EventKind.RESULT_DISPUTED: Result,
-    EventKind.RESULT_CONFIRMED: Result,
+    EventKind.RESULT_CONFIRMED: ResultConfirmed,
     EventKind.JUDGE_CALLED: JudgeCalled,
     EventKind.JUDGE_ON_THE_WAY: JudgeCall,
     EventKind.JUDGE_CALL_CLOSED: JudgeCall,

@@ -8,7 +8,7 @@ from typing import Any
 
 from core.errors import RuleViolation
 from gameplay.models import LiveTable, TableStatus, TurnEvent, TurnKind
-from gameplay.table_engine import is_pod, is_pod_table, pod_seats, seat_names, side_names
+from gameplay.table_engine import is_pod, is_pod_table, seat_names, side_names
 from rules import games as game_rules
 from rules import turn_limit
 from rules.cards import Card
@@ -114,11 +114,8 @@ def confirmed_words(table: LiveTable, match: Match) -> str | None:
         return None
     if not is_pod(match):
         return score_line(match)
-    names = seat_names(table)
-    for index, seat in enumerate(pod_seats(match)):
-        if seat.registration_id == match.pod_winner_id:
-            return pod_result_words(names[index])
-    return None
+    position = match.winner_position
+    return pod_result_words(seat_names(table)[position]) if position is not None else None
 
 
 def _reported_words(

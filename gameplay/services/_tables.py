@@ -1,29 +1,36 @@
 """The machinery the live table's services share (private to ``gameplay.services``): reading
 a table under its lock, who may act at it and for which seat, whether it is still open,
-the scores' input, and the after-commit announcement of its snapshot (``table_changed``).
+the scores' input and what a game round's scores make of the table (``score_step``, by the
+rules the match's seats play), and the after-commit announcement of its snapshot
+(``table_changed``).
 
-They assume the caller's transaction (``reopen_pod_scores`` excepted: its own); the writes
-and their audit entries are ``tables``.
+They assume the caller's transaction; the writes and their audit entries are ``tables``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.dispatch import Signal
 
 from core.auth import AnyUser
-from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
 from core.locks import lock_one
 from gameplay import table_engine as engine
 from gameplay.models import LiveTable, TableMode, TableSettings, TableStatus, TurnEvent, TurnKind
 from gameplay.selectors import tables as selectors
-from gameplay.table_engine import seat_of
+from gameplay.table_engine import named, seat_names, seat_of, sentence
+from rules import games as game_rules
 from rules import turn_limit
 from tournaments.models import Match, MatchStatus, RoundStatus
+from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
+from tournaments.selectors.tournaments import round_game_options
+from tournaments.services import seat_rules
 from tournaments.services.locks import lock_match
+from tournaments.services.seat_rules import check_result
 
 #: Sent after commit with ``table_id`` and the table's full ``snapshot``.
 table_changed = Signal()
@@ -131,18 +138,6 @@ def announce(table_id: int) -> None:
         table_changed.send(sender=LiveTable, table_id=table_id, snapshot=snapshot)
 
 
-@transaction.atomic(durable=True)
-def reopen_pod_scores(*, table_id: int, games: list[Any]) -> None:
-    """The pods service refused the decided result: the table waits for that game round's
-    scores again (as it was before they were entered)."""
-    locked = lock_table(table_id)
-    locked.games = games
-    locked.status = TableStatus.SCORING
-    locked.version += 1
-    locked.save(update_fields=["games", "status", "version"])
-    after_commit(locked, locked.match)
-
-
 def check_tap_input(
     *, number: object, kind: object, card: object, row: object, player: object
 ) -> tuple[int, str, str, str, int | None]:
@@ -170,7 +165,7 @@ def check_tap_input(
 
 
 def lock_for_scores(
-    actor: AnyUser, *, table_id: int, match_id: int, pod: bool = False
+    actor: AnyUser, *, table_id: int, match_id: int
 ) -> tuple[LiveTable, Match, int | None]:
     """The match, then the table, locked for scores (the order of every result write),
     and the actor's seat; refused unless they play at the table or judge."""
@@ -180,9 +175,9 @@ def lock_for_scores(
     seat = seat_of(locked, actor)
     judge = policies.can_judge(actor, match.round.tournament.club)
     if seat is None and not judge:
-        who = "pod" if pod else "match"
         raise NotAllowed(
-            f"Only the players of this {who} and the judges can use its table.",
+            f"Only the players of this {seat_rules.rules_of(match).noun} and the judges "
+            "can use its table.",
             code="not_at_table",
         )
     return locked, match, seat
@@ -232,3 +227,99 @@ def check_settings(changes: dict[str, object]) -> None:
                 )
         elif not isinstance(value, bool):
             raise InvalidInput(f"{name} is on or off.", code="invalid", field=name)
+
+
+# --- a game round's scores, by the rules the match's seats play --------------------------------
+
+
+@dataclass(frozen=True)
+class ScoreStep:
+    """What a game round's scores make of the table: its games after them, the result
+    the results service takes (canonical), whether that decides the match (or pod), whether
+    a game ended (the next begins), who starts next, and the audit's parameters."""
+
+    games: list[dict[str, Any]]
+    result: list[Any]
+    finished: bool
+    next_game: bool
+    first: int
+    audit: dict[str, Any]
+    #: The game rounds so far are reported as progress (two sides; a pod reports once).
+    progress: bool
+
+
+def played_rounds(table: LiveTable) -> int:
+    """The game rounds whose scores are in, over every game of the table."""
+    return sum(len(g["rounds"]) for g in table.games)
+
+
+def score_step(table: LiveTable, match: Match, values: list[int]) -> ScoreStep:
+    """The game round's scores (one per seat) applied to the table's games and checked by
+    the rules the match's seats play (``tournaments.services.seat_rules``): a two-sided
+    match's game and its best-of, or a pod's game and its win target."""
+    games: list[dict[str, Any]] = [dict(g, rounds=list(g["rounds"])) for g in table.games]
+    if len(games) < table.game:
+        games.append({"rounds": []})
+    games[-1]["rounds"].append(values)
+    if match.seat_count > 2:
+        return _pod_step(table, match, games, values)
+    return _two_sided_step(table, match, games, values)
+
+
+def _two_sided_step(
+    table: LiveTable, match: Match, games: list[dict[str, Any]], values: list[int]
+) -> ScoreStep:
+    tournament = match.round.tournament
+    options = round_game_options(match.round)
+    try:
+        report = game_rules.outcome_report(
+            tournament.game, games, options=options, best_of=tournament.best_of
+        )
+        finished = bool(report["match"]["finished"])  # type: ignore[index]
+        canonical, _ = check_result(
+            tournament=tournament, games=games, final=finished, options=options
+        )
+    except RuleViolation as error:  # the match's scores: said with its sides' names
+        raise named(table, error) from None
+    first = 1 - table.first if table.players == 2 else (table.first + 1) % 4
+    return ScoreStep(
+        games=canonical,
+        result=canonical,
+        finished=finished,
+        next_game=bool(report["games"][-1]["decided"]),  # type: ignore[index]
+        first=first,
+        audit={"scores": list(values), "decided": finished},
+        progress=True,
+    )
+
+
+def _pod_step(
+    table: LiveTable, match: Match, games: list[dict[str, Any]], values: list[int]
+) -> ScoreStep:
+    rounds = games[0]["rounds"]
+    settings = pod_selectors.settings_of(match.round.stage)
+    try:
+        outcome = game_rules.pod_outcome(
+            match.round.tournament.game,
+            rounds,
+            players=table.players,
+            rounds_to_win=settings.rounds_to_win,
+        )
+    except RuleViolation as error:
+        raise InvalidInput(
+            sentence(error.detail), code=error.rule, field="scores", violation=named(table, error)
+        ) from None
+    names = seat_names(table)
+    return ScoreStep(
+        games=[{"rounds": rounds}],
+        result=[{"rounds": rounds}],
+        finished=outcome.decided,
+        next_game=False,
+        first=(table.first + 1) % table.players,
+        audit={
+            "seats": [[names[i], v] for i, v in enumerate(values)],
+            "decided": outcome.decided,
+            "redeal": bool(outcome.redeal),
+        },
+        progress=False,
+    )

@@ -66,28 +66,24 @@ from gameplay.services._tables import (
     lock_for_scores,
     lock_table,
     parse_scores,
-    reopen_pod_scores,
+    played_rounds,
     require_at_table,
     require_open,
     require_scoring,
+    score_step,
 )
 from gameplay.services._tables import table_changed as table_changed  # its public name
 from gameplay.table_engine import (
     check_card,
     check_with_the_game,
     live_events,
-    named,
     restart_timer,
     seat_of,
-    sentence,
 )
-from rules import games as game_rules
 from rules import turn_limit
 from tournaments.models import Match, MatchStatus, RoundStatus, Tournament
-from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
-from tournaments.selectors.tournaments import round_game_options
-from tournaments.services import pods, results
+from tournaments.services import results
 from tournaments.services.locks import lock_match, lock_tournament
 
 # --- opening --------------------------------------------------------------------------------
@@ -337,71 +333,46 @@ def enter_scores(
     *, actor: AnyUser, table: LiveTable | int, game_round: object, scores: object
 ) -> LiveTable:
     """The scores of the game round that just ended (``game_round``: its number in the
-    match, 1 for the first, so a repeated or late entry cannot add it twice). They become
-    that game round of the match's result, reported in this transaction (a pod's: once
-    the pod is decided, the module's docstring says how)."""
+    match, 1 for the first, so a repeated or late entry cannot add it twice): one per seat
+    of the match (two sides, or a pod's seats). They become that game round of the match's
+    result, checked by the rules its seats play and reported in this transaction: a seated
+    player's report (a two-sided match's progress too), a judge's entry once decided."""
     table_id = table if isinstance(table, int) else table.pk
-    found = selectors.match_and_pod_of_table(table_id)
-    if found is None:
+    match_id = selectors.match_of_table(table_id)
+    if match_id is None:
         raise NotFound("No such table.")
-    match_id, pod = found
-    if pod:
-        return _enter_pod_scores(
-            actor=actor, table_id=table_id, match_id=match_id, game_round=game_round, scores=scores
-        )
-    return _enter_match_scores(
+    return _enter_scores(
         actor=actor, table_id=table_id, match_id=match_id, game_round=game_round, scores=scores
     )
 
 
 @transaction.atomic(durable=True)
-def _enter_match_scores(
+def _enter_scores(
     *, actor: AnyUser, table_id: int, match_id: int, game_round: object, scores: object
 ) -> LiveTable:
-    values = parse_scores(scores)
     locked, match, seat = lock_for_scores(actor, table_id=table_id, match_id=match_id)
-    require_scoring(locked, game_round, played=sum(len(g["rounds"]) for g in locked.games))
-    games: list[dict[str, Any]] = [dict(g, rounds=list(g["rounds"])) for g in locked.games]
-    if len(games) < locked.game:
-        games.append({"rounds": []})
-    games[-1]["rounds"].append(values)
-    tournament = match.round.tournament
-    try:
-        report = game_rules.outcome_report(
-            tournament.game,
-            games,
-            options=round_game_options(match.round),
-            best_of=tournament.best_of,
-        )
-        finished = bool(report["match"]["finished"])  # type: ignore[index]
-        canonical, _ = results.check_result(
-            tournament=tournament,
-            games=games,
-            final=finished,
-            options=round_game_options(match.round),
-        )
-    except RuleViolation as error:  # the match's scores: said with its sides' names
-        raise named(locked, error) from None
-    if seat is not None:
-        results.record_report(actor=actor, match=match, games=canonical, final=finished)
-    elif finished:
-        results.record_judged(actor=actor, match=match, games=canonical)
-    locked.games = canonical
-    game_decided = bool(report["games"][-1]["decided"])  # type: ignore[index]
-    if finished:
+    values = parse_scores(scores, match.seat_count)
+    require_scoring(locked, game_round, played=played_rounds(locked))
+    step = score_step(locked, match, values)
+    if seat is not None and (step.finished or step.progress):
+        results.record_report(actor=actor, match=match, games=step.result, final=step.finished)
+    elif step.finished:
+        results.record_judged(actor=actor, match=match, games=step.result)
+    locked.games = step.games
+    if step.finished:
         locked.status = TableStatus.DONE
     else:
         locked.status = TableStatus.PLAYING
-        if game_decided:
+        if step.next_game:
             locked.game += 1
             locked.game_round = 1
         else:
             locked.game_round += 1
-        locked.first = 1 - locked.first if locked.players == 2 else (locked.first + 1) % 4
+        locked.first = step.first
     locked.version += 1
     locked.last_event_at = timezone.now()
     restart_timer(locked, turn_limit.replay(*engine.engine_setup(locked), []))
-    if finished:
+    if step.finished:
         locked.turn_deadline = None
     locked.save(
         update_fields=[
@@ -415,102 +386,9 @@ def _enter_match_scores(
             "turn_deadline",
         ]
     )
-    _audit(
-        actor,
-        locked,
-        "table.scores",
-        {"game_round": game_round, "scores": list(values), "decided": finished},
-    )
+    _audit(actor, locked, "table.scores", {"game_round": game_round, **step.audit})
     after_commit(locked, match, [])
     return locked
-
-
-def _enter_pod_scores(
-    *, actor: AnyUser, table_id: int, match_id: int, game_round: object, scores: object
-) -> LiveTable:
-    """A pod's game round: saved on the table; once the pod is decided, reported through
-    the pods service (its own transaction), the table put back if that is refused."""
-    locked, rounds, before = _save_pod_game_round(
-        actor=actor, table_id=table_id, match_id=match_id, game_round=game_round, scores=scores
-    )
-    if rounds is None:
-        return locked
-    try:
-        if engine.seat_of(locked, actor) is not None:
-            pods.report(actor=actor, match=match_id, rounds=rounds)
-        else:
-            pods.judge(actor=actor, match=match_id, rounds=rounds)
-    except Exception:
-        reopen_pod_scores(table_id=table_id, games=before)
-        raise
-    announce(table_id)
-    return locked
-
-
-@transaction.atomic(durable=True)
-def _save_pod_game_round(
-    *, actor: AnyUser, table_id: int, match_id: int, game_round: object, scores: object
-) -> tuple[LiveTable, list[list[int]] | None, list[Any]]:
-    """The game round's scores on the pod's table. Returns the table, the pod's game
-    rounds when they decide it (to report), and the table's games before."""
-    locked, match, _ = lock_for_scores(actor, table_id=table_id, match_id=match_id, pod=True)
-    values = parse_scores(scores, locked.players)
-    before: list[Any] = list(locked.games)
-    so_far: list[list[int]] = [list(r) for r in before[0]["rounds"]] if before else []
-    require_scoring(locked, game_round, played=len(so_far))
-    rounds = [*so_far, values]
-    settings = pod_selectors.settings_of(match.round.stage)
-    try:
-        outcome = game_rules.pod_outcome(
-            match.round.tournament.game,
-            rounds,
-            players=locked.players,
-            rounds_to_win=settings.rounds_to_win,
-        )
-    except RuleViolation as error:
-        raise InvalidInput(
-            sentence(error.detail),
-            code=error.rule,
-            field="scores",
-            violation=named(locked, error),
-        ) from None
-    locked.games = [{"rounds": rounds}]
-    if outcome.decided:
-        locked.status = TableStatus.DONE
-        locked.turn_deadline = None
-    else:
-        locked.status = TableStatus.PLAYING
-        locked.game_round += 1
-        locked.first = (locked.first + 1) % locked.players
-        restart_timer(locked, turn_limit.replay(*engine.engine_setup(locked), []))
-    locked.version += 1
-    locked.last_event_at = timezone.now()
-    locked.save(
-        update_fields=[
-            "games",
-            "status",
-            "game_round",
-            "first",
-            "version",
-            "last_event_at",
-            "turn_deadline",
-        ]
-    )
-    names = engine.seat_names(locked)
-    _audit(
-        actor,
-        locked,
-        "table.scores",
-        {
-            "game_round": game_round,
-            "seats": [[names[i], v] for i, v in enumerate(values)],
-            "decided": outcome.decided,
-            "redeal": bool(outcome.redeal),
-        },
-    )
-    if not outcome.decided:
-        after_commit(locked, match, [])
-    return locked, (rounds if outcome.decided else None), before
 
 
 # --- settings -------------------------------------------------------------------------------
@@ -572,13 +450,9 @@ def confirm_result(*, actor: AnyUser, table: LiveTable | int) -> Match:
     """The opponent confirms, at the table, the result the table reported (the results
     service's confirmation, then the table's pages are told)."""
     table_id = table if isinstance(table, int) else table.pk
-    found = selectors.match_and_pod_of_table(table_id)
-    if found is None:
+    match_id = selectors.match_of_table(table_id)
+    if match_id is None:
         raise NotFound("No such table.")
-    match_id, pod = found
-    if pod:
-        match = pods.confirm(actor=actor, match=match_id)
-    else:
-        match = results.confirm_result(actor=actor, match=match_id)
+    match = results.confirm_result(actor=actor, match=match_id)
     announce(table_id)
     return match

@@ -200,7 +200,8 @@ def test_scores_stay_on_the_table_until_the_pod_is_decided_then_are_reported() -
     tables.confirm_result(actor=users[0], table=table.pk)
     match.refresh_from_db()
     assert match.status == MatchStatus.CONFIRMED and match.result == [{"rounds": rounds}]
-    assert match.pod_winner is not None and match.pod_winner.player.user == users[1]
+    winner = match.seats.get(position=match.winner_position)
+    assert winner.place == 1 and winner.registration.player.user == users[1]
     assert _snap(table)["closed"] is True
 
 

@@ -67,7 +67,8 @@ def _won_by_seat_2(match: Match) -> None:
     match.refresh_from_db()
     assert match.status == MatchStatus.CONFIRMED, match.status
     assert match.result == [{"rounds": LONG_GAME}]
-    assert match.pod_winner_id == pod_selectors.seats_of(match)[2].registration_id
+    assert match.winner == "c"  # the third seat
+    assert [s.place for s in pod_selectors.seats_of(match)][2] == 1
 
 
 def _client(user) -> Client:

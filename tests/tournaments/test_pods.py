@@ -116,7 +116,8 @@ def test_with_byes_the_players_left_over_get_a_confirmed_bye_scored_as_a_win() -
     _, _, stage = _pod_event(6, rounds=1, fill="byes")
     byes = list(Match.objects.filter(round__stage=stage, b__isnull=True))
     assert len(byes) == 2
-    assert all(m.status == MatchStatus.CONFIRMED and m.winner == Winner.POD for m in byes)
+    assert all(m.status == MatchStatus.CONFIRMED and m.winner == Winner.A for m in byes)
+    assert all(m.seats.get().place == 1 for m in byes)
     _play_round(stage)
     table = {row.registration.pk: row.row for row in pod_selectors.standings_of(stage)}
     assert all(table[m.a_id].points == 3 and table[m.a_id].byes == 1 for m in byes)
@@ -160,7 +161,8 @@ def test_different_reports_go_to_a_judge_whose_result_stands() -> None:
     match.refresh_from_db()
     assert (
         match.status == MatchStatus.CONFIRMED
-        and match.pod_winner_id == users[2].player.registrations.get().pk
+        and match.seats.get(place=1).registration_id == users[2].player.registrations.get().pk
+        and match.winner_position is not None
     )
     # The next round was seated from it: the result can no longer change.
     assert Round.objects.filter(stage=stage).count() == 2

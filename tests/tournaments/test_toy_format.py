@@ -45,6 +45,7 @@ from tournaments.models import (
 from tournaments.selectors.brackets import stage_page
 from tournaments.selectors.projector import projector_view
 from tournaments.services import lifecycle, stages
+from tournaments.services.outcomes import seat_rows
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -113,9 +114,7 @@ def _make_round(stage: Stage, tournament: Tournament, index: int) -> int:
     )
     for table, (a, b) in enumerate(ROUNDS[index], start=1):
         match = Match.objects.create(round=rnd, table=table, a_id=players[a], b_id=players[b])
-        MatchSeat.objects.bulk_create(
-            MatchSeat(match=match, round=rnd, registration_id=pk) for pk in (match.a_id, match.b_id)
-        )
+        MatchSeat.objects.bulk_create(seat_rows(match))
     return len(ROUNDS[index])
 
 

@@ -24,6 +24,7 @@ from tournaments.api.common import (
 )
 from tournaments.models import MatchStatus
 from tournaments.services import results
+from tournaments.services.seat_rules import TWO_SIDES
 
 
 class MatchListView(APIView):
@@ -76,7 +77,11 @@ class MatchReportView(APIView):
         data = valid(s.ReportInput, request.data)
         with hidden_unless_visible(request, match_id):
             match = results.report_result(
-                actor=request.user, match=match_id, games=data["games"], final=data["final"]
+                actor=request.user,
+                match=match_id,
+                games=data["games"],
+                final=data["final"],
+                form=TWO_SIDES,
             )
         return result_response(match)
 
@@ -92,7 +97,7 @@ class MatchConfirmView(APIView):
     def post(self, request: Request, pk: str) -> Response:
         match_id = path_int(pk)
         with hidden_unless_visible(request, match_id):
-            match = results.confirm_result(actor=request.user, match=match_id)
+            match = results.confirm_result(actor=request.user, match=match_id, form=TWO_SIDES)
         return result_response(match)
 
 
@@ -109,5 +114,7 @@ class MatchJudgeView(APIView):
         match_id = path_int(pk)
         data = valid(s.JudgeInput, request.data)
         with hidden_unless_visible(request, match_id):
-            match = results.judge_result(actor=request.user, match=match_id, games=data["games"])
+            match = results.judge_result(
+                actor=request.user, match=match_id, games=data["games"], form=TWO_SIDES
+            )
         return result_response(match)

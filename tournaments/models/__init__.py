@@ -26,6 +26,7 @@ from tournaments.models.clubs import (
 )
 from tournaments.models.rounds import (
     MATCH_ENTRANTS,
+    SEAT_LETTERS,
     JudgeCall,
     Match,
     MatchSeat,
@@ -71,6 +72,7 @@ __all__ = [
     "MATCH_ENTRANTS",
     "POD_KINDS",
     "SCHEDULED_KINDS",
+    "SEAT_LETTERS",
     "AccountName",
     "BracketSettings",
     "Club",

@@ -77,19 +77,31 @@ class MatchStatus(models.TextChoices):
 
 
 class Winner(models.TextChoices):
+    """Who won a match: the letter of the winner's seat (``MatchSeat.position`` 0 is
+    ``a``; a pod's third and fourth seats ``c`` and ``d``), or a draw (a pod nobody won)."""
+
     A = "a", "First player"
     B = "b", "Second player"
+    C = "c", "Third player"
+    D = "d", "Fourth player"
     DRAW = "draw", "Draw"
-    #: A pod's result: its winner is ``Match.pod_winner``.
-    POD = "pod", "Decided in the pod"
+
+
+#: The seat letters, by ``MatchSeat.position`` (a report's side and a winner say a seat so).
+SEAT_LETTERS: tuple[str, ...] = (Winner.A, Winner.B, Winner.C, Winner.D)
 
 
 class Match(models.Model):
-    """Two entrants at a table in a round (or one entrant with the bye: ``b`` empty).
+    """Entrants at a table in a round: two (or one with the bye: ``b`` empty), or a pod's
+    three or four. Its seats (``MatchSeat``, by ``position``) say who sits where and, once
+    confirmed, each seat's place, score and game-round wins; ``winner`` says the winning
+    seat's letter (or a draw). ``a`` and ``b`` are the first two seats, kept for the
+    two-player pages, API and standings.
 
     ``result`` is the confirmed list of games, each a list of game rounds; the outcome
-    columns are derived from it by the game's rules when it is confirmed, and stored so
-    that standings are a single query.
+    columns (the seats' and the two-player ones) are derived from it by the game's rules
+    when it is confirmed (``services.outcomes``), and stored so that standings are a
+    single query.
     """
 
     #: Not a field: the current report of each side, by side, when the results service
@@ -105,6 +117,10 @@ class Match(models.Model):
     #: RESTRICT: a paired registration cannot be deleted on its own, but deleting the
     #: tournament deletes its matches too.
     a = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="+")
+    #: How many seats the match is played with: 2 for two sides (a bye too, its second
+    #: seat empty), a pod's 3 or 4 (a pod's bye 1). The result's rules are chosen by it
+    #: (``services.seat_rules``): read with the match, no query for its seats.
+    seat_count = models.PositiveSmallIntegerField(default=2)
     b = models.ForeignKey(
         Registration, on_delete=models.RESTRICT, related_name="+", null=True, blank=True
     )
@@ -129,11 +145,6 @@ class Match(models.Model):
         null=True,
         blank=True,
         related_name="+",
-    )
-    #: A pod's winner (``winner`` is ``Winner.POD`` once confirmed; null in a two-player
-    #: match, and in a pod nobody won).
-    pod_winner = models.ForeignKey(
-        Registration, on_delete=models.RESTRICT, null=True, blank=True, related_name="+"
     )
 
     class Meta:
@@ -160,26 +171,36 @@ class Match(models.Model):
     def is_bye(self) -> bool:
         return self.b_id is None
 
+    @property
+    def winner_position(self) -> int | None:
+        """The winning seat's position (None: a draw, or not confirmed)."""
+        return SEAT_LETTERS.index(self.winner) if self.winner in SEAT_LETTERS else None
+
 
 class MatchSeat(models.Model):
-    """One row per entrant per round: the database guarantees nobody is paired twice."""
+    """One row per entrant per round: the database guarantees nobody is paired twice.
+    Its outcome (``place``, ``score``, ``round_wins``) is written with the match's
+    confirmation (``services.outcomes.write_seats``); null before."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="seats")
-    #: The seat in a pod (0 first, as its scores are listed); null in a two-player match.
-    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The seat (0 first: ``Match.a``; 1: ``Match.b``; a pod's scores are listed so).
+    position = models.PositiveSmallIntegerField()
+    #: The seat's place once confirmed: 1 best, ties sharing the better place (a draw:
+    #: both first; a bye: first).
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The seat's total score over the confirmed games' rounds.
+    score = models.IntegerField(null=True, blank=True)
+    #: The game rounds the seat won.
+    round_wins = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [
             models.UniqueConstraint(
                 fields=["round", "registration"], name="entrant_once_per_round"
             ),
-            models.UniqueConstraint(
-                fields=["match", "position"],
-                condition=Q(position__isnull=False),
-                name="one_entrant_per_pod_seat",
-            ),
+            models.UniqueConstraint(fields=["match", "position"], name="one_entrant_per_seat"),
         ]
 
     def __str__(self) -> str:

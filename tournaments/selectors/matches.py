@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch, prefetch_related_objects
 
+from tournaments import formats
 from tournaments.models import (
     MATCH_ENTRANTS,
     Match,
@@ -71,13 +72,16 @@ def current_match_of(
 
 def pod_seats_prefetch(*, users: bool = False) -> Prefetch[Any]:
     """A pod's seats in order as ``match.pod_seats``, with their players and partners (and
-    their accounts: ``users``); two-player matches have none with a position."""
+    their accounts: ``users``); empty for a match of a two-sided stage (its pages say
+    ``a`` and ``b``)."""
     related = ["registration__player", "registration__partner"]
     if users:
         related += ["registration__player__user", "registration__partner__user"]
     return Prefetch(
         "seats",
-        queryset=MatchSeat.objects.filter(position__isnull=False)
+        queryset=MatchSeat.objects.filter(
+            match__round__stage__kind__in=formats.kinds(lambda f: f.many_seats)
+        )
         .select_related(*related)
         .order_by("position"),
         to_attr="pod_seats",

@@ -46,7 +46,7 @@ def pod_rounds(
     matches = list(
         Match.objects.filter(round__stage=stage)
         .order_by("round__number", "table")
-        .values("pk", "round_id", "b_id", "a_id", "status", "result", "pod_winner_id")
+        .values("pk", "round_id", "b_id", "a_id", "status", "result", "winner")
     )
     seats: dict[int, list[int]] = defaultdict(list)
     for match_id, registration in (
@@ -75,7 +75,7 @@ def pod_rounds(
             players=len(entrants),
             rounds_to_win=settings.rounds_to_win,
         )
-        winner = entrants.index(match["pod_winner_id"]) if match["pod_winner_id"] else None
+        winner = Match(winner=match["winner"]).winner_position
         results.append(pods.PodResult(tuple(entrants), outcome.wins, winner))
     rounds = [pods.PodRound(tuple(r), tuple(b)) for r, b in by_round.values()]
     return rounds, mates, had_bye
@@ -158,7 +158,7 @@ def rounds_of(stage: Stage) -> list[PodRoundView]:
     rounds = list(Round.objects.filter(stage=stage).order_by("number"))
     matches = list(
         Match.objects.filter(round__stage=stage)
-        .select_related("a__player", "a__partner", "pod_winner__player")
+        .select_related("a__player", "a__partner")
         .order_by("round__number", "table")
     )
     seats: dict[int, list[MatchSeat]] = defaultdict(list)
@@ -188,7 +188,7 @@ def rounds_of(stage: Stage) -> list[PodRoundView]:
             PodView(
                 match,
                 seats[match.pk],
-                match.pod_winner,
+                _winner(match, seats[match.pk]),
                 reported=found.games[0]["rounds"] if found else None,
                 reported_by=_reporter(found) if found else "",
                 reporter_id=found.reported_by_id if found else None,
@@ -207,9 +207,16 @@ def pod_of(match_id: int) -> PodView | None:
     """One pod with its seats (two queries), or None when the match is not a pod."""
     match = (
         Match.objects.filter(pk=match_id, round__stage__kind__in=_pod_kinds())
-        .select_related("round__stage", "round__tournament__club", "pod_winner__player")
+        .select_related("round__stage", "round__tournament__club")
         .first()
     )
     if match is None:
         return None
-    return PodView(match, seats_of(match), match.pod_winner)
+    seats = seats_of(match)
+    return PodView(match, seats, _winner(match, seats))
+
+
+def _winner(match: Match, seats: list[MatchSeat]) -> Registration | None:
+    """The entrant in the winning seat (None: not confirmed, or nobody won)."""
+    position = match.winner_position
+    return seats[position].registration if position is not None else None

@@ -139,7 +139,8 @@ def _pod_table(match: Match, *, teams: bool) -> Table:
         return _two_player_table(match, teams=teams)
     done = match.status == MatchStatus.CONFIRMED
     seats = [s.registration for s in match.pod_seats]  # type: ignore[attr-defined]
-    winner = next((r for r in seats if done and r.pk == match.pod_winner_id), None)
+    position = match.winner_position if done else None
+    winner = seats[position] if position is not None else None
     result = ""
     if done:
         result = f"{winner.name} wins" if winner is not None else "no winner"

@@ -306,9 +306,17 @@ class CorrectionImpact:
 def correction_impact(match: Match) -> CorrectionImpact:
     """What a judge's change of ``match``'s confirmed result would touch: for a Swiss
     match, the later rounds paired from its standings; for a bracket match, the later
-    bracket matches built on it (a few queries; nothing for a first result or a round
-    robin, whose results build on nothing but the standings)."""
+    bracket matches built on it; for a pod, refused once the next round is seated (a few
+    queries; nothing for a first result or a round robin, whose results build on nothing
+    but the standings)."""
     if match.status != MatchStatus.CONFIRMED:
+        return CorrectionImpact()
+    if formats.format_of(match.round.stage).correction == formats.Correction.UNTIL_NEXT_ROUND:
+        seated = Round.objects.filter(stage_id=match.round.stage_id, number__gt=match.round.number)
+        if seated.exists():
+            return CorrectionImpact(
+                refused="A later round was seated from this result: it can no longer change."
+            )
         return CorrectionImpact()
     if match.slot:
         if formats.format_of(match.round.stage).correction != formats.Correction.LATER_MATCHES:

@@ -12,10 +12,12 @@
 - ``brackets``: elimination stages (a whole-event bracket or a cut), adding and advancing
   every stage played from a fixed schedule;
 - ``round_robins``: round-robin stages and group stages;
-- ``pods``: pod stages, their seating and results per seat;
+- ``pods``: pod stages and their seating (their results: ``results``, by the pods' names);
 - ``round_clock``: the round clock of every format (start, extend, the warning, time);
-- ``results``: result reports per game round, confirmation, disputes, judges;
-- ``outcomes``: a match's outcome columns, set from the rules' outcome;
+- ``results``: the one path of every match's result, whatever its number of seats:
+  reports per game round, confirmation, disputes, judges, corrections;
+- ``seat_rules``: the game's rules a match's seats play (two sides, or a pod's game);
+- ``outcomes``: a match's outcome, per seat and in its two-sided columns;
 - ``judge_calls``: calling a judge to a table;
 - ``projector``: the projector's announcement;
 - ``locks``: the row locks the services take, in ``core.locks``' order;

@@ -73,6 +73,7 @@ from tournaments.selectors.names import stage_params
 from tournaments.selectors.round_robins import groups_of
 from tournaments.services import stages
 from tournaments.services.locks import lock_tournament
+from tournaments.services.outcomes import seat_rows
 
 __all__ = ["AFTER", "ONLY", "add_stage", "advance_bracket", "begin", "seed"]
 
@@ -370,10 +371,7 @@ def _ready(stage: Stage, *, tournament: Tournament) -> int:
         match = Match.objects.create(
             round=rnd, table=table, slot=key, a_id=slot_state.a, b_id=slot_state.b
         )
-        MatchSeat.objects.bulk_create(
-            MatchSeat(match=match, round=rnd, registration_id=entrant)
-            for entrant in (slot_state.a, slot_state.b)
-        )
+        MatchSeat.objects.bulk_create(seat_rows(match))
         record_event(
             tournament=tournament,
             kind=EventKind.BRACKET_MATCH_READY,
@@ -437,8 +435,4 @@ def _move(match: Match, slot_state: elimination.SlotState) -> None:
     match.a_id, match.b_id = slot_state.a, slot_state.b
     match.status = MatchStatus.PENDING
     match.save(update_fields=["a", "b", "status"])
-    MatchSeat.objects.bulk_create(
-        MatchSeat(match=match, round_id=match.round_id, registration_id=entrant)
-        for entrant in (slot_state.a, slot_state.b)
-        if entrant is not None
-    )
+    MatchSeat.objects.bulk_create(seat_rows(match))

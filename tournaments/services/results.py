@@ -1,15 +1,19 @@
-"""Results per game round: players report, opponents confirm or dispute, judges decide.
+"""Results per game round, of any match whatever its number of seats: players report,
+the other players confirm or dispute, judges decide. One path: two sides and a pod's
+seats differ only in the rules their seats play (``services.seat_rules``).
 
-A result is the list of games of a match, each game the list of its game rounds
-``[score_a, score_b]`` (``a`` is the match's first entrant, whoever reports; Vanilla Gwent
-games also carry ``alignments``). The game's rules (``rules.games``) check it and
-derive the outcome; a result they reject is refused with the rule's name and where.
+A result is the list of games of a match, each game the list of its game rounds, each a
+score per seat (``[score_a, score_b]``: ``a`` is the match's first entrant, whoever
+reports; Vanilla Gwent games also carry ``alignments``; a pod's one game lists its seats'
+scores in ``MatchSeat.position`` order). The game's rules check it and derive the
+outcome, per seat (``outcomes.save_outcome``); a result they reject is refused with the
+rule's name and where. A report's side is the reporter's seat letter.
 
 Flow (DESIGN.md, "Results"):
 
 - a player of the match reports the final result → *reported*;
-- the opponent reports the same result, or confirms it → *confirmed*;
-- the opponent reports something else → *disputed*, for a judge;
+- another player reports the same result, or confirms it → *confirmed*;
+- another player reports something else → *disputed*, for a judge;
 - a judge or organiser enters or overrides a result at any time → *confirmed*.
 
 Players may also save their *progress* (``final=False``): the game rounds played so far,
@@ -37,110 +41,49 @@ from django.utils import timezone
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
-from core.errors import Conflict, InvalidInput, NotAllowed, RuleViolation
-from core.events import EventKind, Result
+from core.errors import Conflict, NotAllowed
+from core.events import EventKind, Result, ResultConfirmed
 from core.locks import try_lock
 from core.queue import enqueue_on_commit
-from rules import games as game_rules
-from rules.outcome import (
-    GameOptions,
-    GameRecord,
-    MatchOutcome,
-    ahead_at_time,
-    drawn_at_time,
-)
-from tournaments import formats
+from rules.outcome import MatchOutcome, ahead_at_time, drawn_at_time
 from tournaments.models import (
+    SEAT_LETTERS,
     Match,
     MatchStatus,
     OverduePolicy,
+    Registration,
     ReportSide,
     ResultReport,
     Round,
     RoundStatus,
     Tournament,
     TournamentStatus,
-    Winner,
 )
 from tournaments.selectors import policies
-from tournaments.selectors.result_words import side_names
+from tournaments.selectors.pods import seats_of
 from tournaments.selectors.results import correction_impact
-from tournaments.selectors.tournaments import game_options, round_game_options
-from tournaments.services import stages
+from tournaments.services import seat_rules, stages
 from tournaments.services.locks import lock_match, lock_round
-from tournaments.services.outcomes import OUTCOME_FIELDS, apply_outcome
+from tournaments.services.outcomes import save_outcome
+from tournaments.services.seat_rules import Checked
 
 ADVANCE_BRACKET = "tournaments.tasks.advance_bracket"
 REPAIR_ROUND = "tournaments.tasks.pair_round_again"
 
 
-def check_result(
-    *,
-    tournament: Tournament,
-    games: object,
-    final: bool = True,
-    options: GameOptions | None = None,
-) -> tuple[list[Any], MatchOutcome]:
-    """Parse and judge a result; returns its canonical form and the outcome.
-
-    ``final``: the match must be finished; otherwise it is progress so far. ``options``:
-    the game options, when the caller has them (else the tournament's, one query).
-    """
-    records = game_rules.parse_games(games, game=tournament.game)
-    check = game_rules.match_result if final else game_rules.match_progress
-    outcome = check(
-        tournament.game,
-        records,
-        options=options if options is not None else game_options(tournament),
-        best_of=tournament.best_of,
-    )
-    return [_canonical(record, tournament.game) for record in records], outcome
+def _seated(match: Match) -> list[Registration]:
+    """The match's entrants by seat: a two-sided match's ``a`` and ``b`` (read with it,
+    no query), else its seats in position order (one query)."""
+    if match.seat_count <= 2:
+        return [e for e in (match.a, match.b) if e is not None]
+    return [seat.registration for seat in seats_of(match)]
 
 
-def _check_match_result(
-    match: Match, games: object, *, final: bool = True
-) -> tuple[list[Any], MatchOutcome]:
-    """:func:`check_result` for a match read by ``lock_match`` (its options read with it).
-    A bracket match must have a winner: a drawn result is refused. A pod's result has a
-    score for every seat: it is the pod services' (``services.pods``)."""
-    if formats.format_of(match.round.stage).many_seats:
-        raise Conflict(
-            "This is a pod: enter every player's scores with the pod's result.",
-            code="pod_result",
-        )
-    try:
-        canonical, outcome = check_result(
-            tournament=match.round.tournament,
-            games=games,
-            final=final,
-            options=round_game_options(match.round),
-        )
-    except RuleViolation as error:  # said with the match's names (``core.words``)
-        raise error.named(side_names(match)) from None
-    if (
-        final
-        and match.slot
-        and outcome.winner is None
-        and not formats.format_of(match.round.stage).draws_stand
-    ):
-        raise InvalidInput(
-            "A bracket match needs a winner, and this result is a draw: play another game "
-            "and enter it too.",
-            code="draw_in_bracket",
-            field="games",
-        )
-    return canonical, outcome
-
-
-def _canonical(record: GameRecord, game: str) -> dict[str, Any]:
-    data: dict[str, Any] = {"rounds": [list(r.scores) for r in record.rounds]}
-    if game_rules.rules_for(game).has_alignments:
-        data["alignments"] = [a.value if a else None for a in record.alignments]
-    return data
-
-
-def _other(side: str) -> str:
-    return ReportSide.B if side == ReportSide.A else ReportSide.A
+def _check(
+    match: Match, entrants: list[Registration], games: object, *, final: bool = True
+) -> Checked:
+    """The result checked by the rules its seats play (``seat_rules``)."""
+    return seat_rules.rules_of(match).check(match, entrants, games, final=final)
 
 
 def _current_reports(match: Match) -> dict[str, ResultReport]:
@@ -156,26 +99,13 @@ def _current_reports(match: Match) -> dict[str, ResultReport]:
     return current
 
 
+def _others(current: dict[str, ResultReport], side: str) -> list[ResultReport]:
+    """The other seats' current final reports (not a judge's)."""
+    return [r for s, r in current.items() if s not in (side, ReportSide.JUDGE) and r.complete]
+
+
 def _match_state(match: Match) -> dict[str, Any]:
     return {"status": match.status, "result": match.result, "winner": match.winner}
-
-
-def _described(match: Match) -> dict[str, Any]:
-    """The match in a result's words: round, table and sides (no ``b``: a bye)."""
-    b = match.b.name if match.b else ""
-    return {"round": match.round.number, "table": match.table, "a": match.a.name, "b": b}
-
-
-def _scored(match: Match) -> dict[str, Any]:
-    """The result in a confirmation's words: the winner's name (empty: a draw), games."""
-    if match.is_bye:
-        return {"bye": True}
-    winner = match.a if match.winner == Winner.A else match.b
-    return {
-        "winner": "" if match.winner == Winner.DRAW or winner is None else winner.name,
-        "games": [match.games_a, match.games_b],
-        "drawn": match.games_drawn,
-    }
 
 
 def _new_report(
@@ -194,10 +124,22 @@ def _new_report(
     return report
 
 
-def _require_player(actor: AnyUser, match: Match) -> str:
-    side = policies.side_in_match(actor, match)
+def _side(actor: AnyUser, match: Match, entrants: list[Registration]) -> str | None:
+    """The letter of the actor's seat (a team's: either member's), None: not seated."""
+    if not actor.is_authenticated:
+        return None
+    found = (p for p, e in enumerate(entrants) if e.has_member(actor.pk))
+    position = next(found, None)
+    return SEAT_LETTERS[position] if position is not None else None
+
+
+def _require_player(actor: AnyUser, match: Match, entrants: list[Registration]) -> str:
+    side = _side(actor, match, entrants)
     if side is None:
-        raise NotAllowed("You are not playing in this match.", code="not_in_match")
+        raise NotAllowed(
+            f"You are not playing in this {seat_rules.rules_of(match).noun}.",
+            code="not_in_match",
+        )
     if match.is_bye:
         raise Conflict("A bye needs no report.", code="bye")
     if match.round.status == RoundStatus.COMPLETE:
@@ -209,33 +151,48 @@ def _require_player(actor: AnyUser, match: Match) -> str:
 
 @transaction.atomic(durable=True)
 def report_result(
-    *, actor: AnyUser, match: Match | int, games: object, final: bool = True
+    *,
+    actor: AnyUser,
+    match: Match | int,
+    games: object,
+    final: bool = True,
+    form: seat_rules.Rules | None = None,
 ) -> Match:
-    """A player of the match reports its result (or, ``final=False``, their progress)."""
+    """A player of the match reports its result (or, ``final=False``, their progress),
+    whatever its number of seats (``form``: the rules the caller's form speaks; refused
+    for a match that plays others)."""
     return record_report(
         actor=actor,
         match=lock_match(match if isinstance(match, int) else match.pk),
         games=games,
         final=final,
+        form=form,
     )
 
 
-def record_report(*, actor: AnyUser, match: Match, games: object, final: bool = True) -> Match:
+def record_report(
+    *,
+    actor: AnyUser,
+    match: Match,
+    games: object,
+    final: bool = True,
+    form: seat_rules.Rules | None = None,
+) -> Match:
     """:func:`report_result` inside the caller's transaction, for a match it locked with
     ``locks.lock_match`` (the live table reports the game rounds played at it this way,
     in the transaction that records them)."""
     tournament = match.round.tournament
-    if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
-        canonical, _ = _check_match_result(match, games, final=final)
-        if final and match.result == canonical:
+    rules = seat_rules.rules_for_form(match, form)
+    entrants = _seated(match)
+    if match.status == MatchStatus.CONFIRMED and _side(actor, match, entrants) is not None:
+        checked = _check(match, entrants, games, final=final)
+        if final and match.result == checked.games:
             complete_round_after_commit(match.round_id)  # in case a look failed before
             return match  # the same report again, after confirmation: harmless
-        raise Conflict(
-            "This result is already confirmed: ask a judge to change it.",
-            code="already_confirmed",
-        )
-    side = _require_player(actor, match)
-    canonical, outcome = _check_match_result(match, games, final=final)
+        raise Conflict(rules.already, code="already_confirmed")
+    side = _require_player(actor, match, entrants)
+    checked = _check(match, entrants, games, final=final)
+    canonical = checked.games
     current = _current_reports(match)
     mine = current.get(side)
     if mine is not None and mine.games == canonical and mine.complete == final:
@@ -247,22 +204,22 @@ def record_report(*, actor: AnyUser, match: Match, games: object, final: bool = 
             )
         _new_report(match, side, actor, canonical, final=False)
         return match
-    theirs = current.get(_other(side))
+    others = _others(current, side)
     before = _match_state(match)
     _new_report(match, side, actor, canonical, final=True)
-    if theirs is not None and theirs.complete and theirs.games == canonical:
+    if others and all(r.games == canonical for r in others):
         return _confirm(
             match=match,
-            games=canonical,
-            outcome=outcome,
+            entrants=entrants,
+            checked=checked,
             actor=actor,
             before=before,
-            how="both_reported",
+            how=rules.agreed,
         )
-    disputed = theirs is not None and theirs.complete
+    disputed = bool(others)
     match.status = MatchStatus.DISPUTED if disputed else MatchStatus.REPORTED
     match.save(update_fields=["status"])
-    said = _described(match)
+    said = rules.described(match)
     record_audit(
         actor=actor,
         action="result.disputed" if disputed else "result.reported",
@@ -279,40 +236,46 @@ def record_report(*, actor: AnyUser, match: Match, games: object, final: bool = 
 
 
 @transaction.atomic(durable=True)
-def confirm_result(*, actor: AnyUser, match: Match | int) -> Match:
-    """The opponent agrees with the result the other player reported."""
+def confirm_result(
+    *, actor: AnyUser, match: Match | int, form: seat_rules.Rules | None = None
+) -> Match:
+    """Another player of the match agrees with the result one reported."""
     match = lock_match(match if isinstance(match, int) else match.pk)
-    if match.status == MatchStatus.CONFIRMED and policies.side_in_match(actor, match) is not None:
+    rules = seat_rules.rules_for_form(match, form)
+    entrants = _seated(match)
+    if match.status == MatchStatus.CONFIRMED and _side(actor, match, entrants) is not None:
         complete_round_after_commit(match.round_id)  # in case a look failed before
         return match  # confirming twice changes nothing
-    side = _require_player(actor, match)
+    side = _require_player(actor, match, entrants)
     current = _current_reports(match)
-    theirs = current.get(_other(side))
-    if theirs is None or not theirs.complete:
-        raise Conflict("Your opponent has not reported this match yet.", code="nothing_to_confirm")
     mine = current.get(side)
-    if match.status == MatchStatus.DISPUTED and mine is not None and mine.complete:
-        raise Conflict(
-            "You reported a different result: a judge will decide, or report theirs.",
-            code="disputed",
-        )
-    canonical, outcome = _check_match_result(match, theirs.games)
+    if match.status == MatchStatus.DISPUTED and (mine is None or mine.complete):
+        raise Conflict(rules.differ, code="disputed")
+    theirs = _others(current, side)
+    if not theirs:
+        raise Conflict(rules.nothing, code="nothing_to_confirm")
+    checked = _check(match, entrants, theirs[0].games)
     before = _match_state(match)
-    _new_report(match, side, actor, canonical, final=True)
+    _new_report(match, side, actor, checked.games, final=True)
     return _confirm(
         match=match,
-        games=canonical,
-        outcome=outcome,
+        entrants=entrants,
+        checked=checked,
         actor=actor,
         before=before,
-        how="opponent_confirmed",
+        how=rules.confirmed,
     )
 
 
 @transaction.atomic(durable=True)
-def judge_result(*, actor: AnyUser, match: Match | int, games: object) -> Match:
-    """A judge or organiser enters or overrides a result, at any time."""
-    match = _lock_for_judge(actor, match)
+def judge_result(
+    *, actor: AnyUser, match: Match | int, games: object, form: seat_rules.Rules | None = None
+) -> Match:
+    """A judge or organiser enters or overrides a result, at any time (a correction:
+    what it touches, ``selectors.results.correction_impact``)."""
+    match = lock_match(match if isinstance(match, int) else match.pk)
+    seat_rules.rules_for_form(match, form)
+    _require_judge(actor, match)
     return _judge(actor, match, games)
 
 
@@ -331,7 +294,8 @@ def take_report(*, actor: AnyUser, match: Match | int, report: int) -> tuple[Mat
     """A judge takes one of the players' current final reports as the result (the judges'
     "take this report" button). Read under the match's lock: a report replaced since the
     judge looked is refused, so they look again. Returns the match and whose report it was."""
-    match = _lock_for_judge(actor, match)
+    match = lock_match(match if isinstance(match, int) else match.pk)
+    _require_judge(actor, match)
     taken = next(
         (r for r in _current_reports(match).values() if r.pk == report and r.complete), None
     )
@@ -341,25 +305,23 @@ def take_report(*, actor: AnyUser, match: Match | int, report: int) -> tuple[Mat
             code="report_replaced",
             field="report",
         )
-    player = match.a if taken.side == ReportSide.A else match.b
-    assert player is not None  # a bye has no reports (refused above)
+    player = _seated(match)[SEAT_LETTERS.index(taken.side)]
     return _judge(actor, match, taken.games), player.name
 
 
-def _lock_for_judge(actor: AnyUser, match: Match | int) -> Match:
-    match = lock_match(match if isinstance(match, int) else match.pk)
+def _require_judge(actor: AnyUser, match: Match) -> None:
     if not policies.can_judge(actor, match.round.tournament.club):
         raise NotAllowed(
             "Only judges and organisers can enter results for others.", code="not_judge"
         )
     if match.is_bye:
         raise Conflict("A bye needs no result.", code="bye")
-    return match
 
 
 def _judge(actor: AnyUser, match: Match, games: object) -> Match:
-    canonical, outcome = _check_match_result(match, games)
-    if match.status == MatchStatus.CONFIRMED and match.result == canonical:
+    entrants = _seated(match)
+    checked = _check(match, entrants, games)
+    if match.status == MatchStatus.CONFIRMED and match.result == checked.games:
         return match
     impact = correction_impact(match)
     if impact.refused:
@@ -368,14 +330,9 @@ def _judge(actor: AnyUser, match: Match, games: object) -> Match:
         # Paired from the standings this result changes: paired again, after commit.
         enqueue_on_commit(REPAIR_ROUND, impact.repair.pk)
     before = _match_state(match)
-    _new_report(match, ReportSide.JUDGE, actor, canonical, final=True)
+    _new_report(match, ReportSide.JUDGE, actor, checked.games, final=True)
     return _confirm(
-        match=match,
-        games=canonical,
-        outcome=outcome,
-        actor=actor,
-        before=before,
-        how="judge",
+        match=match, entrants=entrants, checked=checked, actor=actor, before=before, how="judge"
     )
 
 
@@ -389,7 +346,7 @@ def decide_at_time(*, match: Match, policy: str) -> bool:
     progress: list[Any] | None = _agreed_progress(match)
     so_far: MatchOutcome | None = None
     if progress is not None:
-        _, so_far = check_result(tournament=tournament, games=progress, final=False)
+        _, so_far = seat_rules.check_result(tournament=tournament, games=progress, final=False)
     if policy == OverduePolicy.DRAW:
         outcome = drawn_at_time(so_far)
         how = "time_draw"
@@ -401,8 +358,8 @@ def decide_at_time(*, match: Match, policy: str) -> bool:
     before = _match_state(match)
     _confirm(
         match=match,
-        games=progress,
-        outcome=outcome,
+        entrants=_seated(match),
+        checked=seat_rules.two_sided(progress, outcome),
         actor=None,
         before=before,
         how=how,
@@ -426,21 +383,33 @@ def _agreed_progress(match: Match) -> list[Any] | None:
 def _confirm(
     *,
     match: Match,
-    games: list[Any] | None,
-    outcome: MatchOutcome,
+    entrants: list[Registration],
+    checked: seat_rules.Checked,
     actor: Actor,
     before: dict[str, Any],
     how: str,
     complete_round: bool = True,
 ) -> Match:
+    """The one writer of a confirmed result, whatever the number of seats: the match's
+    columns and each seat's outcome in one statement, the audit entry and the event, then
+    the bracket or the round moves on."""
     tournament = match.round.tournament
+    rules = seat_rules.rules_of(match)
     was_confirmed = match.status == MatchStatus.CONFIRMED
-    apply_outcome(match, games, outcome)
+    for column, value in checked.columns.items():
+        setattr(match, column, value)
     match.status = MatchStatus.CONFIRMED
     match.confirmed_at = timezone.now()
     match.confirmed_by = user_or_none(actor)
-    match.save(update_fields=[*OUTCOME_FIELDS, "status", "confirmed_at", "confirmed_by"])
-    said = {**_described(match), **_scored(match), "how": how}
+    save_outcome(
+        match,
+        [*checked.columns, "status", "confirmed_at", "confirmed_by"],
+        winner=checked.winner,
+        places=checked.places,
+        scores=checked.scores,
+        round_wins=checked.round_wins,
+    )
+    said = {**rules.described(match), **rules.scored(match, entrants), "how": how}
     record_audit(
         actor=actor,
         action="result.overridden" if was_confirmed else "result.confirmed",
@@ -451,12 +420,26 @@ def _confirm(
         before=before,
         after=_match_state(match),
     )
-    was = str(before.get("status", ""))
-    _event(tournament, EventKind.RESULT_CONFIRMED, said, match, was=was)
+    confirmed: ResultConfirmed = {
+        "match": match.pk,
+        "round": match.round.number,
+        "table": match.table,
+        "status": match.status,
+        "winner": match.winner,
+        "seats": [entrant.pk for entrant in entrants],
+        "places": list(checked.places),
+        "scores": list(checked.scores),
+    }
+    if before.get("status"):
+        confirmed["was"] = str(before["status"])
+    record_event(
+        tournament=tournament, kind=EventKind.RESULT_CONFIRMED, payload=confirmed, params=said
+    )
     if tournament.status == TournamentStatus.FINISHED:
         stages.record_final_places(tournament)  # a correction after the end moves places
     if match.slot:
-        # The bracket moves on after commit, under the tournament's lock (a task).
+        # The bracket (or the pods' next round) moves on after commit, under the
+        # tournament's lock (a task).
         enqueue_on_commit(ADVANCE_BRACKET, match.round.stage_id)
         return match
     if complete_round:
@@ -500,11 +483,8 @@ def complete_round(*, round_id: int) -> bool:
     return stages.complete_if_done(lock_round(round_id))
 
 
-def _event(
-    tournament: Tournament, kind: EventKind, said: dict[str, Any], match: Match, *, was: str = ""
-) -> None:
-    """The result's event in the feed (``was``: the match's status before a confirmation,
-    so a dispute a judge resolved reads as such to bots and notifications)."""
+def _event(tournament: Tournament, kind: EventKind, said: dict[str, Any], match: Match) -> None:
+    """A result reported or disputed, in the feed."""
     payload: Result = {
         "match": match.pk,
         "round": match.round.number,
@@ -512,6 +492,4 @@ def _event(
         "status": match.status,
         "winner": match.winner,
     }
-    if was:
-        payload["was"] = was
     record_event(tournament=tournament, kind=kind, payload=payload, params=said)

@@ -40,7 +40,7 @@ from tournaments.pairing import round_robin
 from tournaments.pairing.round_codes import ROUND_ROBIN, round_code
 from tournaments.selectors.round_robins import plan_of
 from tournaments.services import brackets, stages
-from tournaments.services.outcomes import apply_outcome
+from tournaments.services.outcomes import apply_outcome, seat_rows
 
 
 def check_size(players: int) -> None:
@@ -96,12 +96,7 @@ def _make_round(
             match.confirmed_at = timezone.now()
         matches.append(match)
     Match.objects.bulk_create(matches)
-    MatchSeat.objects.bulk_create(
-        MatchSeat(match=m, round=rnd, registration_id=entrant)
-        for m in matches
-        for entrant in (m.a_id, m.b_id)
-        if entrant is not None
-    )
+    MatchSeat.objects.bulk_create(seat for m in matches for seat in seat_rows(m))
     played = sum(1 for m in matches if m.b_id is not None)
     record_event(
         tournament=tournament,

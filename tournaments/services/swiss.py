@@ -68,7 +68,7 @@ from tournaments.selectors.names import round_title
 from tournaments.services import stages
 from tournaments.services.entrants import latest_round_number
 from tournaments.services.locks import lock_round, lock_tournament
-from tournaments.services.outcomes import apply_outcome
+from tournaments.services.outcomes import apply_outcome, seat_rows
 
 logger = logging.getLogger(__name__)
 
@@ -292,12 +292,7 @@ def _save_matches(rnd: Round, pairings: Sequence[pairing.Pairing]) -> None:
             match.confirmed_at = now
         matches.append(match)
     Match.objects.bulk_create(matches)
-    MatchSeat.objects.bulk_create(
-        MatchSeat(match=m, round=rnd, registration_id=reg_id)
-        for m in matches
-        for reg_id in (m.a_id, m.b_id)
-        if reg_id is not None
-    )
+    MatchSeat.objects.bulk_create(seat for m in matches for seat in seat_rows(m))
 
 
 @dataclass(frozen=True)
@@ -429,11 +424,21 @@ def swap_players(
     seats[first.pk].match, seats[second.pk].match = m2, m1
     # Two-step update: the (round, registration) constraint never sees a duplicate.
     MatchSeat.objects.filter(pk__in=[s.pk for s in seats.values()]).delete()
+    # Each takes the other's seat, with its outcome (a bye's win).
     MatchSeat.objects.bulk_create(
-        [
-            MatchSeat(match=m2, round=rnd, registration_id=first.pk),
-            MatchSeat(match=m1, round=rnd, registration_id=second.pk),
-        ]
+        MatchSeat(
+            match=match,
+            round=rnd,
+            registration_id=entrant,
+            position=seat.position,
+            place=seat.place,
+            score=seat.score,
+            round_wins=seat.round_wins,
+        )
+        for match, seat, entrant in (
+            (m2, seats[second.pk], first.pk),
+            (m1, seats[first.pk], second.pk),
+        )
     )
     record_audit(
         actor=actor,
