@@ -102,6 +102,10 @@ class ResultConfirmed(Result):
     seats: NotRequired[list[int]]
     places: NotRequired[list[int]]
     scores: NotRequired[list[int]]
+    #: The match's stage, and its slot in a bracket, round robin or pod stage (none in a
+    #: Swiss): a slotted match's confirmation sets its stage advancing (``stages``).
+    stage: NotRequired[int]
+    slot: NotRequired[str]
 
 
 class JudgeCalled(TypedDict):

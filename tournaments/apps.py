@@ -10,7 +10,7 @@ class TournamentsConfig(AppConfig):
         from core.audit import event_recorded
         from tournaments.realtime import broadcast
         from tournaments.services.projector import projector_changed
-        from tournaments.services.stages import stage_changed
+        from tournaments.services.stages import on_result_confirmed, stage_changed
 
         stage_changed.connect(broadcast.on_stage_changed, dispatch_uid="tournaments.stage_live")
         # Projector screens: every entry of a tournament's feed, and its announcement.
@@ -18,3 +18,5 @@ class TournamentsConfig(AppConfig):
         projector_changed.connect(
             broadcast.on_projector_changed, dispatch_uid="tournaments.announcement_live"
         )
+        # A confirmed result sets its stage advancing (a bracket, a round robin, pods).
+        event_recorded.connect(on_result_confirmed, dispatch_uid="tournaments.stage_advance")

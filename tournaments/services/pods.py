@@ -6,7 +6,8 @@ How a pod stage runs (the stage that makes up the event, ``position`` only for n
 - the tournament starts → ``stages.begin_first_stage`` queues ``BEGIN_STAGE`` →
   ``stages.begin_stage`` → :func:`begin` (the format's step; the tournament's lock held):
   the stage runs and round 1 is seated (a random draw, then the engine);
-- a pod's result is confirmed (``services.results``) → ``ADVANCE_BRACKET`` on commit →
+- a pod's result is confirmed (``services.results``): its ``result.confirmed`` event
+  queues ``stages.ADVANCE`` on commit (``stages.on_result_confirmed``) →
   ``stages.advance`` → ``stages.complete_round``: when every pod of the latest round is
   confirmed the round completes and :func:`after_round` seats the next from the
   standings, once; after the last round the stage (and the event) completes.

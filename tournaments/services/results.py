@@ -67,7 +67,6 @@ from tournaments.services.locks import lock_match, lock_round
 from tournaments.services.outcomes import save_outcome
 from tournaments.services.seat_rules import Checked
 
-ADVANCE_BRACKET = "tournaments.tasks.advance_bracket"
 REPAIR_ROUND = "tournaments.tasks.pair_round_again"
 
 
@@ -429,7 +428,10 @@ def _confirm(
         "seats": [entrant.pk for entrant in entrants],
         "places": list(checked.places),
         "scores": list(checked.scores),
+        "stage": match.round.stage_id,
     }
+    if match.slot:
+        confirmed["slot"] = match.slot
     if before.get("status"):
         confirmed["was"] = str(before["status"])
     record_event(
@@ -438,9 +440,7 @@ def _confirm(
     if tournament.status == TournamentStatus.FINISHED:
         stages.record_final_places(tournament)  # a correction after the end moves places
     if match.slot:
-        # The bracket (or the pods' next round) moves on after commit, under the
-        # tournament's lock (a task).
-        enqueue_on_commit(ADVANCE_BRACKET, match.round.stage_id)
+        # Its stage moves on from the result.confirmed event (``stages.on_result_confirmed``).
         return match
     if complete_round:
         _complete_round_if_done(match)

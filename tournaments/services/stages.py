@@ -33,6 +33,7 @@ from core.audit import record_event, transition
 from core.auth import Actor
 from core.events import EventKind
 from core.locks import lock_one
+from core.models import Event
 from core.queue import enqueue_on_commit
 from tournaments import formats
 from tournaments.models import (
@@ -141,6 +142,19 @@ def begin_stage(*, tournament_id: int, number: int) -> bool:
         return False
     _begin_step(fmt)(stage, tournament=tournament, actor=None)
     return True
+
+
+ADVANCE = "tournaments.tasks.advance_bracket"
+
+
+def on_result_confirmed(sender: object, *, event: Event, **_: object) -> None:
+    """A consumer of the ``result.confirmed`` event (``core.audit.event_recorded``, in the
+    confirming transaction): a confirmed match of a bracket, round robin or pod stage (one
+    with a slot) sets its stage advancing after the commit, under the tournament's lock
+    (the task ``advance_bracket``: :func:`advance`). A Swiss round completes on its last
+    confirmation instead (``results``)."""
+    if event.kind == EventKind.RESULT_CONFIRMED and event.payload.get("slot"):
+        enqueue_on_commit(ADVANCE, event.payload["stage"])
 
 
 @transaction.atomic(durable=True)
