@@ -7,6 +7,7 @@ for two sides and a pod alike."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 
 from core.models import Event
 from tests.factories import A_WINS, B_WINS, member, running_tournament
@@ -25,7 +26,18 @@ def _seats(match: Match) -> list[tuple[int, int, int | None]]:
     )
 
 
-def test_a_confirmation_places_each_seat_and_a_correction_places_them_again() -> None:
+@pytest.fixture(params=["postgresql", "embedded"])
+def vendor(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both ways ``outcomes.save_outcome`` writes: one statement on PostgreSQL, the
+    portable two of the embedded default (SQLite), forced here on PostgreSQL."""
+    if request.param == "embedded":
+        monkeypatch.setattr(connection, "vendor", "sqlite")
+    return str(request.param)
+
+
+def test_a_confirmation_places_each_seat_and_a_correction_places_them_again(
+    vendor: str,
+) -> None:
     tournament, organiser, _ = running_tournament(5, rounds=3)
     judge = member(tournament.club, Role.JUDGE)
     swiss.pair_next_round(actor=organiser, tournament=tournament)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection
-from django.db.models import Q
+from django.db.models import Case, Q, Value, When
 from django.db.models.sql import UpdateQuery
 
 from rules.outcome import MatchOutcome
@@ -85,9 +85,20 @@ def save_outcome(
     round_wins: Sequence[int],
 ) -> None:
     """Save the match's ``fields`` with the winning seat's letter, and each seat's outcome
-    (by position), in one statement: the match's update after the seats' (a writable
-    common table expression), so a confirmation costs what it did before seats had one."""
+    (by position), in one statement on PostgreSQL: the match's update after the seats' (a
+    writable common table expression), so a confirmation costs what it did before seats
+    had one. The embedded default (SQLite) takes two."""
     match.winner = _winner_code(winner)
+    if connection.vendor != "postgresql":  # the embedded default (SQLite): no arrays
+        match.save(update_fields=[f.name for f in _fields(fields)])
+        by_position = {"place": places, "score": scores, "round_wins": round_wins}
+        MatchSeat.objects.filter(match=match).update(
+            **{
+                column: Case(*(When(position=i, then=Value(v)) for i, v in enumerate(values)))
+                for column, values in by_position.items()
+            }
+        )
+        return
     query = UpdateQuery(Match)
     query.add_update_fields(
         [(field, None, field.pre_save(match, False)) for field in _fields(fields)]
