@@ -28,7 +28,7 @@ Gap decisions (the README does not say; a careful judge's reading):
 from __future__ import annotations
 
 from rules.errors import RuleViolation
-from rules.outcome import PLAYERS, GameOptions, GameOutcome, GameRecord, check_scores
+from rules.outcome import PLAYERS, GameOptions, GameOutcome, GameRecord, check_scores, tallied
 
 GAME = "generic"
 
@@ -79,15 +79,4 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
 
     reached = max(wins) >= needed
     decided = reached or len(winners) == limit
-    winner: int | None = None
-    if decided and wins[0] != wins[1]:
-        winner = 0 if wins[0] > wins[1] else 1
-    return GameOutcome(
-        round_winners=tuple(winners),
-        round_wins=(wins[0], wins[1]),
-        totals=(totals[0], totals[1]),
-        decided=decided,
-        winner=winner,
-        can_add_round=not decided,
-        max_rounds=limit,
-    )
+    return tallied(winners, wins, totals, decided=decided, max_rounds=limit)

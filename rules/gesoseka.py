@@ -156,6 +156,7 @@ from rules.outcome import (
     GameRecord,
     GameRound,
     check_scores,
+    tallied,
 )
 
 GAME: Final = "gesoseka"
@@ -312,15 +313,11 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
     played = len(winners)
     level = wins[0] == wins[1]
     decided = played >= DECIDING_ROUND
-    winner: int | None = None
-    if decided and not level:
-        winner = 0 if wins[0] > wins[1] else 1
-    return GameOutcome(
-        round_winners=tuple(winners),
-        round_wins=(wins[0], wins[1]),
-        totals=(totals[0], totals[1]),
+    return tallied(
+        winners,
+        wins,
+        totals,
         decided=decided,
-        winner=winner,
         # Level after round 2: the draw stands, but the players may still play a third.
         can_add_round=played < DECIDING_ROUND or (played == DECIDING_ROUND and level),
         max_rounds=MAX_GAME_ROUNDS,

@@ -67,6 +67,7 @@ from rules.outcome import (
     GameRecord,
     GameRound,
     check_scores,
+    tallied,
 )
 
 GAME: Final = "kontsina"
@@ -197,18 +198,7 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
         totals[0] += a
         totals[1] += b
     decided = len(winners) == limit
-    winner: int | None = None
-    if decided and totals[0] != totals[1]:
-        winner = 0 if totals[0] > totals[1] else 1
-    return GameOutcome(
-        round_winners=tuple(winners),
-        round_wins=(wins[0], wins[1]),
-        totals=(totals[0], totals[1]),
-        decided=decided,
-        winner=winner,
-        can_add_round=not decided,
-        max_rounds=limit,
-    )
+    return tallied(winners, wins, totals, decided=decided, by=totals, max_rounds=limit)
 
 
 # ------------------------------------------------------------------------------- captures

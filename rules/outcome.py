@@ -116,6 +116,35 @@ class GameOutcome:
         return len(self.round_winners)
 
 
+def tallied(
+    winners: list[frozenset[int]],
+    wins: list[int],
+    totals: list[int],
+    *,
+    decided: bool,
+    by: list[int] | None = None,
+    can_add_round: bool | None = None,
+    max_rounds: int,
+) -> GameOutcome:
+    """A two-player game's outcome from its tally: the game-round winners, each player's
+    game-round wins and totals. Once ``decided``, the winner is the player ahead ``by``
+    game-round wins (or by totals, Kontsina's), level being a draw; another game round may
+    be added while undecided unless the game says otherwise (``can_add_round``)."""
+    ahead = wins if by is None else by
+    winner = None
+    if decided and ahead[0] != ahead[1]:
+        winner = 0 if ahead[0] > ahead[1] else 1
+    return GameOutcome(
+        round_winners=tuple(winners),
+        round_wins=(wins[0], wins[1]),
+        totals=(totals[0], totals[1]),
+        decided=decided,
+        winner=winner,
+        can_add_round=not decided if can_add_round is None else can_add_round,
+        max_rounds=max_rounds,
+    )
+
+
 def check_scores(record: GameRecord, *, game: str) -> None:
     """Refuse negative scores and scores above ``MAX_SCORE``: the checks every game shares
     (``<game>.negative_score``, ``<game>.score_too_large``)."""

@@ -218,6 +218,7 @@ from rules.outcome import (
     GameRecord,
     GameRound,
     check_scores,
+    tallied,
 )
 
 GAME: Final = "vanilla_gwent"
@@ -300,19 +301,8 @@ def game_outcome(record: GameRecord, options: GameOptions) -> GameOutcome:
             totals[p] += game_round.scores[p]
 
     decided = max(wins) >= ROUNDS_TO_WIN
-    winner: int | None = None
     # Both at two happens only when a tie won by both took them there together: a draw.
-    if decided and wins[0] != wins[1]:
-        winner = 0 if wins[0] > wins[1] else 1
-    return GameOutcome(
-        round_winners=tuple(winners),
-        round_wins=(wins[0], wins[1]),
-        totals=(totals[0], totals[1]),
-        decided=decided,
-        winner=winner,
-        can_add_round=not decided,
-        max_rounds=MAX_GAME_ROUNDS,
-    )
+    return tallied(winners, wins, totals, decided=decided, max_rounds=MAX_GAME_ROUNDS)
 
 
 # ---------------------------------------------------------------------------- the board
