@@ -187,6 +187,7 @@ PAGES: list[tuple[str, str, Url, int]] = [
     ),
     ("judges' grid", "judge", lambda w: f"/tournaments/{w.tournament.pk}/judge/", 12),
     ("swiss settings", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/swiss/", 10),
+    ("stages", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/stages/", 9),
     ("audit", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/audit/", 8),
     ("timer", "anonymous", lambda w: f"/tournaments/{w.tournament.pk}/timer/", 5),
     ("profile", "player", lambda w: "/accounts/profile/", 7),
