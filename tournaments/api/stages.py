@@ -3,6 +3,7 @@ its Swiss stage."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpResponse
@@ -24,7 +25,7 @@ from tournaments.models import GrandFinal, Round, Stage
 from tournaments.pairing import elimination
 from tournaments.selectors import brackets as bracket_reads
 from tournaments.selectors import exports
-from tournaments.selectors.names import round_name
+from tournaments.selectors.names import round_namer
 from tournaments.selectors.tournaments import stages_with_rounds
 from tournaments.services import brackets, swiss
 
@@ -171,10 +172,12 @@ class BracketSerializer(serializers.Serializer[Any]):
     placements = BracketPlacementSerializer(many=True, help_text="Places decided so far.")
 
 
-def _feeder_words(feeder: elimination.Feeder, bracket: elimination.Bracket) -> str:
+def _feeder_words(
+    feeder: elimination.Feeder, bracket: elimination.Bracket, name: Callable[[str], str]
+) -> str:
     if isinstance(feeder, elimination.Seeded):
         return f"seed {feeder.seed}" if feeder.entrant is not None else "bye"
-    source = round_name(bracket.slot(feeder.key).round_code)
+    source = name(bracket.slot(feeder.key).round_code)
     return (
         f"winner of {source}" if isinstance(feeder, elimination.WinnerOf) else f"loser of {source}"
     )
@@ -202,21 +205,22 @@ def bracket_data(view: bracket_reads.BracketView) -> dict[str, Any]:
     }
     if view.bracket is None or view.state is None:
         return data
-    labels = {key: round_name(rnd.code) for rnd in view.bracket.rounds for key in rnd.keys}
+    name = round_namer()
+    labels = {key: name(rnd.code) for rnd in view.bracket.rounds for key in rnd.keys}
     for slot in view.bracket.slots:
         state = view.state.slot(slot.key)
         match = view.matches.get(slot.key)
         data["slots"].append(
             {
                 "key": slot.key,
-                "title": round_name(slot.round_code),
+                "title": name(slot.round_code),
                 "round": labels.get(slot.key, ""),
                 "side": slot.side.value,
                 "status": state.status.value,
                 "a": entrant(state.a),
                 "b": entrant(state.b),
-                "a_from": _feeder_words(slot.a, view.bracket),
-                "b_from": _feeder_words(slot.b, view.bracket),
+                "a_from": _feeder_words(slot.a, view.bracket, name),
+                "b_from": _feeder_words(slot.b, view.bracket, name),
                 "winner": state.winner,
                 "match": match.pk if match else None,
                 "round_number": match.round.number if match else None,

@@ -12,7 +12,7 @@ from typing import Any
 
 from tournaments.models import MatchStatus, Round
 from tournaments.selectors.brackets import BracketView
-from tournaments.selectors.names import round_name
+from tournaments.selectors.names import round_namer
 from tournaments.selectors.result_words import score_line
 from tournaments.selectors.rounds import round_matches
 from tournaments.selectors.standings import StandingsTable
@@ -95,7 +95,8 @@ def bracket_rows(view: BracketView) -> tuple[list[str], list[list[Any]]]:
     rows: list[list[Any]] = []
     if view.bracket is None or view.state is None:
         return BRACKET_HEADER, rows
-    labels = {key: round_name(rnd.code) for rnd in view.bracket.rounds for key in rnd.keys}
+    name = round_namer()
+    labels = {key: name(rnd.code) for rnd in view.bracket.rounds for key in rnd.keys}
     places = view.state.placements
     for slot in view.state.slots():
         if slot.status.value == "void":

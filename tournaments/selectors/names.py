@@ -15,10 +15,11 @@ presenters module; the presenters import it. No query: the match was read with i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext_lazy
 
 from tournaments.models import Match, Round, Stage
 from tournaments.pairing.round_codes import (
@@ -35,23 +36,35 @@ from tournaments.pairing.round_codes import (
     WINNERS,
 )
 
-__all__ = ["match_title", "round_name", "round_title", "stage_name", "stage_params"]
+__all__ = [
+    "match_title",
+    "round_name",
+    "round_namer",
+    "round_title",
+    "stage_name",
+    "stage_params",
+]
+
+
+#: The words of the codes without a number: lazy, so a name costs one lookup in the
+#: reader's language (a bracket page names hundreds of slots).
+_FIXED: dict[str, Any] = {
+    FINAL: pgettext_lazy("round", "Final"),
+    SEMIFINALS: pgettext_lazy("round", "Semifinals"),
+    QUARTERFINALS: pgettext_lazy("round", "Quarterfinals"),
+    GRAND_FINAL: pgettext_lazy("round", "Grand final"),
+    GRAND_FINAL_RESET: pgettext_lazy("round", "Grand final reset"),
+    THIRD_PLACE: pgettext_lazy("round", "Third place"),
+    f"{WINNERS}:{FINAL}": pgettext_lazy("round", "Winners final"),
+    f"{WINNERS}:{SEMIFINALS}": pgettext_lazy("round", "Winners semifinals"),
+    f"{LOSERS}:{FINAL}": pgettext_lazy("round", "Losers final"),
+}
 
 
 def _fixed(code: str) -> str | None:
     """The words of a code without a number, None for another code."""
-    words = {
-        FINAL: pgettext("round", "Final"),
-        SEMIFINALS: pgettext("round", "Semifinals"),
-        QUARTERFINALS: pgettext("round", "Quarterfinals"),
-        GRAND_FINAL: pgettext("round", "Grand final"),
-        GRAND_FINAL_RESET: pgettext("round", "Grand final reset"),
-        THIRD_PLACE: pgettext("round", "Third place"),
-        f"{WINNERS}:{FINAL}": pgettext("round", "Winners final"),
-        f"{WINNERS}:{SEMIFINALS}": pgettext("round", "Winners semifinals"),
-        f"{LOSERS}:{FINAL}": pgettext("round", "Losers final"),
-    }
-    return words.get(code)
+    words = _FIXED.get(code)
+    return None if words is None else str(words)
 
 
 def _numbered(head: str, numbers: list[int]) -> str | None:
@@ -74,7 +87,28 @@ def _numbered(head: str, numbers: list[int]) -> str | None:
 
 def round_name(code: str) -> str:
     """A round's code in words ("losers:2": "Losers round 2"); a name no code reads (one
-    stored before the codes) as it is."""
+    stored before the codes) as it is. Remembered by language: a bracket page names each
+    of its hundreds of slots and their feeders from a few dozen codes."""
+    return _round_name(get_language(), code)
+
+
+def round_namer() -> Callable[[str], str]:
+    """:func:`round_name` for one reading (a page, an export): the reader's language asked
+    once, each code worded once."""
+    language = get_language()
+    said: dict[str, str] = {}
+
+    def name(code: str) -> str:
+        words = said.get(code)
+        if words is None:
+            words = said[code] = _round_name(language, code)
+        return words
+
+    return name
+
+
+@lru_cache(maxsize=2048)
+def _round_name(language: str | None, code: str) -> str:
     fixed = _fixed(code)
     if fixed is not None:
         return fixed

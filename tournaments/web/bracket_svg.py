@@ -67,7 +67,7 @@ from tournaments.pairing.elimination import (
     WinnerOf,
     tables,
 )
-from tournaments.selectors.names import round_name
+from tournaments.selectors.names import round_namer
 
 __all__ = ["NAME_CHARS", "bracket_svg"]
 
@@ -172,6 +172,7 @@ class _Drawing:
         self.links = links
         self.highlight = highlight
         self.slots = {s.key: s for s in bracket.slots}
+        self.round_name = round_namer()
         self.round_sizes = {(r.side, r.number): len(r.keys) for r in bracket.rounds}
         self.kinds = {s.key: s.kind for s in bracket.slots}
         # A match's table within its round, as the pages number it; how many a round has.
@@ -289,7 +290,7 @@ class _Drawing:
                 y = self.losers_top - 12
             else:
                 y = PAD + LABEL_H - 12
-            words = _text(round_name(slot.round_code))
+            words = _text(self.round_name(slot.round_code))
             out.append(f'<text class="round-label" x="{box.x + 2}" y="{y}">{words}</text>')
 
     # --- connectors -----------------------------------------------------------------------
@@ -488,7 +489,7 @@ class _Drawing:
         """A slot in words, as the pages name its match (``selectors.names``): its round's
         label and its table in the round ("losers round 2, table 1", "semifinals, table 2"),
         the label alone for a round of one match ("grand final") or a bye."""
-        text = round_name(slot.round_code)
+        text = self.round_name(slot.round_code)
         table = self.tables.get(slot.key)
         if table is not None and self.round_tables.get((slot.side, slot.round), 0) > 1:
             text = f"{text}, table {table}"
