@@ -29,6 +29,11 @@ APPS = {"core": 0, "tournaments": 1, "gameplay": 2, "notifications": 2}
 PURE = ("rules", "tournaments.pairing", "core.errors")
 EDGES = ("web", "api", "realtime", "tasks", "admin", "management", "templatetags")
 FRAMEWORKS = ("django", "rest_framework", "celery", "channels", "drf_spectacular")
+#: The rooms beside the layers' folders, checked as the layer they sit in: a format reads
+#: its own models and answers (below the selectors, which ask it); the presenters make
+#: words at display (an edge's helper: no service or selector imports them); the live
+#: table's engine adapter reads rows and the rules for the services and selectors alike.
+ROOM_LAYERS = {"formats": "model", "presenters": "edge", "table_engine": "selector"}
 #: Wiring may import anything of its own app (it connects the layers).
 WIRING = ("apps", "migrations")
 
@@ -60,7 +65,8 @@ def app_of(module: str) -> str | None:
 
 
 def layer_of(module: str) -> str:
-    """pure, model, service, selector, edge, wiring or other (app root modules)."""
+    """pure, model, service, selector, edge, wiring, core, or other (an app's package
+    itself: a room of an app that is none of these fails ``test_arrows``)."""
     if is_pure(module):
         return "pure"
     parts = module.split(".")
@@ -79,7 +85,7 @@ def layer_of(module: str) -> str:
         return "edge"
     if second in WIRING:
         return "wiring"
-    return "other"
+    return ROOM_LAYERS.get(second, "other")
 
 
 def imports_of(source: str, module: str) -> list[tuple[str, list[str]]]:

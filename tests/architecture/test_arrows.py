@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.architecture.arrows import check_module, check_tree, module_name, our_modules
+from tests.architecture.arrows import (
+    check_module,
+    check_tree,
+    layer_of,
+    module_name,
+    our_modules,
+)
 
 
 def test_every_arrow_points_the_right_way() -> None:
@@ -73,3 +79,29 @@ def test_allowed_arrows_are_not_reported() -> None:
     }
     for module, source in allowed.items():
         assert check_module(module, source) == [], module
+
+
+def test_every_module_sits_in_a_layer_the_checks_know() -> None:
+    """A new room of an app (a folder or module beside services/, selectors/, the edges)
+    must be given a layer in ``arrows.ROOM_LAYERS``, or no arrow into or out of it would
+    be checked."""
+    unplaced = [
+        name
+        for name in (module_name(p) for p in our_modules())
+        if layer_of(name) == "other" and "." in name
+    ]
+    assert not unplaced, f"give these a layer in arrows.ROOM_LAYERS: {unplaced}"
+
+
+@pytest.mark.parametrize(
+    ("module", "source"),
+    [
+        ("tournaments.services.results", "from tournaments.presenters import notes"),
+        ("tournaments.selectors.rounds", "from tournaments.presenters import notes"),
+        ("tournaments.formats.swiss", "from tournaments.services import swiss"),
+        ("tournaments.formats.swiss", "from tournaments.selectors import standings"),
+        ("gameplay.table_engine", "from gameplay.services import tables"),
+    ],
+)
+def test_the_rooms_beside_the_layers_are_checked_as_their_layer(module: str, source: str) -> None:
+    assert check_module(module, source), f"{module}: {source} should be refused"
