@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from core.auth import AnyUser
@@ -44,7 +43,6 @@ from gameplay.table_engine import (
     side_names,
 )
 from rules import turn_limit
-from tournaments import formats
 from tournaments.models import (
     Match,
     MatchStatus,
@@ -290,18 +288,6 @@ def view_for(full: dict[str, Any], who: Viewer) -> dict[str, Any]:
     if by_side or (who.seat is not None and who.seat in full.get("confirm_seats", ())):
         can.append("confirm")
     return {**full, "you": who.seat, "your_side": who.side, "judge": who.judge, "can": can}
-
-
-def match_and_pod_of_table(table_id: int) -> tuple[int, bool] | None:
-    """The table's match and whether it is a pod (one query), or None: no such table."""
-    pod = Q(match__round__stage__kind__in=formats.kinds(lambda f: f.many_seats))
-    found = (
-        LiveTable.objects.filter(pk=table_id)
-        .annotate(pod=ExpressionWrapper(pod, output_field=BooleanField()))
-        .values_list("match_id", "pod")
-        .first()
-    )
-    return None if found is None else (found[0], bool(found[1]))
 
 
 def match_of_table(table_id: int) -> int | None:

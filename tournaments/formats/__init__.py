@@ -39,10 +39,6 @@ def register(kind: str, fmt: Format) -> None:
     REGISTRY[kind] = fmt
 
 
-def of_kind(kind: str) -> Format:
-    return REGISTRY[kind]
-
-
 def find(kind: str) -> Format | None:
     """``kind``'s format, or None for a kind no format plays (an organiser's typo)."""
     return REGISTRY.get(kind)
@@ -86,7 +82,6 @@ __all__ = [
     "find",
     "format_of",
     "kinds",
-    "of_kind",
     "overdue_policy",
     "register",
     "round_minutes",
