@@ -122,10 +122,20 @@
     var timer = null;
 
     // The user's own requests on the page (a one-tap result in the grid) answer in place
-    // ("Entered"): a refresh waits a few seconds after one, so that answer is seen.
-    var QUIET_OWN_MS = 5000, lastOwn = 0;
+    // ("Entered"): a refresh waits a few seconds after one, so that answer is seen. A
+    // refresh already on its way when the user tapped is thrown away (it would put back the
+    // row as it was before the tap, or swallow the answer) and asked for again later.
+    var QUIET_OWN_MS = 5000, lastOwn = 0, ownInFlight = 0, refreshSent = 0;
     document.body.addEventListener("htmx:beforeRequest", function (event) {
-      if (event.target !== root) lastOwn = Date.now();
+      if (event.target === root) { refreshSent = Date.now(); return; }
+      lastOwn = Date.now(); ownInFlight++;
+    });
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      if (event.target !== root && ownInFlight > 0) { ownInFlight--; lastOwn = Date.now(); }
+    });
+    root.addEventListener("htmx:beforeSwap", function (event) {
+      if (event.target !== root) return;
+      if (ownInFlight > 0 || lastOwn >= refreshSent) { event.detail.shouldSwap = false; refresh(); }
     });
 
     function refresh() {
@@ -134,7 +144,7 @@
       var wait = Math.max(150 + Math.random() * 350, lastOwn + QUIET_OWN_MS - Date.now());
       timer = setTimeout(function () {
         timer = null;
-        if (Date.now() - lastOwn < QUIET_OWN_MS) { refresh(); return; }
+        if (ownInFlight > 0 || Date.now() - lastOwn < QUIET_OWN_MS) { refresh(); return; }
         if (window.htmx) window.htmx.trigger(root, "live:refresh");
       }, wait);
     }
