@@ -18,6 +18,7 @@ import gzip
 import http.client
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -123,6 +124,52 @@ def test_scripts_proxy_writes_a_config_nginx_accepts(tmp_path: Path) -> None:
         [str(SCRIPT), "--check", "18000", "18001"], env=env, capture_output=True, text=True
     )
     assert done.returncode == 2 and INSTALL in done.stderr
+
+
+def test_the_compose_files_are_a_config_nginx_accepts(tmp_path: Path) -> None:
+    """deploy/nginx/nginx.conf around the template filled with docker-compose.yml's own
+    values for it, as the nginx image does; only what ties it to the image moved into a
+    temporary folder (its user, pid, the include's folder) and the web servers' names,
+    which resolve only inside compose, put on this machine."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    values = dict(compose["services"]["proxy"]["environment"])
+    values["CARDCLUB_UPSTREAMS"] = re.sub(
+        r"server \w+:", "server 127.0.0.1:", values["CARDCLUB_UPSTREAMS"]
+    )
+    values["CARDCLUB_STATIC_ROOT"] = str(tmp_path / "static")
+    values["CARDCLUB_CACHE_DIR"] = str(tmp_path / "cache")
+    site = (ROOT / "deploy" / "nginx" / "templates" / "cardclub.conf.template").read_text()
+    for name, value in values.items():
+        site = site.replace(f"${{{name}}}", str(value))
+    assert "${CARDCLUB_" not in site
+    (tmp_path / "cardclub.conf").write_text(site)
+    main = (ROOT / "deploy" / "nginx" / "nginx.conf").read_text()
+    main = main.replace("user nginx;", "").replace("/var/run/nginx.pid", str(tmp_path / "pid"))
+    main = main.replace("/etc/nginx/conf.d/cardclub.conf", str(tmp_path / "cardclub.conf"))
+    temp = "".join(
+        f"{kind}_temp_path {tmp_path / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    main = main.replace("http {", "http {" + temp, 1)
+    (tmp_path / "nginx.conf").write_text(main)
+    done = subprocess.run(
+        [
+            nginx_binary(),
+            "-t",
+            "-p",
+            str(tmp_path),
+            "-e",
+            "stderr",
+            "-c",
+            str(tmp_path / "nginx.conf"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 # --- what the cache keeps: an upstream that says what it was sent -------------------------
