@@ -41,6 +41,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "proxy"
 INSTALL = "apt-get install -y --no-install-recommends nginx"
 
+pytestmark = pytest.mark.proxy
+
 
 def nginx_binary() -> str:
     """nginx as scripts/proxy finds it (NGINX, PATH, /usr/sbin): missing fails the test."""
