@@ -200,7 +200,9 @@ class _Upstream(BaseHTTPRequestHandler):
             extra = {"Cache-Control": "private, max-age=60", "ETag": '"v1"'}
         elif path.startswith("/cookie"):
             extra = {"Cache-Control": "public, s-maxage=60", "Set-Cookie": "csrftoken=abc"}
-        # /plain: nothing said about caching.
+        elif path.startswith("/slow"):
+            time.sleep(0.5)
+        # /plain, /slow: nothing said about caching.
         if "ETag" in extra and headers.get("if-none-match") == extra["ETag"]:
             status, body = 304, b""
         self.send_response(status)
@@ -265,13 +267,28 @@ def test_the_cache_keeps_only_public_pages_and_never_a_signed_in_visitors(
         assert hits("/public") == 7
         # Expired: nginx asks the app with the entry's ETag, a 304 renews it without a body.
         assert request(port, "GET", "/short")[1]["x-cache-status"] == "MISS"
-        time.sleep(1.5)
-        request(port, "GET", "/short")
-        assert seen[-1][0] == "/short" and seen[-1][1]["if-none-match"] == '"v1"'
-        time.sleep(0.3)  # the background refresh is done
+        time.sleep(2.2)  # nginx counts whole seconds: expired for sure past the next one
+        request(port, "GET", "/short")  # the previous copy, while one refresh goes out
+        deadline = time.monotonic() + 5
+        while hits("/short") < 2:  # the refresh runs in the background
+            assert time.monotonic() < deadline, "the expired entry was not revalidated"
+            time.sleep(0.05)
+        (revalidation,) = [headers for path, headers in seen if path == "/short"][1:]
+        assert revalidation["if-none-match"] == '"v1"'
+        time.sleep(0.3)  # the renewed entry is in place
         status, headers, body = request(port, "GET", "/short")
         assert status == 200 and json.loads(body)["path"] == "/short"
-        assert headers["x-cache-status"] == "HIT"
+        assert headers["x-cache-status"] == "HIT" and hits("/short") == 2
+
+        # Requests at once for a page the app does not let it cache all go to the app at
+        # once (no waiting in line behind the first: no proxy_cache_lock).
+        started = time.monotonic()
+        threads = [threading.Thread(target=request, args=(port, "GET", "/slow")) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert hits("/slow") == 8 and time.monotonic() - started < 2.5
 
         # Compressed for the client by the proxy, asked plain from the app.
         status, headers, body = request(port, "GET", "/plain", {"Accept-Encoding": "gzip"})

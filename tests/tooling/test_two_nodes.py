@@ -108,6 +108,9 @@ def test_a_result_entered_on_one_server_redraws_the_bracket_and_projector_on_the
             ):
                 for ws in (bracket, projector):
                     assert json.loads(await asyncio.wait_for(ws.recv(), 20))["type"] == "hello"
+                for ws in (bracket, projector):  # nothing else in flight before the result
+                    with pytest.raises(TimeoutError):
+                        await asyncio.wait_for(ws.recv(), 0.5)
                 # The result, through the first node's API.
                 answer = await asyncio.to_thread(_judge, one, token, semi.pk)
                 assert answer["status"] == "confirmed"
