@@ -244,9 +244,16 @@ def test_the_cache_keeps_only_public_pages_and_never_a_signed_in_visitors(
         # A public page (s-maxage): the app renders it once, then the cache answers.
         statuses = [request(port, "GET", "/public")[1]["x-cache-status"] for _ in range(3)]
         assert statuses == ["MISS", "HIT", "HIT"] and hits("/public") == 1
+        # A client taking gzip: a copy of its own, compressed once and kept compressed.
+        for expected in ("MISS", "HIT"):
+            status, headers, body = request(port, "GET", "/public", {"Accept-Encoding": "gzip"})
+            assert headers["x-cache-status"] == expected and headers["content-encoding"] == "gzip"
+            assert json.loads(gzip.decompress(body))["path"] == "/public"
+        assert hits("/public") == 2
+        assert "accept-encoding" not in seen[-1][1]  # the web server is asked for plain
         # A conditional request from an anonymous visitor: 304 from the cache, no body.
         status, headers, body = request(port, "GET", "/public", {"If-None-Match": '"v1"'})
-        assert (status, body, hits("/public")) == (304, b"", 1)
+        assert (status, body, hits("/public")) == (304, b"", 2)
         # Signed in (a session cookie) or an API token: past the cache, and their own
         # conditional request reaches the app (which answers 304 without rendering).
         for private in ({"Cookie": "sessionid=s1"}, {"Authorization": "Token t1"}):
@@ -254,7 +261,11 @@ def test_the_cache_keeps_only_public_pages_and_never_a_signed_in_visitors(
             assert status == 200 and headers["x-cache-status"] == "BYPASS"
             status, _, _ = request(port, "GET", "/public", {**private, "If-None-Match": '"v1"'})
             assert status == 304 and seen[-1][1]["if-none-match"] == '"v1"'
-        assert hits("/public") == 5
+            _, headers, body = request(
+                port, "GET", "/public", {**private, "Accept-Encoding": "gzip"}
+            )
+            assert headers["content-encoding"] == "gzip" and json.loads(gzip.decompress(body))
+        assert hits("/public") == 8
         # Not marked public, marked private, or setting a cookie: never kept.
         for path in ("/plain", "/private", "/cookie"):
             for _ in range(2):
@@ -264,7 +275,7 @@ def test_the_cache_keeps_only_public_pages_and_never_a_signed_in_visitors(
         # A POST is never answered from the cache.
         for _ in range(2):
             request(port, "POST", "/public", {"Content-Type": "text/plain"}, "x")
-        assert hits("/public") == 7
+        assert hits("/public") == 10
         # Expired: nginx asks the app with the entry's ETag, a 304 renews it without a body.
         assert request(port, "GET", "/short")[1]["x-cache-status"] == "MISS"
         time.sleep(2.2)  # nginx counts whole seconds: expired for sure past the next one
