@@ -47,7 +47,9 @@ def _event(players: int) -> tuple[Any, Any, list[Match]]:
 
 def _tables(page: str) -> list[int]:
     """The grid's tables, in the order the page lists them."""
-    return [int(t) for t in re.findall(r'<td class="grid-table" data-label="Table">(\d+)</td>', page)]
+    return [
+        int(t) for t in re.findall(r'<td class="grid-table" data-label="Table">(\d+)</td>', page)
+    ]
 
 
 def test_what_needs_a_judge_comes_first_then_the_waiting_then_the_confirmed(client) -> None:

@@ -51,7 +51,7 @@ def test_a_big_round_comes_a_page_of_tables_at_a_time_in_two_columns(monkeypatch
     first = _content(tournament)
     assert _tables(first) == [1, 2, 3, 4]
     assert first.count('<table class="pj-tables') == 2  # two columns side by side
-    assert "tables 1–4, page 1 of 3" in first
+    assert "tables 1\u20134, page 1 of 3" in first  # an en dash
     assert 'id="pj-pager" hidden data-page="1" data-pages="3" data-seconds="15"' in first
     # The round's counts, not the page's.
     assert "2 of 9 results in" in first

@@ -19,12 +19,12 @@ from django.db.models import (
     Case,
     Count,
     Exists,
+    F,
+    Func,
     IntegerField,
     OuterRef,
     Q,
     QuerySet,
-    F,
-    Func,
     Subquery,
     Value,
     When,
@@ -263,7 +263,9 @@ def judge_rows(matches: Iterable[Match], tournament: Tournament) -> list[JudgeRo
     for match in matches:
         priority = getattr(match, "priority", None)
         group = GROUP_WORDS.get(priority, "") if priority is not None else ""
-        rows.append(JudgeRow(match, quick_results(match, tournament), group if group != heading else ""))
+        rows.append(
+            JudgeRow(match, quick_results(match, tournament), group if group != heading else "")
+        )
         heading = group
     return rows
 

@@ -30,6 +30,7 @@ from core.web import parse_int, run_action
 from tournaments import selectors
 from tournaments.models import MatchStatus, Tournament
 from tournaments.selectors import policies
+from tournaments.selectors.matches import current_match_id_of
 from tournaments.selectors.projector import PAGE_SECONDS, ProjectorView, projector_view
 from tournaments.services import projector as projector_service
 from tournaments.web.bracket_svg import bracket_svg
@@ -176,7 +177,9 @@ def my_match(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated:
         login = reverse("login")
         return redirect(f"{login}?next={reverse('my-match', args=[tournament.pk])}")
-    match = selectors.current_match_of(request.user, tournament)
-    if match is None:
+    # Every player opens it at the start of a round: only the match's id is read (one
+    # query), the match page reads the rest.
+    match_id = current_match_id_of(request.user, tournament)
+    if match_id is None:
         return redirect("tournament-detail", pk=tournament.pk)
-    return redirect("match", pk=tournament.pk, match_pk=match.pk)
+    return redirect("match", pk=tournament.pk, match_pk=match_id)
