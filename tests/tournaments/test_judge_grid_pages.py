@@ -60,6 +60,7 @@ def test_what_needs_a_judge_comes_first_then_the_waiting_then_the_confirmed(clie
     # Each group under its heading, once.
     headings = re.findall(r'<th colspan="5" scope="rowgroup">([^<]+)</th>', page)
     assert headings == ["Needs a judge", "Waiting for a result", "Confirmed"]
+    assert "3 need a judge</strong>: first below." in page
 
 
 def test_the_rest_comes_a_page_at_a_time_keeping_the_filters(client, monkeypatch) -> None:
@@ -73,6 +74,7 @@ def test_the_rest_comes_a_page_at_a_time_keeping_the_filters(client, monkeypatch
     assert f'href="{url}?round=1&amp;page=2" rel="next"' in first
     second = client.get(url, {"round": "1", "page": "2"}).content.decode()
     assert _tables(second) == [1, 3, 7]
+    assert f'3 need a judge</strong>: <a href="{url}?round=1&amp;page=1">on page 1</a>' in second
     # The page's own heading again: its first row starts a group.
     assert '<th colspan="5" scope="rowgroup">Waiting for a result</th>' in second
     # The live refresh and the rows' links come back to this page, with its filters.
@@ -141,3 +143,4 @@ def test_at_most_a_page_of_rows_is_read_however_big_the_event(client, monkeypatc
     tournament, _, _ = _event(40)
     page = judges.judge_page(tournament, page=2)
     assert len(page.matches) == 5 and page.number == 2 and page.pages == 4 and page.total == 20
+    assert page.needs == 3
