@@ -74,8 +74,9 @@ class Table:
     label: str = ""
 
 
-#: A big round's page: two columns of 16 tables (a pod's seats take more room: 12 pods).
-PAGE_TABLES = 32
+#: A big round's page: two columns of 14 tables, what fits under the header of a 16:9
+#: screen in type read across a room (a pod's seats take more room: 12 pods).
+PAGE_TABLES = 28
 POD_PAGE_TABLES = 12
 #: How long the screen shows a page before it turns to the next (projector.js reads it).
 PAGE_SECONDS = 15
