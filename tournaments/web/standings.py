@@ -14,9 +14,11 @@ from tournaments.models import EntrantType, Tournament
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.paging import entrant_words, page_of
 from tournaments.selectors.standings_words import definitions, tiebreaker_label
 from tournaments.services import seating
 from tournaments.web.common import tournament_context, tournament_for
+from tournaments.web.paging import paging_of
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
@@ -28,16 +30,21 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     table = selectors.tournament_standings(tournament)
     columns = list(table.table.tiebreakers)
     rows = table.rows()
+    # A page of rows (``?page=``, ``?q=``; ``?all=1`` to print) and the viewer's own row.
+    page = page_of(rows, paging_of(request), words_of=lambda row: entrant_words(row[1]))
+    my_entrant = round_selectors.entrant_of(request.user.pk, [r for _, r in rows])
     return render(
         request,
         "tournaments/standings.html",
         {
             **tournament_context(request, tournament),
             "table": table,
-            "rows": rows,
+            "page": page,
+            "pager_what": "teams" if tournament.entrant_type == EntrantType.TEAM else "players",
+            "mine": [row for row in rows if row[1].pk == my_entrant] if page.big else [],
             "teams": tournament.entrant_type == EntrantType.TEAM,
             # The viewer's row (theirs, or their team's: either member's), highlighted.
-            "my_entrant": round_selectors.entrant_of(request.user.pk, [r for _, r in rows]),
+            "my_entrant": my_entrant,
             "columns": [(t.value, tiebreaker_label(t)) for t in columns],
             "definitions": [(tiebreaker_label(k), v) for k, v in definitions(columns).items()],
         },
