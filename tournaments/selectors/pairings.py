@@ -10,8 +10,8 @@ pairings by name (a player looks for their own name).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple, TypeVar
 
 from tournaments.models import Match, Registration, Round
 from tournaments.selectors.paging import Page, Paging, normalised, page_of
@@ -28,10 +28,10 @@ _SIDE = (
 )
 
 
-@dataclass(frozen=True)
-class _Entrant:
+class _Entrant(NamedTuple):
     """An entrant as the index reads it: its id, its team's name ("": a single player)
-    and who plays for it (name, account; a teammate once they accepted)."""
+    and who plays for it (name, account; a teammate once they accepted). Tuples: the
+    index makes thousands of them a request."""
 
     id: int
     team_name: str
@@ -42,13 +42,16 @@ class _Entrant:
         return " ".join([self.team_name, *(name for name, _ in self.members)])
 
 
-@dataclass(frozen=True)
-class _Table:
+class _Table(NamedTuple):
     match_id: int
     table: int
     a: _Entrant
     b: _Entrant | None
-    words: str = field(compare=False)
+
+    @property
+    def words(self) -> str:
+        """What a search finds the table by (made only when searching)."""
+        return normalised(f"{self.a.words} {self.b.words if self.b else ''}")
 
 
 class ByName(NamedTuple):
@@ -67,7 +70,10 @@ class _NameRow(NamedTuple):
     key: str
     table: _Table
     entrant: _Entrant
-    words: str
+
+    @property
+    def words(self) -> str:
+        return normalised(f"{self.name} {self.entrant.team_name}")
 
 
 @dataclass(frozen=True)
@@ -98,8 +104,7 @@ def _index(rnd: Round) -> list[_Table]:
     for row in rnd.matches.order_by("table").values_list(*fields):
         a, b = _entrant(row[2 : 2 + width]), _entrant(row[2 + width :])
         assert a is not None
-        words = normalised(f"{a.words} {b.words if b else ''}")
-        tables.append(_Table(row[0], row[1], a, b, words))
+        tables.append(_Table(row[0], row[1], a, b))
     return tables
 
 
@@ -125,7 +130,7 @@ def pairings_page(
     mine = [t for t in tables if my_entrant in (t.a.id, t.b and t.b.id)] if my_entrant else []
     matches = _matches(rnd, [t.match_id for t in [*page.rows, *mine]])
     return PairingsPage(
-        page=replace(page, rows=[matches[t.match_id] for t in page.rows]),
+        page=_shown(page, [matches[t.match_id] for t in page.rows]),
         mine=[matches[t.match_id] for t in mine],
         my_entrant=my_entrant,
     )
@@ -135,7 +140,7 @@ def _by_name(
     rnd: Round, tables: list[_Table], paging: Paging, my_entrant: int | None
 ) -> PairingsPage:
     rows = [
-        _NameRow(name, name.lower(), t, me, normalised(f"{name} {me.team_name}"))
+        _NameRow(name, name.lower(), t, me)
         for t in tables
         for me in ((t.a, t.b) if t.b else (t.a,))
         for name, _ in me.members
@@ -152,7 +157,7 @@ def _by_name(
         return ByName(row.name, match.b, match.a, match)  # type: ignore[arg-type]
 
     return PairingsPage(
-        page=replace(page, rows=[by_name(row) for row in page.rows]),
+        page=_shown(page, [by_name(row) for row in page.rows]),
         mine=[by_name(row) for row in mine],
         my_entrant=my_entrant,
     )
@@ -161,3 +166,11 @@ def _by_name(
 def _matches(rnd: Round, ids: list[int]) -> dict[int, Match]:
     """The shown matches with their entrants (1 query)."""
     return {m.pk: m for m in round_matches(rnd).filter(pk__in=set(ids))}
+
+
+R = TypeVar("R")
+
+
+def _shown(page: Page[Any], rows: list[R]) -> Page[R]:
+    """The index's page with the rows made of it."""
+    return replace(page, rows=rows)

@@ -87,7 +87,7 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     """The tournament page (and its registration panel and players list): the header's
     context plus the registrations, the user's own and what they may do about it."""
     tournament = tournament_for(request, pk)
-    registrations = list(selectors.tournament_registrations(tournament))
+    registrations = list(selectors.tournament_registrations(tournament, accounts=False))
     mine = next(
         (r for r in registrations if r.is_active and r.has_member(request.user.pk)),
         next((r for r in registrations if r.has_member(request.user.pk)), None),
