@@ -15,13 +15,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, TypeVar
-
-if TYPE_CHECKING:
-    from tournaments.models import Registration
+from dataclasses import dataclass, replace
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 #: Rows a page shows: a field of 100 or fewer fits on one page, which looks as it always did.
 PAGE_ROWS = 100
@@ -35,12 +33,6 @@ def normalised(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(bare.casefold().split())
-
-
-def entrant_words(registration: Registration) -> str:
-    """What a search finds an entrant by: its name and its members' (read with its
-    player and partner), :func:`normalised`."""
-    return normalised(f"{registration.team_name} {registration.member_names}")
 
 
 def query_words(query: str) -> list[str]:
@@ -142,3 +134,9 @@ def page_of(
         paging.query,
         unfiltered,
     )
+
+
+def with_rows(page: Page[Any], rows: list[R]) -> Page[R]:
+    """The same page with other rows made of its own (an index's rows -> the objects the
+    template shows)."""
+    return replace(page, rows=rows)

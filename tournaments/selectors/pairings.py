@@ -10,11 +10,11 @@ pairings by name (a player looks for their own name).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, NamedTuple, TypeVar
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from tournaments.models import Match, Registration, Round
-from tournaments.selectors.paging import Page, Paging, normalised, page_of
+from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
 from tournaments.selectors.rounds import round_matches
 
 _SIDE = (
@@ -130,7 +130,7 @@ def pairings_page(
     mine = [t for t in tables if my_entrant in (t.a.id, t.b and t.b.id)] if my_entrant else []
     matches = _matches(rnd, [t.match_id for t in [*page.rows, *mine]])
     return PairingsPage(
-        page=_shown(page, [matches[t.match_id] for t in page.rows]),
+        page=with_rows(page, [matches[t.match_id] for t in page.rows]),
         mine=[matches[t.match_id] for t in mine],
         my_entrant=my_entrant,
     )
@@ -157,7 +157,7 @@ def _by_name(
         return ByName(row.name, match.b, match.a, match)  # type: ignore[arg-type]
 
     return PairingsPage(
-        page=_shown(page, [by_name(row) for row in page.rows]),
+        page=with_rows(page, [by_name(row) for row in page.rows]),
         mine=[by_name(row) for row in mine],
         my_entrant=my_entrant,
     )
@@ -166,11 +166,3 @@ def _by_name(
 def _matches(rnd: Round, ids: list[int]) -> dict[int, Match]:
     """The shown matches with their entrants (1 query)."""
     return {m.pk: m for m in round_matches(rnd).filter(pk__in=set(ids))}
-
-
-R = TypeVar("R")
-
-
-def _shown(page: Page[Any], rows: list[R]) -> Page[R]:
-    """The index's page with the rows made of it."""
-    return replace(page, rows=rows)
