@@ -175,9 +175,13 @@ def test_the_queries_of_a_page_do_not_depend_on_which_page_or_search(client, pag
     join = "&" if "?" in url else "?"
     counts = {
         ask: _queries(client, url + (join + ask if ask else ""))
-        for ask in ("", "page=2", "page=3", "q=elise", "all=1")
+        for ask in ("", "page=2", "page=3", "all=1", "q=elise", "q=elise&page=2", "q=zo")
     }
-    assert len(set(counts.values())) == 1, counts
+    paged = {counts[ask] for ask in ("", "page=2", "page=3", "all=1")}
+    searched = {counts[ask] for ask in ("q=elise", "q=elise&page=2", "q=zo")}
+    assert len(paged) == 1 and len(searched) == 1, counts
+    # The players list searches in the database (one query); the tables, in the index.
+    assert searched.pop() == paged.pop() + (1 if page == "" else 0), counts
 
 
 def test_the_rows_match_state_tag_renders_what_the_shared_include_renders() -> None:
@@ -199,3 +203,16 @@ def test_the_rows_match_state_tag_renders_what_the_shared_include_renders() -> N
             context = {"m": m, "tournament": m.round.tournament, "grid_next": grid_next}
             shown = include.render(Context(context)).strip()
             assert tag.render(Context(context)) == shown, (m.status, grid_next)
+
+
+def test_the_players_list_search_keeps_its_pages(client) -> None:
+    """The players search (``?q=``) pages what it found; its pages, linked from the
+    tournament page, keep the search."""
+    field = big_swiss(250)
+    url = f"/tournaments/{field.tournament.pk}/"
+    found = _get(client, url + "?q=0")  # every name holds a 0: 250 found, 3 pages
+    assert "250 found of 250" in found and 'href="?q=0&amp;page=2"' in found
+    second = _first_cells(_get(client, url + "?q=0&page=2"), "players")
+    assert second[0] == "101" and len(second) == 100
+    only = _get(client, url + "?q=élise 0223")
+    assert "1 found of 250" in only and "Élise 0223" in _table(only, "players")
