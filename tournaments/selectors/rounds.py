@@ -1,11 +1,12 @@
-"""The round page's reads: a tournament's rounds, a round's tables, the pairings by
-name (and whose row is the viewer's), and what "pair again" does to a round."""
+"""The round page's reads: a tournament's rounds, a round's tables, whose row is the
+viewer's, and what "pair again" does to a round (the pairings as pages of rows:
+``selectors.pairings``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch, QuerySet
 
@@ -47,31 +48,6 @@ def rounds_with_matches(tournament: Tournament) -> list[tuple[Round, list[Match]
         Prefetch("matches", queryset=matches)
     )
     return [(rnd, list(rnd.matches.all())) for rnd in rounds]
-
-
-class ByName(NamedTuple):
-    """A row of the pairings by name: ``name`` is whose row it is (a player's name: each
-    member of a team has a row of their own, so a player finds their table by their own
-    name), ``entrant`` their registration, ``opponent`` its opponent (None: a bye)."""
-
-    name: str
-    entrant: Registration
-    opponent: Registration | None
-    match: Match
-
-
-def pairings_by_name(matches: list[Match]) -> list[ByName]:
-    """The pairings by name, sorted by name (no query: ``round_matches`` read the
-    entrants, with their players and partners). A single player's row is named by the
-    player's name; a team has a row per member."""
-    sides = [(m.a, m.b, m) for m in matches] + [(m.b, m.a, m) for m in matches if m.b]
-    rows = [
-        ByName(name, me, opponent, m)
-        for me, opponent, m in sides
-        if me is not None
-        for name in ([p.display_name for p in me.members] if me.is_team else [me.name])
-    ]
-    return sorted(rows, key=lambda row: row.name.lower())
 
 
 def entrant_of(user_id: int | None, registrations: Iterable[Registration | None]) -> int | None:

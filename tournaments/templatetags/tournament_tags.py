@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.http import QueryDict
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
@@ -88,3 +89,18 @@ def round_name(code: str) -> str:
     """``{{ round.name|round_name }}``: a round's stored code in words ("losers:2": "Losers
     round 2"); a name from before the codes as it is."""
     return names.round_name(code) if code else ""
+
+
+@register.simple_tag(takes_context=True)
+def query_with(context: template.Context, **changes: Any) -> str:
+    """``{% query_with page=3 %}``: this page's query string with ``changes`` (a value of
+    None or "" takes the key out): the pager's links keep the view, the search and the
+    rest of what the reader asked for."""
+    request = context.get("request")
+    query = request.GET.copy() if request is not None else QueryDict(mutable=True)
+    for key, value in changes.items():
+        query.pop(key, None)
+        if value not in (None, ""):
+            query[key] = str(value)
+    encoded = query.urlencode()
+    return f"?{encoded}" if encoded else "?"

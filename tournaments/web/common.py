@@ -6,6 +6,7 @@ instead of comparing statuses)."""
 from __future__ import annotations
 
 import zoneinfo
+from dataclasses import replace
 from typing import Any
 
 from django.core.signals import request_finished, request_started
@@ -18,8 +19,10 @@ from tournaments.models import Club, EntrantType, Tournament
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import stage_page
 from tournaments.selectors.home import playing_now
+from tournaments.selectors.paging import page_of
 from tournaments.selectors.timer import round_clock
 from tournaments.web.forms import AddPlayerForm
+from tournaments.web.paging import paging_of
 
 
 def tournament_for(request: HttpRequest, pk: int) -> Tournament:
@@ -84,7 +87,7 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     """The tournament page (and its registration panel and players list): the header's
     context plus the registrations, the user's own and what they may do about it."""
     tournament = tournament_for(request, pk)
-    registrations = list(selectors.tournament_registrations(tournament))
+    registrations = list(selectors.tournament_registrations(tournament, accounts=False))
     mine = next(
         (r for r in registrations if r.is_active and r.has_member(request.user.pk)),
         next((r for r in registrations if r.has_member(request.user.pk)), None),
@@ -102,12 +105,17 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
                 else []
             ),
             "registrations": [r for r in registrations if r.is_active],
+            # The list shows a page of them (``?page=``; ``?all=1``): 2,048 rows are not read.
+            "players_page": page_of(
+                [r for r in registrations if r.is_active], replace(paging_of(request), query="")
+            ),
             # As entrants.register counts it: a full event offers no form to fill in vain.
             "full": sum(1 for r in registrations if r.is_active) >= tournament.capacity,
             "inactive_registrations": [r for r in registrations if not r.is_active],
             "my_registration": mine,
             "my_invitations": invitations,
             "team_event": tournament.entrant_type == EntrantType.TEAM,
+            "players_what": "teams" if tournament.entrant_type == EntrantType.TEAM else "players",
             "actions": context["actions"]
             | policies.entrant_actions(request.user, tournament, mine),
             "add_player_form": AddPlayerForm(),

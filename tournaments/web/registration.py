@@ -4,6 +4,8 @@ drop and re-add while the tournament runs; late entrants."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -17,6 +19,7 @@ from tournaments import selectors
 from tournaments.models import (
     Registration,
 )
+from tournaments.selectors.paging import page_of
 from tournaments.selectors.tournaments import SEARCH_MAX, search_registrations
 from tournaments.services import entrants, guests, teams
 from tournaments.web.common import detail_context, tournament_for
@@ -24,6 +27,7 @@ from tournaments.web.forms import (
     AddPlayerForm,
     BulkAddForm,
 )
+from tournaments.web.paging import paging_of
 
 
 def _after_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -213,6 +217,9 @@ def tournament_players(request: HtmxHttpRequest, pk: int) -> HttpResponse:
         context["inactive_registrations"] = [
             r for r in context["inactive_registrations"] if r.pk in found
         ]
+        context["players_page"] = page_of(
+            context["registrations"], replace(paging_of(request), query="")
+        )
     if request.htmx:
         return render(request, "tournaments/_players.html", context)
     return render(request, "tournaments/tournament_detail.html", context)

@@ -22,12 +22,14 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import policies, timer
-from tournaments.selectors.rounds import entrant_of, pair_again_of, pairings_by_name
+from tournaments.selectors.pairings import pairings_page
+from tournaments.selectors.rounds import pair_again_of
 from tournaments.services import lifecycle, round_clock, swiss
 from tournaments.web.common import tournament_context, tournament_for
 from tournaments.web.forms import (
     report_grid,
 )
+from tournaments.web.paging import paging_of
 
 
 def round_current(request: HttpRequest, pk: int) -> HttpResponse:
@@ -68,7 +70,9 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     plays_on = formats.format_of(rnd.stage).plays_on
     if plays_on is not None:  # a pod round's pods are on the pods page
         return redirect(f"{reverse(plays_on, args=[tournament.pk])}#round-{rnd.number}")
-    matches = list(selectors.round_matches(rnd))
+    by_name = request.GET.get("by") == "name"
+    # A page of rows (``?page=``, ``?q=``; ``?all=1`` to print) and the viewer's own table.
+    pairings = pairings_page(rnd, paging_of(request), by_name=by_name, user_id=request.user.pk)
     context = tournament_context(request, tournament)
     if context["current_round"] != rnd:
         # The controls act on the latest round: they are shown on its page only.
@@ -82,12 +86,12 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     context.update(
         {
             "round": rnd,
-            "matches": matches,
-            # A team event lists each member by their own name (they look for it).
-            "by_name": pairings_by_name(matches),
+            "pairings": pairings,
             # The viewer's entrant (theirs or their team's), its rows highlighted.
-            "my_entrant": entrant_of(request.user.pk, [e for m in matches for e in (m.a, m.b)]),
-            "view": "name" if request.GET.get("by") == "name" else "table",
+            "my_entrant": pairings.my_entrant,
+            "view": "name" if by_name else "table",
+            "by_param": "name" if by_name else "",
+            "pager_what": "names" if by_name else "tables",
             "teams": tournament.entrant_type == EntrantType.TEAM,
             "rounds": selectors.tournament_rounds(tournament),
         }

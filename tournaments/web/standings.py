@@ -14,9 +14,11 @@ from tournaments.models import EntrantType, Tournament
 from tournaments.selectors import pods as pod_selectors
 from tournaments.selectors import policies
 from tournaments.selectors import rounds as round_selectors
+from tournaments.selectors.standings_page import standings_page
 from tournaments.selectors.standings_words import definitions, tiebreaker_label
 from tournaments.services import seating
 from tournaments.web.common import tournament_context, tournament_for
+from tournaments.web.paging import paging_of
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
@@ -25,19 +27,20 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         return _fixed_table(request, tournament)
     if pod_selectors.pod_stage_of(tournament.pk) is not None:  # pod standings are their own
         return redirect(f"{reverse('pods', args=[tournament.pk])}#pod-standings")
-    table = selectors.tournament_standings(tournament)
-    columns = list(table.table.tiebreakers)
-    rows = table.rows()
+    # A page of rows (``?page=``, ``?q=``; ``?all=1`` to print) and the viewer's own row.
+    shown = standings_page(tournament, paging_of(request), user_id=request.user.pk)
+    columns = list(shown.tiebreakers)
     return render(
         request,
         "tournaments/standings.html",
         {
             **tournament_context(request, tournament),
-            "table": table,
-            "rows": rows,
+            "page": shown.page,
+            "pager_what": "teams" if tournament.entrant_type == EntrantType.TEAM else "players",
+            "mine": shown.mine if shown.page.big else [],
             "teams": tournament.entrant_type == EntrantType.TEAM,
             # The viewer's row (theirs, or their team's: either member's), highlighted.
-            "my_entrant": round_selectors.entrant_of(request.user.pk, [r for _, r in rows]),
+            "my_entrant": shown.my_entrant,
             "columns": [(t.value, tiebreaker_label(t)) for t in columns],
             "definitions": [(tiebreaker_label(k), v) for k, v in definitions(columns).items()],
         },

@@ -19,6 +19,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.services import lifecycle
+from tournaments.web import registration
 from tournaments.web.common import detail_context
 from tournaments.web.forms import (
     TournamentForm,
@@ -44,6 +45,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 def tournament_detail(request: HtmxHttpRequest, pk: int) -> HttpResponse:
+    if request.GET.get("q", "").strip():
+        # The players list's search, paged: its pages link here with the search kept.
+        return registration.tournament_players(request, pk)
     context = detail_context(request, pk)
     template = "tournaments/tournament_detail.html"
     if request.htmx and request.GET.get("fragment") == "players":

@@ -1,0 +1,22 @@
+"""What a big table's reader asks for (``?page=N``, ``?all=1``, ``?q=``): the pairings,
+the standings and the players list read it here (``selectors.paging`` makes the page)."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+from tournaments.selectors.paging import QUERY_MAX, Paging
+
+
+def paging_of(request: HttpRequest) -> Paging:
+    """The page asked for; a page number that is not one reads as the first page (an old
+    or hand-made link shows rows, not an error)."""
+    try:
+        page = int(request.GET.get("page", "1"))
+    except ValueError:
+        page = 1
+    return Paging(
+        page=page,
+        show_all=request.GET.get("all") == "1",
+        query=" ".join(request.GET.get("q", "")[:QUERY_MAX].split()),
+    )
