@@ -297,7 +297,7 @@ def _row(name: str, burst: Phase, ceiling: float | None, target: float | None) -
             met &= total == count and burst.seconds <= ALL_SERVED_SECONDS and not bad
             met &= _percentile(ms, 0.99) <= P99_SECONDS * 1000
         verdict = "met" if met else "missed"
-    if isinstance(burst, Burst) and burst.hits:
+    if target == PROXY_TIMES_HEALTHZ:
         verdict += f" (cache hits {burst.hits / count:.0%})"
     print(
         f"{name:<32} {count:>8} {rate:>7.0f} {ratio:>9} {statistics.median(ms):>7.0f} "
