@@ -5,7 +5,10 @@ beside the server, and the benchmarks read exactly what they count)."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 from dataclasses import dataclass, field
 
 
@@ -18,6 +21,19 @@ def create_database(url: str) -> None:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def prepare_database_and_django(env: dict[str, str], root: str) -> None:
+    """Take ``env`` as this process's environment (tasks eager: the set-up runs here), create
+    and migrate its database, and set Django up."""
+    os.environ.update(env)
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # this process's own set-up only
+    create_database(env["DATABASE_URL"])
+    command = [sys.executable, "manage.py", "migrate", "--noinput", "-v0"]
+    subprocess.run(command, env=env, cwd=root, check=True)
+    import django
+
+    django.setup()
 
 
 def free_port() -> int:

@@ -42,20 +42,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
 
-from bench.common import Answer, create_database, exchange, free_port, get_request
+from bench.common import Answer, exchange, free_port, get_request, prepare_database_and_django
 from bench.http import (
-    DEFAULT_DB,
     PASSWORD,
     ROOT,
     Phase,
@@ -447,9 +444,9 @@ def _event(
 def _environment_of_peak() -> dict[str, str]:
     """``bench.http``'s environment with a database, queues and prefixes of its own."""
     env = _environment()
-    base, name = os.environ.get("DATABASE_URL", DEFAULT_DB).rsplit("/", 1)
+    base, _, name = env["DATABASE_URL"].rpartition("/")
     env.update(
-        DATABASE_URL=f"{base}/{name}_bench_peak",
+        DATABASE_URL=f"{base}/{name.removesuffix('_bench_http')}_bench_peak",
         CHANNELS_PREFIX="bench-peak",
         CACHE_KEY_PREFIX="bench-peak",
         CELERY_TASK_DEFAULT_QUEUE="bench-peak",
@@ -467,7 +464,7 @@ def main() -> int:
     parser.add_argument("--judges", type=int, default=20, help="judges' grids left open")
     parser.add_argument("--anonymous", type=float, default=0.25, help="share logged out")
     parser.add_argument("--repeat", type=int, default=5, help="requests a page, after the first")
-    parser.add_argument("--burst-cap", type=float, default=120, help="seconds a burst may take")
+    parser.add_argument("--burst-cap", type=float, default=60, help="seconds a burst may take")
     args = parser.parse_args()
     events = [(f"peak-{args.players}", 1, args.players)]
     if args.split != "none":
@@ -475,15 +472,7 @@ def main() -> int:
         events.append((f"peak-{args.split}", int(count), int(players)))
 
     env = _environment_of_peak()
-    os.environ.update(env)
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # this process's own set-up only
-    create_database(env["DATABASE_URL"])
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True
-    )
-    import django
-
-    django.setup()
+    prepare_database_and_django(env, str(ROOT))
     from django.contrib.sessions.models import Session
 
     Session.objects.all().delete()  # the last run's
