@@ -30,8 +30,9 @@ Per burst: requests/s, its ratio to ``/healthz`` in the same pass, p50/p99, erro
 neither 2xx nor 3xx, 5xx separately, 599 a dropped connection), the web processes' CPU per
 request, how long every player took to be served (a burst is cut after ``--burst-cap``
 seconds), and whether it met the issue's target. Exits non-zero if a check fails: a burst
-request not answered with 2xx/3xx, a live screen losing its socket, or a match not
-confirmed exactly once.
+request (or a report, a confirmation, a live screen's fetch) not answered with 2xx/3xx, or
+a match not confirmed exactly once. A live screen whose socket drops reconnects as the
+browser does; the drops are counted beside each phase.
 
 Needs PostgreSQL, Redis (``DATABASE_URL`` base and ``BENCH_REDIS_URL`` as ``bench.http``)
 and its own database ``<name>_bench_peak``, created and migrated if missing.
@@ -380,7 +381,7 @@ def _results(
     }
     problems = []
     for name, jobs in phases.items():
-        since, cpu = len(screens.fetches), _tree_cpu_seconds(server)
+        since, cpu = screens.mark(), _tree_cpu_seconds(server)
         phase = asyncio.run(_drive(port, jobs, args.connections))
         phase.cpu = _tree_cpu_seconds(server) - cpu
         problems += _row(name, phase, None, None)
@@ -423,7 +424,7 @@ def _event(
             f"connections\n{BURST_HEADER}",
             flush=True,
         )
-        since = len(screens.fetches)
+        since = screens.mark()
         problems += _bursts(port, event, args, [server.pid], proxied=False)
         if args.proxy == "on" or (args.proxy == "auto" and nginx_binary()):
             proxy_port = free_port()
