@@ -20,9 +20,10 @@ Against the production server (``scripts/web``), PostgreSQL, Redis and a Celery 
    open: a websocket each, and their page's content fetched again after every "changed"
    as ``static/js/live.js`` does (150-500 ms later, one fetch at a time); those fetches are
    counted beside each phase.
-3. **Through the proxy** (``--proxy on``, or ``auto`` when nginx is installed): nginx on
-   loopback in front of the same server, caching what the server's ``Cache-Control``
-   allows; ``/healthz``, then anonymous pairings and standings bursts through it.
+3. **Through the proxy** (``--proxy on``, or ``auto`` when nginx is installed): the
+   project's proxy (``scripts/proxy``) on loopback in front of the same server, caching
+   what the pages' ``Cache-Control`` allows; ``/healthz``, then anonymous pairings and
+   standings bursts through it (the share of answers from its cache beside them).
 4. **Results**: every match's report, then every confirmation (``bench.http``'s driver and
    database check), with the live screens still refreshing.
 
@@ -188,7 +189,7 @@ async def _burst(port: int, requests: list[bytes], connections: int, cap: float)
                 stream = None
             burst.latencies.append(time.perf_counter() - sent)
             burst.statuses[answer.status] += 1
-            burst.hits += answer.headers.get("x-cache") == "HIT"
+            burst.hits += answer.headers.get("x-cache-status") == "HIT"
         if stream:
             stream[1].close()
 

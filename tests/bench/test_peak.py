@@ -1,26 +1,21 @@
 """``bench.peak``'s own parts, without the full stack: the HTTP exchange it shares with
-``bench.http``, a burst against a small server of known answers, and the proxy's config
-(checked by nginx itself when it is installed)."""
+``bench.http``, and a burst against a small server of known answers (the proxy it runs through is
+``scripts/proxy``, tested with its config in ``tests/tooling/test_proxy.py``)."""
 
 from __future__ import annotations
 
 import asyncio
-import subprocess
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import TypeVar
-
-import pytest
 
 from bench.common import exchange, get_request
 from bench.peak import _burst, _errors
-from bench.proxy import nginx_binary, proxy_config
 
 T = TypeVar("T")
 
 ANSWERS = {
-    b"/ok": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Cache: HIT\r\n\r\nhello",
+    b"/ok": b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-Cache-Status: HIT\r\n\r\nhello",
     b"/chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
     b"3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n",
     b"/moved": b"HTTP/1.1 302 Found\r\nLocation: /ok\r\nContent-Length: 0\r\n\r\n",
@@ -70,23 +65,3 @@ def test_a_burst_counts_every_answer_errors_and_cache_hits_and_reconnects_after_
 def test_a_burst_past_its_cap_stops_sending_and_says_how_many_went() -> None:
     burst = _run(lambda port: _burst(port, [get_request("/ok")] * 50, 2, cap=0))
     assert burst.total == 50 and not burst.latencies
-
-
-def test_the_proxy_config_keeps_only_what_the_server_allows_and_passes_websockets(
-    tmp_path: Path,
-) -> None:
-    config = proxy_config(str(tmp_path), 8080, [9001, 9002])
-    assert "server 127.0.0.1:9001;" in config and "server 127.0.0.1:9002;" in config
-    assert "listen 127.0.0.1:8080;" in config
-    assert "proxy_cache pages;" in config and "proxy_cache_valid" not in config
-    assert "proxy_set_header Upgrade $http_upgrade;" in config
-    binary = nginx_binary()
-    if binary is None:
-        pytest.skip("nginx is not installed")
-    (tmp_path / "nginx.conf").write_text(config)
-    checked = subprocess.run(
-        [binary, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-        capture_output=True,
-        text=True,
-    )
-    assert checked.returncode == 0, checked.stderr
