@@ -95,10 +95,14 @@ def shared_page_csrf(request: HttpRequest) -> dict[str, Any]:
     return {"csrf_token": ""} if getattr(request, SHARED_FLAG, False) else {}
 
 
-def cached_page(version_of: VersionOf, *, vary: tuple[str, ...] = ()) -> Callable[[View], View]:
+def cached_page(
+    version_of: VersionOf, *, vary: tuple[str, ...] = (), clock_seconds: int | None = None
+) -> Callable[[View], View]:
     """Wrap a GET view: ETag, Last-Modified, 304, Cache-Control and Vary as above, and
     the server's copy of the shared page. ``version_of(request, **kwargs)`` gets the
-    URL's arguments; ``vary`` names request headers the page also depends on."""
+    URL's arguments; ``vary`` names request headers the page also depends on;
+    ``clock_seconds``: the page also shows the time (a countdown and the server's time it
+    counts from), so a copy serves for at most that long and has no Last-Modified."""
 
     def decorate(view: View) -> View:
         @wraps(view)
@@ -108,7 +112,9 @@ def cached_page(version_of: VersionOf, *, vary: tuple[str, ...] = ()) -> Callabl
             version = version_of(request, *args, **kwargs)
             if version is None or _message_waiting(request):
                 return view(request, *args, **kwargs)
-            return _serve(request, version, vary, lambda: view(request, *args, **kwargs))
+            return _serve(
+                request, version, vary, clock_seconds, lambda: view(request, *args, **kwargs)
+            )
 
         return wrapped
 
@@ -146,11 +152,17 @@ def _digest(page: str, tag: str, reader: str | None, request: HttpRequest) -> st
 
 
 def _serve(
-    request: HttpRequest, version: PageVersion, vary: tuple[str, ...], render: Callable[[], Any]
+    request: HttpRequest,
+    version: PageVersion,
+    vary: tuple[str, ...],
+    clock_seconds: int | None,
+    render: Callable[[], Any],
 ) -> HttpResponseBase:
     now = timezone.now()
     settled = now - version.changed_at >= timedelta(seconds=SETTLE_SECONDS)
     tag = version.tag if settled else f"{version.tag}~{int(now.timestamp()) // BUCKET_SECONDS}"
+    if clock_seconds:
+        tag = f"{tag}@{int(now.timestamp()) // clock_seconds}"
     reader = _reader(request)
     htmx = request.headers.get("HX-Request") == "true"
     page = "|".join(
@@ -166,8 +178,8 @@ def _serve(
     )
     digest = _digest(page, tag, reader, request)
     etag = f'W/"{digest}"'
-    modified = version.changed_at if settled else None
-    headers = _headers(etag, modified, reader is None, htmx, vary)
+    modified = version.changed_at if settled and not clock_seconds else None
+    headers = _headers(etag, modified, reader is None, htmx, vary, clock_seconds)
 
     template = HttpResponse()
     _apply(template, headers)
@@ -212,7 +224,10 @@ def _serve(
                 "body": response.content,  # type: ignore[attr-defined]
                 "headers": headers,
             }
-            cache.set(key, stored, timeout=SERVER_SECONDS if settled else BUCKET_SECONDS + 1)
+            lasts = SERVER_SECONDS if settled else BUCKET_SECONDS + 1
+            if clock_seconds:
+                lasts = min(lasts, clock_seconds + 1)
+            cache.set(key, stored, timeout=lasts)
             cache.set(latest_key, stored, timeout=SERVER_SECONDS)
     finally:
         if locked:
@@ -240,7 +255,12 @@ def _seconds(moment: datetime | None) -> int | None:
 
 
 def _headers(
-    etag: str, modified: datetime | None, shared: bool, htmx: bool, vary: tuple[str, ...]
+    etag: str,
+    modified: datetime | None,
+    shared: bool,
+    htmx: bool,
+    vary: tuple[str, ...],
+    clock_seconds: int | None,
 ) -> dict[str, str]:
     if not shared:
         control = "private, no-cache"
@@ -248,6 +268,8 @@ def _headers(
         control = "public, no-cache"
     else:
         seconds = settings.PAGE_CACHE_SHARED_SECONDS
+        if clock_seconds:
+            seconds = min(seconds, clock_seconds)
         control = f"public, max-age=0, s-maxage={seconds}, stale-while-revalidate={seconds}"
     headers = {"ETag": etag, "Cache-Control": control}
     if modified is not None:

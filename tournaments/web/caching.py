@@ -21,3 +21,9 @@ def public(view: View) -> View:
     ETag, 304, Cache-Control, the server's copy for anonymous readers. Only GET and HEAD
     are cached; a POST to the same address (the standings' fixed table) goes to the view."""
     return cached_page(_version)(view)
+
+
+def public_clock(view: View) -> View:
+    """``public`` for a page that also shows the time (the projector's content: its
+    countdown starts from the server's time on the page): a copy serves one second."""
+    return cached_page(_version, clock_seconds=1)(view)

@@ -15,7 +15,7 @@ from tournaments.web import (
     standings,
     tournaments,
 )
-from tournaments.web.caching import public
+from tournaments.web.caching import public, public_clock
 
 urlpatterns = [
     path("", accounts.home, name="home"),
@@ -147,7 +147,7 @@ urlpatterns = [
     path("tournaments/<int:pk>/projector/", projector.projector, name="projector"),
     path(
         "tournaments/<int:pk>/projector/content/",
-        public(projector.projector_content),
+        public_clock(projector.projector_content),
         name="projector-content",
     ),
     path(
