@@ -49,6 +49,7 @@ object is not there or not visible, and the view answers as it would).
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -63,6 +64,8 @@ from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
+
+logger = logging.getLogger(__name__)
 
 #: A change younger than this may still have writers in flight with a lower id (above).
 SETTLE_SECONDS = 10
@@ -110,8 +113,12 @@ def cached_page(
             if request.method not in ("GET", "HEAD"):
                 return view(request, *args, **kwargs)
             version = version_of(request, *args, **kwargs)
-            if version is None or _message_waiting(request):
+            if version is None:
                 return view(request, *args, **kwargs)
+            if _message_waiting(request):  # shown once, to this reader only
+                response = view(request, *args, **kwargs)
+                response["Cache-Control"] = "private, no-store"
+                return response
             return _serve(
                 request, version, vary, clock_seconds, lambda: view(request, *args, **kwargs)
             )
@@ -186,7 +193,7 @@ def _serve(
     answer = get_conditional_response(
         request, etag=etag, last_modified=_seconds(modified), response=template
     )
-    if answer is not template:  # 304 (or 412): nothing rendered
+    if answer is not None and answer is not template:  # 304 (or 412): nothing rendered
         return answer
 
     if reader is not None:
@@ -199,16 +206,17 @@ def _serve(
 
     key = "page:" + digest
     latest_key = "page-latest:" + hashlib.sha256(page.encode()).hexdigest()[:32]
-    stored = cache.get(key)
+    stored = _safely(cache.get, key)
     if stored is not None:
         response = _from_stored(stored)
         _apply(response, headers)
         return response
     lock = key + ":render"
-    locked = cache.add(lock, 1, timeout=RENDER_LOCK_SECONDS)
+    # Redis unreachable: every request renders (``_safely`` says True), as without a cache.
+    locked = _safely(cache.add, lock, 1, timeout=RENDER_LOCK_SECONDS, failed=True)
     if not locked:
         # Another request renders this version: the previous one, as it was, meanwhile.
-        previous = cache.get(latest_key)
+        previous = _safely(cache.get, latest_key)
         if previous is not None:
             response = _from_stored(previous)
             _apply(response, {**previous["headers"], "Cache-Control": "public, no-cache"})
@@ -227,12 +235,22 @@ def _serve(
             lasts = SERVER_SECONDS if settled else BUCKET_SECONDS + 1
             if clock_seconds:
                 lasts = min(lasts, clock_seconds + 1)
-            cache.set(key, stored, timeout=lasts)
-            cache.set(latest_key, stored, timeout=SERVER_SECONDS)
+            _safely(cache.set, key, stored, timeout=lasts)
+            _safely(cache.set, latest_key, stored, timeout=SERVER_SECONDS)
     finally:
         if locked:
-            cache.delete(lock)
+            _safely(cache.delete, lock)
     return response
+
+
+def _safely(call: Callable[..., Any], *args: Any, failed: Any = None, **kwargs: Any) -> Any:
+    """A cache call that fails open: the page is rendered as if nothing were cached (as
+    ``core.throttle`` does, the cache being Redis on the full stack)."""
+    try:
+        return call(*args, **kwargs)
+    except Exception:  # the cache's own errors: redis-py's, a refused connection
+        logger.warning("page cache unavailable", exc_info=True)
+        return failed
 
 
 def _rendered(response: HttpResponseBase) -> HttpResponseBase:

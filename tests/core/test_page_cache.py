@@ -176,3 +176,19 @@ def test_the_csrf_token_is_empty_on_a_shared_render_only() -> None:
     assert template.render({}, shared) == "[]"
     own = template.render({}, get())
     assert own != "[]" and len(own) > 10
+
+
+def test_an_unreachable_cache_renders_the_page_as_if_nothing_were_cached(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def down(*args: Any, **kwargs: Any) -> Any:
+        raise ConnectionError("Redis is restarting")
+
+    for name in ("get", "add", "set", "delete"):
+        monkeypatch.setattr(page_cache.cache, name, down)
+    view = Counted()
+    page = cached_page(version())(view)
+    first = page(get(), pk=1)
+    assert first.status_code == 200 and first["ETag"]
+    assert page(get(), pk=1).content == b"page 2"
+    assert page(get(HTTP_IF_NONE_MATCH=first["ETag"]), pk=1).status_code == 304

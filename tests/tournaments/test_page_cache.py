@@ -210,6 +210,7 @@ def test_a_reader_with_a_message_waiting_gets_it_on_an_uncached_page(client) -> 
     response = client.get(url)
     assert b"Saved for you only." in response.content
     assert "ETag" not in response
+    assert response["Cache-Control"] == "private, no-store"
     client.logout()
     client.cookies.pop("messages", None)
     assert b"Saved for you only." not in client.get(url).content
@@ -568,3 +569,22 @@ def test_the_projectors_content_is_rendered_again_every_second(
         again = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200
     assert rendered
+
+
+def test_drafts_seated_and_finished_move_the_organisers_version(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    """The round page holds "start" while a draft seated before the round runs."""
+    from gameplay.services import drafts
+
+    tournament, organiser, _ = running_tournament(4, auto_pair=False)
+    client.force_login(organiser)
+    # Any page of the tournament reads its version (the standings: round 1 is not paired).
+    reader = _Reader(client, f"/tournaments/{tournament.pk}/standings/")
+    (pod,) = drafts.create_pods(actor=organiser, tournament=tournament, pod_size=4)
+    assert not reader.still_fresh(), "the pairing now waits for the draft"
+    drafts.start_pod(actor=organiser, pod=pod)
+    reader.refresh()
+    with django_capture_on_commit_callbacks(execute=True):  # the touch is after the commit
+        drafts.end_pod(actor=organiser, pod=pod)
+    assert not reader.still_fresh(), "the draft is over: the round may be paired"
