@@ -496,7 +496,27 @@ def _check_in_many(t: Tournament) -> None:
     entrants.check_in_many(actor=organiser, tournament=t, everyone=True)
 
 
+def _added_by_organiser(t: Tournament) -> None:
+    organiser = member(t.club, Role.ORGANISER)
+    entrants.add_player(actor=organiser, tournament=t, username=UserFactory().username)
+
+
+def _added_from_a_list(t: Tournament) -> None:
+    from tournaments.services import guests
+
+    organiser = member(t.club, Role.ORGANISER)
+    guests.add_players_by_name(actor=organiser, tournament=t, names="Ada Guest\nBruno Guest")
+
+
+def _member_added(t: Tournament) -> None:
+    owner = member(t.club, Role.OWNER)
+    clubs.add_member(actor=owner, club=t.club, username=UserFactory().username, role=Role.JUDGE)
+
+
 SETUP_CHANGES = [
+    ("added by an organiser", _added_by_organiser),
+    ("added from a list", _added_from_a_list),
+    ("a member added to the club", _member_added),
     ("a registration", _register),
     ("a withdrawal", _withdraw),
     ("a check-in", _check_in),
