@@ -179,6 +179,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # No CSRF token on a page served to every anonymous reader (core.page_cache).
+                "core.page_cache.shared_page_csrf",
             ],
         },
     },
@@ -287,6 +289,11 @@ LOGIN_FAILURE_LIMIT_PER_USERNAME = env_int("LOGIN_FAILURE_LIMIT_PER_USERNAME", 1
 # Higher: a club's players often share one router's address.
 LOGIN_FAILURE_LIMIT_PER_ADDRESS = env_int("LOGIN_FAILURE_LIMIT_PER_ADDRESS", 50, minimum=1)
 LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60, minimum=1)
+
+#: Seconds a shared cache (the proxy) may answer a public page alone before asking again
+#: (``s-maxage``; core/page_cache.py): how late a full page load may be. Browsers and live
+#: refreshes always ask (a 304 costs one query); 0 makes the proxy ask every time.
+PAGE_CACHE_SHARED_SECONDS = env_int("PAGE_CACHE_SHARED_SECONDS", 2, minimum=0)
 
 LANGUAGE_CODE = "en"
 TIME_ZONE = env("TIME_ZONE", "UTC")

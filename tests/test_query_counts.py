@@ -153,6 +153,9 @@ PAGES: list[tuple[str, str, Url, int]] = [
     ),
     ("club list", "anonymous", lambda w: "/clubs/", 3),
     ("club detail", "organiser", lambda w: f"/clubs/{w.club_slug}/", 9),
+    # The public pages (pairings, standings, history, brackets, the projector's content and
+    # their API twins) read the tournament's version first (core.page_cache): one query
+    # more when rendered, one in all for a 304 or the server's copy (test_page_cache.py).
     (
         "round by table",
         "organiser",

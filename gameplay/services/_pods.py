@@ -34,6 +34,7 @@ from gameplay.models import DraftPod, DraftSeat, Pick, PickSource, PodStatus
 from gameplay.selectors import drafts as selectors
 from gameplay.selectors import state_cache
 from rules import draft as engine
+from tournaments.services.page_versions import pages_changed
 
 #: Sent once a pod's change is committed, with ``pod_id`` and its full ``snapshot`` (None:
 #: read it afresh). ``gameplay.realtime.broadcast`` pushes it to the pod's pages; the
@@ -105,6 +106,11 @@ def _save_state(pod: DraftPod, state: engine.DraftState, now: datetime) -> None:
         pod.status = PodStatus.FINISHED
         pod.finished_at = now
         fields += ["status", "finished_at"]
+        # The round it held may begin: the organisers' round page offers to start it
+        # (tournaments' page version). After the commit: a pick holds the pod's rows, and
+        # the tournament's row comes before them in the lock order (core.locks).
+        tournament_id = pod.tournament_id
+        transaction.on_commit(lambda: pages_changed(tournament_id), robust=True)
     pod.save(update_fields=fields)
     setattr(pod, _WRITTEN_STATE, (pod.version, state))
     state_cache.remember_on_commit(pod, state)

@@ -72,6 +72,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import policies
 from tournaments.services.locks import lock_tournament
+from tournaments.services.page_versions import pages_changed
 
 
 def _require_manager(actor: AnyUser, tournament: Tournament) -> None:
@@ -213,6 +214,7 @@ def create_pods(
             after=after,
         )
         pods.append(pod)
+    pages_changed(tournament.pk)  # the next round now waits for these drafts
     return pods
 
 

@@ -92,7 +92,9 @@ def test_the_contents_queries_do_not_grow_with_tables_or_pages(monkeypatch) -> N
     large = _queries(40, "1")
     later = _queries(40, "4")
     assert small == large == later, (small, large, later)
-    assert large <= 5
+    # 5, and the tournament's version read first (core.page_cache: a 304 or the server's
+    # copy is that one query alone, tests/tournaments/test_page_cache.py).
+    assert large <= 6
 
 
 def test_only_the_pages_matches_are_read(monkeypatch) -> None:

@@ -13,6 +13,7 @@ from tournaments.api import (
     standings,
     tournaments,
 )
+from tournaments.api.caching import public
 
 club_members = clubs.ClubMemberViewSet
 registration_set = registrations.RegistrationViewSet
@@ -99,26 +100,26 @@ urlpatterns = [
         tournaments.TournamentFinishView.as_view(),
         name="api-finish",
     ),
-    path("tournaments/<int:pk>/stages/", stages.StageListView.as_view(), name="api-stages"),
+    path("tournaments/<int:pk>/stages/", public(stages.StageListView.as_view()), name="api-stages"),
     path("tournaments/<int:pk>/pods/", pods.PodStageView.as_view(), name="api-pod-stage"),
     path("matches/<int:pk>/pod-report/", pods.PodReportView.as_view(), name="api-pod-report"),
     path("matches/<int:pk>/pod-confirm/", pods.PodConfirmView.as_view(), name="api-pod-confirm"),
     path("matches/<int:pk>/pod-judge/", pods.PodJudgeView.as_view(), name="api-pod-judge"),
     path(
         "tournaments/<int:pk>/stages/<int:number>/bracket/",
-        stages.BracketView.as_view(),
+        public(stages.BracketView.as_view()),
         name="api-bracket",
     ),
     path(
         "tournaments/<int:pk>/stages/<int:number>/bracket.csv",
-        stages.BracketExportView.as_view(),
+        public(stages.BracketExportView.as_view()),
         name="api-bracket-csv",
     ),
     path("tournaments/<int:pk>/swiss/", stages.SwissSettingsView.as_view(), name="api-swiss"),
-    path("tournaments/<int:pk>/rounds/", rounds.RoundListView.as_view(), name="api-rounds"),
+    path("tournaments/<int:pk>/rounds/", public(rounds.RoundListView.as_view()), name="api-rounds"),
     path(
         "tournaments/<int:pk>/rounds/<int:number>/",
-        rounds.RoundDetailView.as_view(),
+        public(rounds.RoundDetailView.as_view()),
         name="api-round",
     ),
     path(
@@ -141,9 +142,13 @@ urlpatterns = [
         rounds.RoundSwapView.as_view(),
         name="api-round-swap",
     ),
-    path("tournaments/<int:pk>/matches/", matches.MatchListView.as_view(), name="api-matches"),
     path(
-        "tournaments/<int:pk>/standings/", standings.StandingsView.as_view(), name="api-standings"
+        "tournaments/<int:pk>/matches/", public(matches.MatchListView.as_view()), name="api-matches"
+    ),
+    path(
+        "tournaments/<int:pk>/standings/",
+        public(standings.StandingsView.as_view()),
+        name="api-standings",
     ),
     path("tournaments/<int:pk>/events/", standings.EventFeedView.as_view(), name="api-events"),
     path(
@@ -153,7 +158,7 @@ urlpatterns = [
     ),
     re_path(
         r"^tournaments/(?P<pk>[0-9]+)/export/(?P<what>pairings|standings)\.(?P<fmt>csv|json)$",
-        standings.ExportView.as_view(),
+        public(standings.ExportView.as_view()),
         name="api-export",
     ),
     path(

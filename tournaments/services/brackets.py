@@ -74,6 +74,7 @@ from tournaments.selectors.round_robins import groups_of
 from tournaments.services import stages
 from tournaments.services.locks import lock_tournament
 from tournaments.services.outcomes import seat_rows
+from tournaments.services.page_versions import pages_changed
 
 __all__ = ["AFTER", "ONLY", "add_stage", "advance_bracket", "begin", "seed"]
 
@@ -201,6 +202,7 @@ def add_stage(
             "cut_per_group": cut_per_group,
         },
     )
+    pages_changed(tournament.pk)
     return stage
 
 

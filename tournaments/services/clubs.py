@@ -27,6 +27,7 @@ from core.locks import lock_all, lock_one
 from tournaments.models import Club, Invitation, Membership, Role
 from tournaments.models.clubs import validate_time_zone
 from tournaments.selectors import policies
+from tournaments.services.page_versions import club_pages_changed
 from tournaments.services.people import ensure_player
 
 User = get_user_model()
@@ -100,6 +101,7 @@ def set_time_zone(*, actor: AnyUser, club: Club, time_zone: str) -> Club:
         before={"time_zone": before},
         after={"time_zone": time_zone},
     )
+    club_pages_changed(locked.pk)
     return locked
 
 
@@ -137,6 +139,7 @@ def add_member(*, actor: AnyUser, club: Club, username: str, role: str = Role.ME
         club=club,
         after={"user": user.get_username(), "role": role},
     )
+    club_pages_changed(club.pk)
     return membership
 
 
@@ -193,6 +196,7 @@ def set_role(*, actor: AnyUser, membership: Membership, role: str) -> Membership
         before=before,
         after={"role": role},
     )
+    club_pages_changed(club.pk)
     return membership
 
 
@@ -213,6 +217,7 @@ def remove_member(*, actor: AnyUser, membership: Membership) -> None:
         club=club,
         before={"user": membership.user.get_username(), "role": membership.role},
     )
+    club_pages_changed(club.pk)
     membership.delete()
     # Their open sockets lose the role at once: a removed judge stops tapping (core.access).
     access.changed([membership.user_id])
@@ -282,6 +287,7 @@ def accept_invitation(*, user: AnyUser, token: str) -> Membership:
             club=invitation.club,
             after={"role": invitation.role},
         )
+        club_pages_changed(invitation.club_id)
     invitation.accepted_at = timezone.now()
     invitation.accepted_by = user
     invitation.save(update_fields=["accepted_at", "accepted_by"])

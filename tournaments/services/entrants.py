@@ -32,6 +32,7 @@ from tournaments.selectors import policies
 from tournaments.services import teams
 from tournaments.services._entries import audit_entry, entrants_changed, registration_state
 from tournaments.services.locks import lock_registration, lock_tournament
+from tournaments.services.page_versions import pages_changed
 from tournaments.services.people import ensure_player
 
 User = get_user_model()
@@ -137,6 +138,7 @@ def _take_seat(
         params={"entrant": registration.name, "tournament": tournament.name},
         before=before,
     )
+    pages_changed(tournament.pk)
     entrants_changed([registration])
     return registration
 
@@ -204,6 +206,7 @@ def _withdraw(
         params={"entrant": registration.name, "tournament": tournament.name},
         before=before,
     )
+    pages_changed(tournament.pk)
     entrants_changed([registration])
     return registration
 
@@ -222,6 +225,7 @@ def check_in(*, actor: AnyUser, registration: Registration) -> Registration:
         raise Conflict(_check_in_closed_message(tournament), code="check_in_closed")
     _require_team_complete(registration, yours=True)
     member = "partner" if registration.player.user_id != actor.pk else "player"
+    pages_changed(tournament.pk)
     return _mark_checked_in(
         actor=actor, registration=registration, tournament=tournament, members=(member,)
     )
@@ -338,6 +342,7 @@ def check_in_player(*, actor: AnyUser, registration: Registration) -> Registrati
     if registration.status != RegistrationStatus.REGISTERED:
         raise Conflict(f"{registration.name} is not registered.", code="not_registered")
     _require_team_complete(registration, yours=False)
+    pages_changed(tournament.pk)
     return _mark_checked_in(actor=actor, registration=registration, tournament=tournament)
 
 
@@ -396,6 +401,7 @@ def drop_player(*, actor: AnyUser, registration: Registration) -> Registration:
         stamps={"dropped_after_round": after_round},
         after={"dropped_after_round": after_round},
     )
+    pages_changed(tournament.pk)
     return reg
 
 
@@ -419,6 +425,7 @@ def readd_player(*, actor: AnyUser, registration: Registration) -> Registration:
         tournament=tournament,
         stamps={"dropped_after_round": None},
     )
+    pages_changed(tournament.pk)
     return reg
 
 
@@ -488,6 +495,7 @@ def add_late_entrant(
         tournament=tournament,
         after={"status": reg.status, "joined_round": joins},
     )
+    pages_changed(tournament.pk)
     entrants_changed([reg])
     return reg
 
@@ -568,4 +576,6 @@ def check_in_many(
             skipped.append(reg)
         else:
             done.append(_mark_checked_in(actor=actor, registration=reg, tournament=tournament))
+    if done:
+        pages_changed(tournament.pk)
     return CheckedIn(checked_in=done, already=already, skipped=skipped)

@@ -54,6 +54,7 @@ from tournaments.selectors import policies
 from tournaments.services import people, teams
 from tournaments.services._entries import audit_entry, entrants_changed
 from tournaments.services.locks import lock_tournament
+from tournaments.services.page_versions import pages_changed
 
 User = get_user_model()
 
@@ -441,6 +442,7 @@ def add_players_by_name(
                 field=FIELD,
             )
     entrants_changed(result.registrations)  # an organiser may have entered themselves
+    pages_changed(tournament.pk)
     return result
 
 

@@ -20,6 +20,7 @@ from core.errors import Conflict, InvalidInput
 from core.locks import lock_one
 from tournaments.models import AccountName, Player
 from tournaments.models.clubs import CLAIM_CODE_ALPHABET, CLAIM_CODE_LENGTH
+from tournaments.services.page_versions import player_pages_changed
 
 User = get_user_model()
 
@@ -118,6 +119,7 @@ def update_profile(*, user: AnyUser, display_name: str) -> Player:
         before=before,
         after={"display_name": player.display_name},
     )
+    player_pages_changed(player.pk)
     return player
 
 
@@ -189,4 +191,5 @@ def attach_guest(*, user: AnyUser, code: str, display_name: str = "") -> Player:
         after={"user": user.get_username(), "display_name": guest.display_name},
     )
     access.changed([user.pk])  # the guest's entries are theirs now (core.access)
+    player_pages_changed(guest.pk)
     return guest

@@ -65,6 +65,7 @@ from tournaments.selectors import policies
 from tournaments.selectors.names import stage_params
 from tournaments.services import results, seat_rules, stages
 from tournaments.services.locks import lock_tournament
+from tournaments.services.page_versions import pages_changed
 
 # --- the stage ---------------------------------------------------------------------------
 
@@ -135,6 +136,7 @@ def add_stage(
         tournament=tournament,
         after={"kind": StageKind.PODS, "rounds": rounds, "fill": fill, "scoring": scoring},
     )
+    pages_changed(tournament.pk)
     return stage
 
 

@@ -16,6 +16,7 @@ from core.errors import InvalidInput
 from tournaments.models import Registration
 from tournaments.selectors import policies
 from tournaments.services.locks import lock_registration, lock_tournament
+from tournaments.services.page_versions import pages_changed
 
 #: The highest fixed table (a bound on the input; no club has more tables).
 MAX_FIXED_TABLE = 999
@@ -53,4 +54,5 @@ def set_fixed_table(
         before={"fixed_table": before},
         after={"fixed_table": table},
     )
+    pages_changed(tournament.pk)
     return reg

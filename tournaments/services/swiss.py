@@ -69,6 +69,7 @@ from tournaments.services import stages
 from tournaments.services.entrants import latest_round_number
 from tournaments.services.locks import lock_round, lock_tournament
 from tournaments.services.outcomes import apply_outcome, seat_rows
+from tournaments.services.page_versions import pages_changed
 
 logger = logging.getLogger(__name__)
 
@@ -352,6 +353,7 @@ def pair_round_again(*, actor: Actor, round: Round) -> PairedAgain:
             "same": same,
         },
     )
+    pages_changed(tournament.pk)
     return PairedAgain(round=new, redrawn=paired.redrawn, seed=paired.seed, same=same)
 
 
@@ -455,6 +457,7 @@ def swap_players(
         before={"tables": {first.pk: m1.table, second.pk: m2.table}},
         after={"tables": {first.pk: m2.table, second.pk: m1.table}},
     )
+    pages_changed(tournament.pk)
     return rnd
 
 
@@ -530,4 +533,5 @@ def update_swiss_settings(
         before=before,
         after={name: getattr(settings, name) for name in changes},
     )
+    pages_changed(tournament.pk)
     return settings

@@ -39,6 +39,7 @@ from tournaments.models import (
 from tournaments.selectors import policies
 from tournaments.services._entries import audit_entry, entrants_changed, registration_state
 from tournaments.services.locks import lock_registration, lock_tournament
+from tournaments.services.page_versions import pages_changed
 from tournaments.services.people import ensure_player
 
 User = get_user_model()
@@ -215,6 +216,7 @@ def invite_teammate(*, actor: AnyUser, registration: Registration, username: str
         params={"team": registration.name, "player": partner.display_name},
         before=before,
     )
+    pages_changed(registration.tournament_id)
     return registration
 
 
@@ -245,6 +247,7 @@ def answer_invitation(*, actor: AnyUser, registration: Registration, accept: boo
         params={"player": partner.display_name, "team": registration.name},
         before=before,
     )
+    pages_changed(registration.tournament_id)
     entrants_changed([registration])
     return registration
 
@@ -277,6 +280,7 @@ def remove_teammate(*, actor: AnyUser, registration: Registration) -> Registrati
         params={"player": partner.display_name, "team": registration.name},
         before=before,
     )
+    pages_changed(registration.tournament_id)
     return registration
 
 
@@ -299,6 +303,7 @@ def assign_teammate(*, actor: AnyUser, registration: Registration, username: str
         params={"player": partner.display_name, "team": registration.name},
         before=before,
     )
+    pages_changed(registration.tournament_id)
     entrants_changed([registration])
     return registration
 
@@ -328,4 +333,5 @@ def rename_team(*, actor: AnyUser, registration: Registration, team_name: str) -
         params={"old": old, "new": name},
         before=before,
     )
+    pages_changed(registration.tournament_id)
     return registration

@@ -15,6 +15,7 @@ from tournaments.web import (
     standings,
     tournaments,
 )
+from tournaments.web.caching import public, public_clock
 
 urlpatterns = [
     path("", accounts.home, name="home"),
@@ -73,7 +74,11 @@ urlpatterns = [
         name="registration-check-in",
     ),
     path("tournaments/<int:pk>/rounds/", rounds.round_current, name="round-current"),
-    path("tournaments/<int:pk>/rounds/<int:number>/", rounds.round_detail, name="round-detail"),
+    path(
+        "tournaments/<int:pk>/rounds/<int:number>/",
+        public(rounds.round_detail),
+        name="round-detail",
+    ),
     path("tournaments/<int:pk>/rounds/<int:number>/slips/", rounds.round_slips, name="round-slips"),
     path("tournaments/<int:pk>/do/<slug:action>/", rounds.round_action, name="round-action"),
     path(
@@ -107,12 +112,14 @@ urlpatterns = [
         name="registration-action",
     ),
     path("tournaments/<int:pk>/late-entrant/", registration.late_entrant, name="late-entrant"),
-    path("tournaments/<int:pk>/standings/", standings.standings, name="standings"),
-    path("tournaments/<int:pk>/history/", standings.history, name="history"),
-    path("tournaments/<int:pk>/results/", final_results.final_results, name="final-results"),
+    path("tournaments/<int:pk>/standings/", public(standings.standings), name="standings"),
+    path("tournaments/<int:pk>/history/", public(standings.history), name="history"),
+    path(
+        "tournaments/<int:pk>/results/", public(final_results.final_results), name="final-results"
+    ),
     path(
         "tournaments/<int:pk>/results/card.svg",
-        final_results.final_results_card,
+        public(final_results.final_results_card),
         name="final-results-card",
     ),
     path("tournaments/<int:pk>/matches/<int:match_pk>/", results.match_detail, name="match"),
@@ -128,17 +135,19 @@ urlpatterns = [
     path("tournaments/<int:pk>/pods/", pods.pod_stage, name="pods"),
     path("tournaments/<int:pk>/stages/<int:number>/pods/", pods.pod_stage, name="pod-stage"),
     path("tournaments/<int:pk>/pods/slips/", pods.pod_slips, name="pod-slips"),
-    path("tournaments/<int:pk>/stages/<int:number>/bracket/", stages.bracket, name="bracket"),
+    path(
+        "tournaments/<int:pk>/stages/<int:number>/bracket/", public(stages.bracket), name="bracket"
+    ),
     path(
         "tournaments/<int:pk>/stages/<int:number>/grid/",
-        stages.round_robin_grid,
+        public(stages.round_robin_grid),
         name="round-robin",
     ),
     path("tournaments/<int:pk>/timer/", rounds.round_timer, name="round-timer"),
     path("tournaments/<int:pk>/projector/", projector.projector, name="projector"),
     path(
         "tournaments/<int:pk>/projector/content/",
-        projector.projector_content,
+        public_clock(projector.projector_content),
         name="projector-content",
     ),
     path(

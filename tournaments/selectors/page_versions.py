@@ -1,0 +1,49 @@
+"""A tournament's version: what its public pages are cached and validated by
+(``core.page_cache``; docs/architecture.md, "Pages a proxy can cache").
+
+The version is the newest entry of the tournament's event feed (its id and time) and the
+tournament row's ``updated_at``, read in one query with the visibility check, through the
+feed's ``(tournament, id)`` index. A write costs nothing for it: every change a public
+page shows either records an event (a report, a confirmation, a round paired, started,
+timed or complete, a stage started, the tournament started or finished) or is a rarer
+edit that touches ``updated_at`` in its service's transaction
+(``tournaments.services.page_versions``: registrations, drops, re-pairing, swaps, team
+names, stages added or completed, the announcement, fixed tables, settings, a player's
+new name, the club's time zone, its members' roles).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import OuterRef, Subquery
+
+from core.models import Event
+from core.page_cache import PageVersion
+from tournaments.models import Tournament
+from tournaments.selectors.tournaments import _visible_to
+
+if TYPE_CHECKING:
+    from core.auth import AnyUser
+
+
+def tournament_version(user: AnyUser, pk: int) -> PageVersion | None:
+    """The version of tournament ``pk``'s pages, or ``None`` when ``user`` may not see it
+    (the page answers 404 as it always did). One query."""
+    newest = Event.objects.filter(tournament=OuterRef("pk")).order_by("-id")
+    row = (
+        Tournament.objects.filter(_visible_to(user), pk=pk)
+        .annotate(
+            event_id=Subquery(newest.values("id")[:1]),
+            event_at=Subquery(newest.values("created_at")[:1]),
+        )
+        .values_list("updated_at", "event_id", "event_at")
+        .first()
+    )
+    if row is None:
+        return None
+    updated_at, event_id, event_at = row
+    changed_at = max(updated_at, event_at) if event_at is not None else updated_at
+    return PageVersion(
+        tag=f"t{pk}.e{event_id or 0}.u{updated_at.timestamp():.6f}", changed_at=changed_at
+    )
