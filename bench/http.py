@@ -305,7 +305,9 @@ def _start(
 def _wait_healthy(port: int, server: subprocess.Popen[bytes], log_path: str) -> None:
     import urllib.request
 
-    for _ in range(300):
+    # Patient: five workers importing Django on a busy two-core machine take a while.
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
         if server.poll() is not None:
             sys.exit(f"the server exited:\n{Path(log_path).read_text()[-3000:]}")
         try:
