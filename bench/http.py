@@ -25,8 +25,8 @@ and one confirmation, nothing lost or doubled. It exits non-zero if the check fa
 out into a temporary ``git worktree``, gives it a database, a Celery worker, queues and
 channel prefixes of its own, and benchmarks both by turns (``--turns`` each, default 2:
 old, new, old, new), each turn on a fresh set of tournaments, then prints each phase's
-requests per second and CPU per request side by side (the median turn of each, and the
-ratio). Figures on a shared machine are noisy: compare only within one run.
+requests per second and CPU per request side by side (the median over its turns, and
+the ratio). Figures on a shared machine are noisy: compare only within one run.
 
 Needs PostgreSQL and Redis (``DATABASE_URL`` base, default ``postgres://postgres@127.0.0.1:
 5432/cardclub``, and ``BENCH_REDIS_URL``, default database 13). It uses its own database
@@ -541,14 +541,19 @@ def _turn(side: Side, server_spec: str, args: argparse.Namespace, logs: str, lab
     return bool(problems)
 
 
-def _median_turn(phases: list[Phase]) -> Phase:
-    return sorted(phases, key=lambda p: len(p.latencies) / p.seconds)[(len(phases) - 1) // 2]
+def _rate(phase: Phase) -> float:
+    return len(phase.latencies) / phase.seconds
+
+
+def _cpu_ms(phase: Phase) -> float:
+    return phase.cpu / len(phase.latencies) * 1000
 
 
 def _compare(old: Side, new: Side, servers: list[str]) -> None:
-    """Each phase's median turn, side by side, and new against old."""
+    """Each phase's median over the turns (of the rates, and of the CPU per request), side
+    by side, and new against old."""
     print(
-        f"\nmedian turn of each     {old.name + ' per s':>14} {'this per s':>11} {'ratio':>6}"
+        f"\nmedian of the turns     {old.name + ' per s':>14} {'this per s':>11} {'ratio':>6}"
         f" {old.name + ' CPU ms':>14} {'this CPU ms':>12}",
         flush=True,
     )
@@ -558,13 +563,12 @@ def _compare(old: Side, new: Side, servers: list[str]) -> None:
             after = new.turns.get((spec, phase_name))
             if not before or not after:
                 continue
-            a, b = _median_turn(before), _median_turn(after)
-            rate_a = len(a.latencies) / a.seconds
-            rate_b = len(b.latencies) / b.seconds
+            rate_a = statistics.median(_rate(p) for p in before)
+            rate_b = statistics.median(_rate(p) for p in after)
             print(
                 f"{spec[:9]:<9} {phase_name:<13} {rate_a:>14.0f} {rate_b:>11.0f}"
-                f" {rate_b / rate_a:>6.2f} {a.cpu / len(a.latencies) * 1000:>14.2f}"
-                f" {b.cpu / len(b.latencies) * 1000:>12.2f}",
+                f" {rate_b / rate_a:>6.2f} {statistics.median(_cpu_ms(p) for p in before):>14.2f}"
+                f" {statistics.median(_cpu_ms(p) for p in after):>12.2f}",
                 flush=True,
             )
 

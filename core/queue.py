@@ -169,9 +169,7 @@ def ring(items: Iterable[str]) -> None:
     the worker's run queued only if the bell rang now. Never raises."""
     items = list(dict.fromkeys(items))
     try:
-        rung = _redis().eval(
-            _RING, 2, *_keys(), int(BELL_SECONDS * 1000), PENDING_SECONDS, *items
-        )
+        rung = _redis().eval(_RING, 2, *_keys(), int(BELL_SECONDS * 1000), PENDING_SECONDS, *items)
     except Exception:
         logger.warning("could not reach Redis after a commit: doing its work here", exc_info=True)
         _do(items)

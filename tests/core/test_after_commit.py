@@ -171,13 +171,15 @@ def test_a_rolled_back_report_tells_nothing_and_queues_nothing(
     matches, _ = _open_match()
     match = matches[0]
     spy = spying()
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(Rollback):
-        with transaction.atomic():  # the live table's way: its own transaction, the match locked
-            results.record_report(
-                actor=match.a.player.user, match=lock_match(match.pk), games=A_WINS
-            )
-            assert Match.objects.get(pk=match.pk).status == MatchStatus.REPORTED
-            raise Rollback
+    # The live table's way: a transaction of its own, the match locked, then a failure.
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(Rollback),
+        transaction.atomic(),
+    ):
+        results.record_report(actor=match.a.player.user, match=lock_match(match.pk), games=A_WINS)
+        assert Match.objects.get(pk=match.pk).status == MatchStatus.REPORTED
+        raise Rollback
     assert spy.redis == [] and spy.published == [] and spy.told == []
     assert core_tasks.after_commit() == 0
     assert spy.told == [] and spy.published == []
