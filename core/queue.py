@@ -133,7 +133,7 @@ def gather(item: str) -> None:
     if batch is not None and not batch.sent:
         entry = next((h for h in hooks if h[1] == batch.send), None)
     if entry is None:  # the transaction's first item (an earlier batch committed or rolled back)
-        batch = connection._after_commit_batch = _Batch()  # type: ignore[attr-defined]
+        batch = connection._after_commit_batch = _Batch()
         # No savepoint: only the whole transaction's rollback drops the sending hook.
         entry = (set(), batch.send, True)
     else:
