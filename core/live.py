@@ -7,7 +7,9 @@
 - **Sending** (:func:`after_commit`, :func:`send`, :func:`broadcast_snapshot`,
   :func:`tell`): a change reaches the pages only once it is committed, so a page never
   shows what a rollback undoes; a failure to reach the channel layer is logged, never
-  raised (the pages poll while they hear nothing).
+  raised (the pages poll while they hear nothing). With a worker, a tell leaves with the
+  commit's other after-commit work as one message and the worker sends it
+  (``core.queue``: one message a commit).
 - **Snapshot versions** (:func:`publish`): a snapshot is complete and carries its
   ``version``; from the event loop only the newest waiting one per group goes out, and a
   page ignores one older than what it shows.
