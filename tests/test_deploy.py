@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -129,3 +130,62 @@ def test_compose_trusts_the_proxy_on_its_own_network_for_client_addresses() -> N
     assert resolved["networks"]["default"]["ipam"]["config"][0]["subnet"] == "10.9.0.0/24"
     # scripts/web hands the setting to uvicorn.
     assert '--forwarded-allow-ips "${FORWARDED_ALLOW_IPS' in (ROOT / "scripts" / "web").read_text()
+
+
+def _mounts(service: dict) -> dict[str, str]:
+    """A service's volumes, target -> source (Compose v1 writes "source:target:mode")."""
+    mounts = {}
+    for volume in service["volumes"]:
+        if isinstance(volume, str):
+            source, target, *_ = volume.split(":")
+            mounts[target] = source
+        else:
+            mounts[volume["target"]] = volume["source"]
+    return mounts
+
+
+def test_compose_puts_the_proxy_in_front_of_two_web_servers() -> None:
+    """Issue 24: nginx (deploy/nginx) in front of two web servers: it publishes the site's
+    port, they publish none (every client comes through it, so its X-Forwarded-For is the
+    one the web servers trust); static files from a volume the image's collectstatic
+    output is copied into; every placeholder of the config's template given."""
+    resolved = yaml.safe_load(_compose_config(SECRET_KEY=KEY).stdout)
+    services = resolved["services"]
+    webs = [name for name in ("web", "web2") if name in services]
+    assert webs == ["web", "web2"]
+    for name in webs:
+        web = services[name]
+        assert web["command"] == ["scripts/web", "8000"]
+        assert "healthcheck" in web and not web.get("ports"), name
+        assert web["environment"] == services["web"]["environment"]
+
+    proxy = services["proxy"]
+    assert str(proxy["image"]).startswith("nginx:")
+    assert "healthcheck" in proxy
+    assert {name: dependency["condition"] for name, dependency in proxy["depends_on"].items()} == {
+        "static": "service_completed_successfully",
+        "web": "service_healthy",
+        "web2": "service_healthy",
+    }
+    environment = proxy["environment"]
+    template = (ROOT / "deploy" / "nginx" / "templates" / "cardclub.conf.template").read_text()
+    placeholders = set(re.findall(r"\$\{(CARDCLUB_[A-Z_]+)\}", template))
+    assert placeholders == {k for k in environment if k.startswith("CARDCLUB_")}
+    upstreams = re.findall(r"server (\S+?):8000", environment["CARDCLUB_UPSTREAMS"])
+    assert upstreams == webs
+    (published,) = proxy["ports"]
+    assert int(published["target"]) == int(environment["CARDCLUB_LISTEN"])
+    assert int(published["published"]) == 8000
+
+    mounts = _mounts(proxy)
+    assert Path(mounts["/etc/nginx/nginx.conf"]) == ROOT / "deploy" / "nginx" / "nginx.conf"
+    assert Path(mounts["/etc/nginx/templates"]) == ROOT / "deploy" / "nginx" / "templates"
+    # The image writes templates/cardclub.conf.template to conf.d/cardclub.conf.
+    assert (
+        "include /etc/nginx/conf.d/cardclub.conf;"
+        in Path(mounts["/etc/nginx/nginx.conf"]).read_text()
+    )
+    static = _mounts(services["static"])
+    assert mounts[environment["CARDCLUB_STATIC_ROOT"]] == static["/srv/static"] == "static"
+    assert "/app/staticfiles/." in " ".join(services["static"]["command"])
+    assert "collectstatic" in (ROOT / "Dockerfile").read_text()

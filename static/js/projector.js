@@ -2,13 +2,17 @@
 //
 // Live: the tournament's websocket (/ws/tournaments/<id>/projector/) says "hello" on every
 // (re)connect and "changed" after every change; the page then fetches its content again
-// (htmx: the container's hx-get, triggered by "projector:refresh"). A hello always
+// (htmx.ajax: the container's data-content, the page on show). A hello always
 // refreshes, since the page may have missed a change while it was away. The socket is
 // static/js/live.js's: while it is down the page reconnects and polls the content.
 //
 // The clock counts down from the server's time: each fetched content says what time the
 // server had (data-now-ms), and the page keeps the difference to its own clock. The tables
 // scroll slowly when they do not fit, pausing at the top and at the bottom.
+//
+// A big round comes a page of tables at a time (#pj-pager in the content: its page, how
+// many pages, how long a page stays): the screen turns to the next page on a steady beat,
+// whatever the live refreshes in between, and every refresh fetches the page on show.
 (function () {
   "use strict";
   var root = document.getElementById("projector-content");
@@ -21,6 +25,15 @@
 
   // --- fetching the content ------------------------------------------------------------
 
+  var base = root.getAttribute("data-content");
+  var page = 1, pages = 1, turnTimer = null, turnMs = 0;
+
+  function fetchContent() {
+    if (!window.htmx) return;
+    var url = page > 1 ? base + (base.indexOf("?") < 0 ? "?" : "&") + "page=" + page : base;
+    window.htmx.ajax("GET", url, { source: root, target: root, swap: "innerHTML" });
+  }
+
   var refreshTimer = null;
   function refresh() {
     // A burst of changes (a round paired, eight results in) becomes one or two fetches; a
@@ -28,8 +41,30 @@
     if (refreshTimer) return;
     refreshTimer = setTimeout(function () {
       refreshTimer = null;
-      if (window.htmx) window.htmx.trigger(root, "projector:refresh");
+      fetchContent();
     }, 150 + Math.random() * 350);
+  }
+
+  // --- a big round's pages ------------------------------------------------------------------
+
+  function readPager() {
+    // What the content says: how many pages now (a round paired, a round complete) and how
+    // long one stays. The page shown is the screen's own: a refresh that was on its way
+    // while the page turned must not turn it back.
+    var pager = document.getElementById("pj-pager");
+    pages = pager ? Number(pager.getAttribute("data-pages")) || 1 : 1;
+    if (page > pages) page = 1;
+    var ms = pager ? (Number(pager.getAttribute("data-seconds")) || 15) * 1000 : 0;
+    if (ms === turnMs) return;
+    turnMs = ms;
+    clearInterval(turnTimer); turnTimer = null;
+    if (ms) {
+      turnTimer = setInterval(function () {
+        if (pages <= 1) return;
+        page = page % pages + 1;
+        fetchContent();
+      }, ms);
+    }
   }
 
   // --- the clock ----------------------------------------------------------------------------
@@ -164,9 +199,12 @@
   // the screen keeps what it shows until the next one.
   document.body.addEventListener("htmx:afterSwap", function (event) {
     if (event.detail.target !== root) return;
-    syncClock(); tick();
+    syncClock(); tick(); readPager();
   });
 
+  var first = document.getElementById("pj-pager");
+  if (first) page = Number(first.getAttribute("data-page")) || 1;
+  readPager();
   syncClock(); tick(); setInterval(tick, 250);
   window.requestAnimationFrame(step);
   active(); keepAwake(); follow();

@@ -27,10 +27,10 @@ def _fake_bin(tmp_path: Path, programs: dict[str, str]) -> str:
     return str(folder)
 
 
-def _run(path: str, pytest_args: str = "", database_url: str | None = None):
+def _run(path: str, pytest_args: str = "", database_url: str | None = None, **extra: str):
     db = settings.DATABASES["default"]
     url = database_url or f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    env = {"PATH": path, "HOME": os.environ.get("HOME", "/tmp")}
+    env = {"PATH": path, "HOME": os.environ.get("HOME", "/tmp"), **extra}
     started = time.monotonic()
     done = subprocess.run(
         ["/bin/bash", str(SCRIPT), sys.executable, url, settings.REDIS_URL, pytest_args],
@@ -46,7 +46,13 @@ def _run(path: str, pytest_args: str = "", database_url: str | None = None):
 def test_without_chromium_and_no_way_to_install_it_stops_at_once_with_the_command(tmp_path):
     path = _fake_bin(
         tmp_path,
-        {"id": "echo 1000", "sudo": "exit 1", "apt-get": "exit 99", "docker-compose": "exit 0"},
+        {
+            "id": "echo 1000",
+            "sudo": "exit 1",
+            "apt-get": "exit 99",
+            "docker-compose": "exit 0",
+            "nginx": "exit 0",
+        },
     )
     done, seconds = _run(path)
     assert done.returncode == 2
@@ -59,7 +65,9 @@ def test_without_chromium_and_no_way_to_install_it_stops_at_once_with_the_comman
 @pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)")
 def test_without_chromium_or_compose_as_root_it_installs_them_through_apt(tmp_path):
     log = tmp_path / "apt.log"
-    path = _fake_bin(tmp_path, {"id": "echo 0", "apt-get": f'echo "$@" >> {log}'})
+    path = _fake_bin(
+        tmp_path, {"id": "echo 0", "apt-get": f'echo "$@" >> {log}', "nginx": "exit 0"}
+    )
     done, _ = _run(path)
     # The fake apt "installs" nothing, so the script says so, after trying the right thing.
     assert "install -y --no-install-recommends chromium docker-compose" in log.read_text()
@@ -69,8 +77,26 @@ def test_without_chromium_or_compose_as_root_it_installs_them_through_apt(tmp_pa
 
 @pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)")
 def test_deselecting_the_browser_tests_needs_no_chromium(tmp_path):
-    path = _fake_bin(tmp_path, {"id": "echo 1000", "docker-compose": "exit 0"})
+    path = _fake_bin(tmp_path, {"id": "echo 1000", "docker-compose": "exit 0", "nginx": "exit 0"})
     done, _ = _run(path, pytest_args='-m "not e2e" -x')
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)")
+def test_without_nginx_it_stops_naming_the_command_unless_the_proxy_tests_are_left_out(
+    tmp_path,
+):
+    """nginx for tests/tooling/test_proxy.py (NGINX names the binary; here one that is not
+    there, since this machine may have /usr/sbin/nginx)."""
+    path = _fake_bin(tmp_path, {"id": "echo 1000", "sudo": "exit 1", "docker-compose": "exit 0"})
+    nowhere = str(tmp_path / "no-nginx")
+    done, seconds = _run(path, pytest_args='-m "not e2e"', NGINX=nowhere)
+    assert done.returncode == 2
+    assert "missing: nginx (" in done.stderr and "nginx: the proxy's tests" in done.stderr
+    assert "sudo apt-get install -y --no-install-recommends nginx " in done.stderr
+    assert '-m "not proxy"' in done.stderr
+    assert seconds < 10
+    done, _ = _run(path, pytest_args='-m "not e2e and not proxy"', NGINX=nowhere)
     assert done.returncode == 0, done.stderr
 
 

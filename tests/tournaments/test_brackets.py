@@ -520,6 +520,8 @@ def test_a_swiss_then_a_top_8_runs_to_the_end_through_the_api() -> None:
 
 
 def test_my_match_is_the_players_unplayed_bracket_match_even_in_an_earlier_round() -> None:
+    from tournaments.selectors.matches import current_match_id_of
+
     _, _, stage = _bracket_event(8, StageKind.DOUBLE_ELIMINATION)
     for match in _open_bracket_matches(stage):  # winners' round 1: the first entrant wins
         _play(match, match.a_id)
@@ -532,6 +534,8 @@ def test_my_match_is_the_players_unplayed_bracket_match_even_in_an_earlier_round
     for match in (losers_1, winners_2):
         mine = selectors.current_match_of(_user(match.a_id), tournament)
         assert mine is not None and mine.pk == match.pk
+        # Where "my match" leads, read as the match's id alone (issue 24).
+        assert current_match_id_of(_user(match.a_id), tournament) == match.pk
 
 
 def test_a_bracket_round_offers_no_pairing_controls() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.dispatch import Signal
 
 from tournaments import formats
@@ -18,14 +18,16 @@ from tournaments.models import (
     MatchSeat,
     MatchStatus,
     Membership,
+    Registration,
     Round,
     Tournament,
     TournamentStatus,
 )
 from tournaments.selectors import policies
+from tournaments.selectors.matches import entrants_of
 from tournaments.selectors.names import round_title
 from tournaments.selectors.timer import RoundClock, round_clock
-from tournaments.selectors.tournaments import member_of_entrant, visible_tournaments
+from tournaments.selectors.tournaments import visible_tournaments
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -127,44 +129,34 @@ def _card(
 
 
 def playing_now(
-    user: AnyUser, tournaments: Iterable[Tournament], *, latest: dict[int, int] | None = None
+    user: AnyUser,
+    tournaments: Iterable[Tournament],
+    *,
+    latest: dict[int, int] | None = None,
+    current: dict[int, int] | None = None,
 ) -> list[PlayingNow]:
     """The user's card in each of ``tournaments`` that is running and where they have a
     match to play now (the rule of :func:`current_match_of`: their unconfirmed match, else
     theirs in the latest round; ``latest``: tournament id -> its latest round number, when
-    the caller read it; else one query more). At most four queries whatever the number of
-    tournaments: the latest rounds (unless given), the user's seats with their matches and
+    the caller read it; else one query more; ``current``: tournament id -> the match, when
+    the caller found it, as :func:`home_page` does). At most four queries whatever the
+    number of tournaments: the latest rounds (unless given), the user's matches with their
     entrants, the seats of pods among them; and what the ``playing_links`` receivers read
     (gameplay: the open tables, the open draft pods)."""
     running = {t.pk: t for t in tournaments if policies.tournament_is_running(t)}
     if not user.is_authenticated or not running:
         return []
-    if latest is None:
-        latest = {}
-        for tournament_id, number in Round.objects.filter(
-            tournament_id__in=list(running)
-        ).values_list("tournament_id", "number"):
-            latest[tournament_id] = max(number, latest.get(tournament_id, 0))
-    seats = (
-        MatchSeat.objects.filter(
-            member_of_entrant(user.pk, "registration__"), round__tournament_id__in=list(running)
+    if current is not None:
+        # The matches by their ids: read by index, nothing else of a big event is joined.
+        wanted = [match_id for tid, match_id in current.items() if tid in running]
+        found = (
+            Match.objects.filter(pk__in=wanted).select_related("round__stage", *MATCH_ENTRANTS)
+            if wanted
+            else Match.objects.none()
         )
-        .select_related(
-            "match__round__stage",
-            *(f"match__{name}" for name in MATCH_ENTRANTS),
-        )
-        .order_by("-round__number")
-    )
-    chosen: dict[int, Match] = {}
-    last_seen: dict[int, Match] = {}
-    for seat in seats:
-        tournament_id = seat.match.round.tournament_id
-        last_seen.setdefault(tournament_id, seat.match)
-        if tournament_id not in chosen and seat.match.status != MatchStatus.CONFIRMED:
-            chosen[tournament_id] = seat.match
-    for tournament_id, match in last_seen.items():
-        if tournament_id not in chosen and match.round.number == latest.get(tournament_id):
-            chosen[tournament_id] = match
+        chosen = {m.round.tournament_id: m for m in found}
+    else:
+        chosen = _chosen_matches(user.pk, running, latest)
     if not chosen:
         return []
     pods: dict[int, list[MatchSeat]] = {}
@@ -181,6 +173,44 @@ def playing_now(
         _card(user.pk, running[tid], match, pods.get(match.pk, []), links)
         for tid, match in sorted(chosen.items(), key=lambda kv: running[kv[0]].scheduled_start)
     ]
+
+
+def _chosen_matches(
+    user_id: int, running: dict[int, Tournament], latest: dict[int, int] | None
+) -> dict[int, Match]:
+    """Tournament id -> the user's match to play now, from their seats (the latest rounds
+    read when not given: one query more)."""
+    if latest is None:
+        latest = {}
+        for tournament_id, number in Round.objects.filter(
+            tournament_id__in=list(running)
+        ).values_list("tournament_id", "number"):
+            latest[tournament_id] = max(number, latest.get(tournament_id, 0))
+    seats = (
+        MatchSeat.objects.filter(
+            registration_id__in=entrants_of(user_id), round__tournament_id__in=list(running)
+        )
+        .select_related("match__round__stage", *(f"match__{name}" for name in MATCH_ENTRANTS))
+        .order_by("-round__number")
+    )
+    chosen: dict[int, Match] = {}
+    last_seen: dict[int, Match] = {}
+    for seat in seats:
+        tournament_id = seat.match.round.tournament_id
+        last_seen.setdefault(tournament_id, seat.match)
+        if tournament_id not in chosen and seat.match.status != MatchStatus.CONFIRMED:
+            chosen[tournament_id] = seat.match
+    for tournament_id, match in last_seen.items():
+        if tournament_id not in chosen and match.round.number == latest.get(tournament_id):
+            chosen[tournament_id] = match
+    return chosen
+
+
+def _my_seats(user_id: int) -> QuerySet[MatchSeat]:
+    """The user's seats in the outer query's tournament (a subquery's rows)."""
+    return MatchSeat.objects.filter(
+        registration_id__in=entrants_of(user_id), round__tournament=OuterRef("pk")
+    )
 
 
 def home_page(user: AnyUser) -> dict[str, Any]:
@@ -200,27 +230,46 @@ def home_page(user: AnyUser) -> dict[str, Any]:
     mine: list[Tournament] = []
     clubs: list[Membership] = []
     if user.is_authenticated:
+        # The user's tournaments with, for each, its latest round and the user's match
+        # to play now (their latest unconfirmed one, else their latest one if it is in
+        # the latest round), each found by index from the user's registrations
+        # (``entrants_of``): the cards then read just those matches.
+        entered = Registration.objects.filter(pk__in=entrants_of(user.pk)).values("tournament_id")
         mine = list(
-            tournaments.filter(member_of_entrant(user.pk, "registrations__"))
+            tournaments.filter(pk__in=entered)
             .exclude(status=TournamentStatus.FINISHED)
             .annotate(
                 latest_round=Subquery(
                     Round.objects.filter(tournament=OuterRef("pk"))
                     .order_by("-number")
                     .values("number")[:1]
-                )
+                ),
+                open_match=Subquery(
+                    _my_seats(user.pk)
+                    .exclude(match__status=MatchStatus.CONFIRMED)
+                    .order_by("-round__number")
+                    .values("match_id")[:1]
+                ),
+                last_match=Subquery(
+                    _my_seats(user.pk)
+                    .filter(round__number=OuterRef("latest_round"))
+                    .values("match_id")[:1]
+                ),
             )
-            .distinct()
             .order_by("scheduled_start")
         )
         clubs = list(
             Membership.objects.filter(user=user).select_related("club").order_by("club__name")
         )
-    latest = {t.pk: t.latest_round for t in mine if t.latest_round is not None}  # type: ignore[attr-defined]
+    current = {
+        t.pk: t.open_match or t.last_match  # type: ignore[attr-defined]
+        for t in mine
+        if t.open_match or t.last_match  # type: ignore[attr-defined]
+    }
     return {
         "running": [t for t in open_or_running if t.status == TournamentStatus.RUNNING],
         "upcoming": [t for t in open_or_running if t.status != TournamentStatus.RUNNING],
         "mine": mine,
         "my_clubs": clubs,
-        "playing": playing_now(user, mine, latest=latest),
+        "playing": playing_now(user, mine, current=current),
     }

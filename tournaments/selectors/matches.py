@@ -1,11 +1,16 @@
 """A match as its page and the API read it (with its reports), the player's match to
-play now, and a pod's seats in order."""
+play now, and a pod's seats in order.
+
+The player's own rows are found through :func:`entrants_of`, the registrations they play
+for, looked up by index: a test on the registration's joined player (``player__user_id``
+or ``partner__user_id``, an OR across two joins) made the database read every seat of the
+tournament, 2,048 at a big event, for the one seat of the player (issue 24)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet, Subquery, prefetch_related_objects
 
 from tournaments import formats
 from tournaments.models import (
@@ -13,12 +18,13 @@ from tournaments.models import (
     Match,
     MatchSeat,
     MatchStatus,
+    Player,
+    Registration,
     ResultReport,
     Round,
     Tournament,
 )
 from tournaments.selectors.rounds import current_round
-from tournaments.selectors.tournaments import member_of_entrant
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -46,6 +52,40 @@ def with_current_reports(match: Match) -> Match:
     return match
 
 
+def entrants_of(user_id: int) -> QuerySet[Registration, Any]:
+    """The ids of the registrations ``user_id`` plays for (as ``member_of_entrant``: the
+    player, or a team's accepted teammate), as a subquery the database answers from the
+    registration's indexes: the user's player is one scalar lookup, then its
+    registrations by ``player_id`` or ``partner_id``."""
+    player = Subquery(Player.objects.filter(user_id=user_id).values("pk")[:1])
+    return Registration.objects.filter(
+        Q(player_id=player) | Q(partner_id=player, partner_accepted_at__isnull=False)
+    ).values("pk")
+
+
+def current_match_id_of(user: AnyUser, tournament: Tournament) -> int | None:
+    """The id of :func:`current_match_of`'s match, in one query (the user's latest seats
+    with their matches' states and the tournament's latest round number): where "my
+    match" leads, which needs nothing else of the match."""
+    if not user.is_authenticated:
+        return None
+    latest = Round.objects.filter(tournament=tournament).order_by("-number").values("number")
+    seats = list(
+        MatchSeat.objects.filter(
+            registration_id__in=entrants_of(user.pk), round__tournament=tournament
+        )
+        .annotate(latest=Subquery(latest[:1]))
+        .order_by("-round__number")
+        .values_list("match_id", "match__status", "round__number", "latest")[:4]
+    )
+    unplayed = next((s for s in seats if s[1] != MatchStatus.CONFIRMED), None)
+    if unplayed is not None:
+        return unplayed[0]
+    if seats and seats[0][2] == seats[0][3]:
+        return seats[0][0]
+    return None
+
+
 def current_match_of(
     user: AnyUser, tournament: Tournament, *, latest: Round | None = None
 ) -> Match | None:
@@ -59,7 +99,7 @@ def current_match_of(
         return None
     seats = list(
         MatchSeat.objects.select_related("match")
-        .filter(member_of_entrant(user.pk, "registration__"), round__tournament=tournament)
+        .filter(registration_id__in=entrants_of(user.pk), round__tournament=tournament)
         .order_by("-round__number")[:4]
     )
     unplayed = next((s for s in seats if s.match.status != MatchStatus.CONFIRMED), None)

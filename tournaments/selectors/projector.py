@@ -7,16 +7,25 @@ an elimination stage the tables are that round's matches plus every unplayed mat
 stage from an earlier round (a double elimination plays its winners' and losers' rounds
 side by side). A *table* lists its *seats* in order; a result shows once confirmed.
 
-Query count: 3 whatever the number of matches (the round with its stage and the stage's
-bracket settings; then its matches with their entrants and a pod's seats, or, for an
-elimination stage, ``brackets.bracket_view``'s matches and entrants); asserted in
-tests/tournaments/test_projector.py.
+A big event's screen turns *pages* (issue 24: 1,024 tables cannot be read across a room,
+and were 366 KB a fetch): a round of more than ``PAGE_TABLES`` tables (``POD_PAGE_TABLES``
+for pods) is shown a page of tables at a time, in table order, and the screen turns to the
+next page every ``PAGE_SECONDS`` (``static/js/projector.js``); a smaller round is shown
+whole, as before. Only the page's matches are read; the round's counts ("310 of 1,024
+results in") come from one aggregate.
+
+Query count: 4 whatever the number of matches (the round with its stage and the stage's
+bracket settings; the round's counts; then the page's matches with their entrants and a
+pod's seats, or, for an elimination stage, ``brackets.bracket_view``'s matches and
+entrants); asserted in tests/tournaments/test_projector.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from django.db.models import Count, Q, Subquery
 
 from tournaments import formats
 from tournaments.formats import Projector
@@ -65,6 +74,14 @@ class Table:
     label: str = ""
 
 
+#: A big round's page: two columns of 14 tables, what fits under the header of a 16:9
+#: screen in type read across a room (a pod's seats take more room: 12 pods).
+PAGE_TABLES = 28
+POD_PAGE_TABLES = 12
+#: How long the screen shows a page before it turns to the next (projector.js reads it).
+PAGE_SECONDS = 15
+
+
 @dataclass(frozen=True)
 class ProjectorView:
     tournament: Tournament
@@ -73,6 +90,11 @@ class ProjectorView:
     tables: list[Table] = field(default_factory=list)
     #: The elimination stage's bracket, resolved from its results (None: not a bracket).
     bracket: BracketView | None = None
+    #: A big round's page of tables (1-based) and how many pages it has (1: shown whole).
+    page: int = 1
+    pages: int = 1
+    #: The round's counts when only a page of its tables is read (None: ``tables`` is all).
+    counts: tuple[int, int] | None = None
 
     @property
     def teams(self) -> bool:
@@ -87,12 +109,37 @@ class ProjectorView:
 
     @property
     def results_in(self) -> int:
+        if self.counts is not None:
+            return self.counts[1]
         return sum(1 for t in self.tables if t.done and not t.bye)
 
     @property
     def matches_played(self) -> int:
         """Tables that play (byes left out): what "5 of 8 results in" counts."""
+        if self.counts is not None:
+            return self.counts[0]
         return sum(1 for t in self.tables if not t.bye)
+
+    @property
+    def paged(self) -> bool:
+        return self.pages > 1
+
+    @property
+    def columns(self) -> list[list[Table]]:
+        """A page's tables in the columns the screen shows side by side: two halves of a
+        two-sided round's page, one column of pods (or of a round shown whole)."""
+        if not self.paged or self.pods:
+            return [self.tables]
+        half = -(-len(self.tables) // 2)
+        return [self.tables[:half], self.tables[half:]] if self.tables[half:] else [self.tables]
+
+    @property
+    def first_table(self) -> int:
+        return self.tables[0].number if self.tables else 0
+
+    @property
+    def last_table(self) -> int:
+        return self.tables[-1].number if self.tables else 0
 
 
 def _seat(registration: Registration, *, won: bool, teams: bool) -> Seat:
@@ -154,17 +201,52 @@ def _pod_table(match: Match, *, teams: bool) -> Table:
     )
 
 
-def _round_tables(rnd: Round, *, teams: bool) -> list[Table]:
-    """The round's tables in order: 2 queries (the matches with their entrants, and the
-    seats of its pods)."""
+def _round_tables(
+    rnd: Round, *, teams: bool, pods: bool, offset: int = 0, limit: int | None = None
+) -> list[Table]:
+    """The round's tables in order (``offset`` and ``limit``: a page of them): 2 queries
+    (the matches with their entrants, and the seats of its pods)."""
     matches = (
         rnd.matches.select_related(*MATCH_ENTRANTS)
         .prefetch_related(pod_seats_prefetch())
         .order_by("table")
     )
-    if formats.format_of(rnd.stage).projector == Projector.PODS:
+    if limit is not None:
+        # The page's matches chosen on the bare rows, then joined to their entrants: an
+        # offset over the joined rows made the database join every match of the round.
+        page = rnd.matches.order_by("table").values("pk")[offset : offset + limit]
+        matches = matches.filter(pk__in=Subquery(page))
+    if pods:
         return [_pod_table(m, teams=teams) for m in matches]
     return [_two_player_table(m, teams=teams) for m in matches]
+
+
+def _paged(
+    tournament: Tournament, rnd: Round, clock: RoundClock | None, *, teams: bool, page: int
+) -> ProjectorView:
+    """A round's view, a page of its tables when it has more than a page (one query for
+    its counts, then the page's matches)."""
+    pods = formats.format_of(rnd.stage).projector == Projector.PODS
+    size = POD_PAGE_TABLES if pods else PAGE_TABLES
+    counts = rnd.matches.aggregate(
+        tables=Count("pk"),
+        played=Count("pk", filter=Q(b__isnull=False)),
+        done=Count("pk", filter=Q(b__isnull=False, status=MatchStatus.CONFIRMED)),
+    )
+    pages = max(1, -(-counts["tables"] // size))
+    if pages == 1:
+        tables = _round_tables(rnd, teams=teams, pods=pods)
+        return ProjectorView(tournament=tournament, round=rnd, clock=clock, tables=tables)
+    number = min(max(1, page), pages)
+    return ProjectorView(
+        tournament=tournament,
+        round=rnd,
+        clock=clock,
+        tables=_round_tables(rnd, teams=teams, pods=pods, offset=(number - 1) * size, limit=size),
+        page=number,
+        pages=pages,
+        counts=(counts["played"], counts["done"]),
+    )
 
 
 def _bracket_tables(view: BracketView, rnd: Round, *, teams: bool) -> list[Table]:
@@ -188,8 +270,9 @@ def _bracket_tables(view: BracketView, rnd: Round, *, teams: bool) -> list[Table
     return tables
 
 
-def projector_view(tournament: Tournament) -> ProjectorView:
-    """The projector's content for ``tournament`` (see the module docstring)."""
+def projector_view(tournament: Tournament, *, page: int = 1) -> ProjectorView:
+    """The projector's content for ``tournament`` (see the module docstring); ``page``: a
+    big round's page of tables (past the last: the last)."""
     teams = tournament.entrant_type == EntrantType.TEAM
     rnd = (
         Round.objects.filter(tournament=tournament)
@@ -210,9 +293,7 @@ def projector_view(tournament: Tournament) -> ProjectorView:
                 tables=_bracket_tables(view, rnd, teams=teams),
                 bracket=view,
             )
-    return ProjectorView(
-        tournament=tournament, round=rnd, clock=clock, tables=_round_tables(rnd, teams=teams)
-    )
+    return _paged(tournament, rnd, clock, teams=teams, page=page)
 
 
 def tournament_visible_to(user: AnyUser, tournament_id: int) -> bool:

@@ -5,7 +5,9 @@ announcement, a QR code to "my match"), kept live by ``static/js/projector.js``.
 The page is the frame (the QR code, the connection's state, the organisers' controls);
 its content is a partial (``/projector/content/``) that the page fetches again whenever
 the projector's websocket says "changed", after every (re)connect, and every 30 s while
-the socket is down (docs/architecture.md, "Live pages"). Also here: ``my-match``, where
+the socket is down (docs/architecture.md, "Live pages"). A big round's content is a page
+of its tables (``?page=N``), and the screen turns its pages by itself
+(``selectors.projector``). Also here: ``my-match``, where
 the QR code leads: the player's current match, else the tournament's page.
 """
 
@@ -23,11 +25,13 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_POST
 
-from core.web import run_action
+from core.errors import InvalidInput
+from core.web import parse_int, run_action
 from tournaments import selectors
 from tournaments.models import MatchStatus, Tournament
 from tournaments.selectors import policies
-from tournaments.selectors.projector import ProjectorView, projector_view
+from tournaments.selectors.matches import current_match_id_of
+from tournaments.selectors.projector import PAGE_SECONDS, ProjectorView, projector_view
 from tournaments.services import projector as projector_service
 from tournaments.web.bracket_svg import bracket_svg
 from tournaments.web.common import tournament_for
@@ -71,14 +75,23 @@ def clock_text(seconds: float) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def _content_context(tournament: Tournament) -> dict[str, Any]:
-    view = projector_view(tournament)
+def _page_asked(request: HttpRequest) -> int:
+    """A big round's page of tables the screen asks for (``?page=N``; else the first)."""
+    try:
+        return parse_int(request.GET.get("page"), field="page") or 1
+    except InvalidInput:
+        return 1
+
+
+def _content_context(tournament: Tournament, page: int = 1) -> dict[str, Any]:
+    view = projector_view(tournament, page=page)
     clock = view.clock
     now = timezone.now()
     ends_at = clock.ends_at if clock is not None and clock.running else None
     return {
         "tournament": tournament,
         "view": view,
+        "page_seconds": PAGE_SECONDS,
         "clock": clock,
         "drawing": _drawing(view),
         "final": policies.tournament_is_finished(tournament),
@@ -114,7 +127,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector page (public: anyone who may see the tournament)."""
     tournament = tournament_for(request, pk)
     my_match_url = request.build_absolute_uri(reverse("my-match", args=[tournament.pk]))
-    context = _content_context(tournament)
+    context = _content_context(tournament, _page_asked(request))
     context.update(
         {
             "qr": qr_svg(my_match_url),
@@ -129,7 +142,11 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
 def projector_content(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector's content: what the page fetches again after every change."""
     tournament = tournament_for(request, pk)
-    response = render(request, "tournaments/_projector_content.html", _content_context(tournament))
+    response = render(
+        request,
+        "tournaments/_projector_content.html",
+        _content_context(tournament, _page_asked(request)),
+    )
     response["Cache-Control"] = "no-store"
     return response
 
@@ -160,7 +177,9 @@ def my_match(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated:
         login = reverse("login")
         return redirect(f"{login}?next={reverse('my-match', args=[tournament.pk])}")
-    match = selectors.current_match_of(request.user, tournament)
-    if match is None:
+    # Every player opens it at the start of a round: only the match's id is read (one
+    # query), the match page reads the rest.
+    match_id = current_match_id_of(request.user, tournament)
+    if match_id is None:
         return redirect("tournament-detail", pk=tournament.pk)
-    return redirect("match", pk=tournament.pk, match_pk=match.pk)
+    return redirect("match", pk=tournament.pk, match_pk=match_id)

@@ -29,7 +29,12 @@ from tournaments.models import (
 )
 from tournaments.selectors import judge_calls as call_selectors
 from tournaments.selectors import policies
-from tournaments.selectors.judges import judge_rows, match_counts, quick_result_games
+from tournaments.selectors.judges import (
+    judge_page,
+    judge_rows,
+    match_counts,
+    quick_result_games,
+)
 from tournaments.selectors.result_words import side_names
 from tournaments.selectors.results import (
     correction_impact,
@@ -188,13 +193,27 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
         round_number = parse_int(round_raw, field="round")
     except InvalidInput:
         round_number = None  # a filter: an odd value shows every round
-    matches = selectors.matches_for_judge(
-        tournament, round_number=round_number, status=state or None
+    try:
+        page_number = parse_int(request.GET.get("page"), field="page") or 1
+    except InvalidInput:
+        page_number = 1
+    search = request.GET.get("q", "").strip()[:60]
+    # What needs a judge first, a page at a time (issue 24: 1,024 rows were 1.3 MB).
+    page = judge_page(
+        tournament,
+        round_number=round_number,
+        status=state or None,
+        query=search,
+        page=page_number,
     )
     # The body (counts and rows) is fetched again after every change of the tournament
-    # (static/js/live.js), with the page's own filters.
+    # (static/js/live.js), with the page's own filters, search and page number.
     page_query = request.GET.copy()
     page_query.pop("part", None)
+    if page.number > 1:
+        page_query["page"] = str(page.number)
+    else:
+        page_query.pop("page", None)
     query = page_query.copy()
     query["part"] = "body"
     return render(
@@ -205,16 +224,36 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "body_url": f"{request.path}?{query.urlencode()}",
             **tournament_context(request, tournament),
-            "rows": judge_rows(matches, tournament),
+            "rows": judge_rows(page.matches, tournament),
+            "page": page,
+            "pages": _page_links(request.path, page_query, page.number, page.pages),
             "calls": call_selectors.open_calls(tournament),
             "rounds": selectors.tournament_rounds(tournament),
             "filter_round": round_raw,
             "filter_status": state,
+            "search": search,
             "statuses": [*MatchStatus.choices, ("overdue", "Overdue")],
             "counts": _count_words(tournament),
             "grid_next": f"{request.path}?{page_query.urlencode()}" if page_query else request.path,
         },
     )
+
+
+def _page_links(path: str, query: Any, number: int, pages: int) -> dict[str, str]:
+    """The grid's pager: the first, previous, next and last pages' addresses (with the
+    filters and the search), each only where it leads elsewhere."""
+    links: dict[str, str] = {}
+    for name, target in (
+        ("first", 1),
+        ("previous", number - 1),
+        ("next", number + 1),
+        ("last", pages),
+    ):
+        if 1 <= target <= pages and target != number:
+            there = query.copy()
+            there["page"] = str(target)
+            links[name] = f"{path}?{there.urlencode()}"
+    return links
 
 
 def _count_words(tournament: Tournament) -> list[tuple[int, str]]:

@@ -1,0 +1,121 @@
+"""Every player of an event opens "my match" and their home at round start (issue 24): "my
+match" reads only the match's id (one query after the tournament), the home page finds the
+player's match with the tournament it lists and reads only that match; both by the
+player's registrations, never every seat of the event. The rule stays the one of
+``current_match_of``: the player's unconfirmed match, else theirs in the latest round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import A_WINS, running_team_tournament, running_tournament
+from tournaments.models import Match, Registration
+from tournaments.selectors.home import home_page, playing_now
+from tournaments.selectors.matches import current_match_id_of, current_match_of
+from tournaments.services import results, swiss
+
+pytestmark = pytest.mark.django_db
+
+
+def _round_one(players: int) -> tuple[Any, Any, list[Match]]:
+    tournament, organiser, _ = running_tournament(players, auto_pair=False, rounds=3)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    assert rnd is not None
+    matches = list(
+        Match.objects.filter(round=rnd, b__isnull=False)
+        .select_related("a__player__user", "b__player__user")
+        .order_by("table")
+    )
+    return tournament, organiser, matches
+
+
+def _my_match(client: Any, tournament: Any, user: Any) -> tuple[str, int]:
+    client.force_login(user)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/tournaments/{tournament.pk}/my-match/")
+    assert response.status_code == 302
+    return response["Location"], len(queries)
+
+
+def test_my_match_leads_to_the_match_in_the_same_few_queries_however_big_the_event(
+    client,
+) -> None:
+    counts = []
+    for players in (4, 40):
+        tournament, _, matches = _round_one(players)
+        user = matches[-1].b.player.user
+        where, count = _my_match(client, tournament, user)
+        assert where == f"/tournaments/{tournament.pk}/matches/{matches[-1].pk}/"
+        counts.append(count)
+    assert counts[0] == counts[1], counts
+    # The session, the user, the tournament, the match's id.
+    assert counts[1] <= 4, counts
+
+
+def test_my_match_follows_the_rule_of_current_match_of(client) -> None:
+    tournament, organiser, matches = _round_one(8)
+    first = matches[0]
+    player = first.a.player.user
+    # Confirmed, and the round is still the latest: still that match.
+    results.judge_result(actor=organiser, match=first, games=A_WINS)
+    assert current_match_id_of(player, tournament) == first.pk
+    chosen = current_match_of(player, tournament)
+    assert chosen is not None and chosen.pk == first.pk
+    for match in matches[1:]:
+        results.judge_result(actor=organiser, match=match, games=A_WINS)
+    rnd2 = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    assert rnd2 is not None
+    mine = Match.objects.filter(round=rnd2, seats__registration__player__user=player).first()
+    assert mine is not None
+    assert current_match_id_of(player, tournament) == mine.pk
+    assert _my_match(client, tournament, player)[0].endswith(f"/matches/{mine.pk}/")
+    # Not a player of the event: the tournament's page.
+    assert _my_match(client, tournament, organiser)[0] == f"/tournaments/{tournament.pk}/"
+
+
+def test_a_teammate_finds_the_teams_match() -> None:
+    tournament, organiser, _ = running_team_tournament(4, auto_pair=False)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    assert rnd is not None
+    match = Match.objects.filter(round=rnd, b__isnull=False).first()
+    assert match is not None
+    team = Registration.objects.select_related("partner__user").get(pk=match.b_id)
+    assert team.partner is not None and team.partner_accepted_at is not None
+    assert current_match_id_of(team.partner.user, tournament) == match.pk
+    cards = home_page(team.partner.user)["playing"]
+    assert [c.match.pk for c in cards] == [match.pk]
+
+
+def test_the_home_card_is_the_match_the_seats_rule_chooses() -> None:
+    """``home_page`` finds the match with the tournament's row; ``playing_now`` without it
+    reads the seats: both choose the same match, before and after a result."""
+    tournament, organiser, matches = _round_one(8)
+    player = matches[1].a.player.user
+    for before in (True, False):
+        if not before:
+            results.judge_result(actor=organiser, match=matches[1], games=A_WINS)
+        [card] = home_page(player)["playing"]
+        [by_seats] = playing_now(player, [tournament])
+        assert card.match.pk == by_seats.match.pk == matches[1].pk
+        assert card.against == by_seats.against == matches[1].b.name
+        assert card.report is before
+
+
+def _home_queries(client: Any, players: int) -> int:
+    tournament, _, matches = _round_one(players)
+    client.force_login(matches[0].a.player.user)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/").content.decode()
+    assert f'id="playing-{tournament.pk}"' in page
+    return len(queries)
+
+
+def test_the_home_page_costs_the_same_queries_however_big_the_event(client) -> None:
+    small = _home_queries(client, 4)
+    large = _home_queries(client, 40)
+    assert small == large, (small, large)
+    assert large <= 8
