@@ -21,9 +21,18 @@ and that of the PostgreSQL sessions serving them (when PostgreSQL runs on this m
 then it checks the database: every match confirmed exactly once, with exactly one report
 and one confirmation, nothing lost or doubled. It exits non-zero if the check fails.
 
+``--revision REV`` compares this tree with an earlier commit in one run: it checks ``REV``
+out into a temporary ``git worktree``, gives it a database, a Celery worker, queues and
+channel prefixes of its own, and benchmarks both by turns (``--turns`` each, default 2:
+old, new, old, new), each turn on a fresh set of tournaments, then prints each phase's
+requests per second and CPU per request side by side (the median over its turns, and
+the ratio). Figures on a shared machine are noisy: compare only within one run.
+
 Needs PostgreSQL and Redis (``DATABASE_URL`` base, default ``postgres://postgres@127.0.0.1:
 5432/cardclub``, and ``BENCH_REDIS_URL``, default database 13). It uses its own database
-``<name>_bench_http``, created and migrated if missing.
+``<name>_bench_http`` (``<name>_bench_http_<REV>`` for the revision), created and migrated
+if missing. The tournaments are made by each tree's own ``_set_up`` (and checked by its own
+``_check``), in a process of its own, so each side writes the rows its own code knows.
 """
 
 from __future__ import annotations
@@ -43,6 +52,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from bench.common import create_database, exchange, free_port
 
@@ -245,31 +255,44 @@ def _tree_cpu_seconds(pid: int) -> float:
     return total
 
 
-def _database_cpu_seconds() -> float:
+def _database_cpu_seconds(database_url: str | None = None) -> float:
     """CPU time so far of the PostgreSQL sessions connected to the benchmark's database
-    (when PostgreSQL runs on this machine; the web processes' pools keep them open)."""
-    from django.db import connection
+    (when PostgreSQL runs on this machine; the web processes' pools keep them open): the
+    database ``database_url`` names, else Django's connection's."""
+    query = (
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+        "AND pid <> pg_backend_pid()"
+    )
+    if database_url is None:
+        from django.db import connection
 
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-            "AND pid <> pg_backend_pid()"
-        )
-        pids = [row[0] for row in cursor.fetchall()]
+        with connection.cursor() as cursor:
+            cursor.execute(query)
+            pids = [row[0] for row in cursor.fetchall()]
+    else:
+        import psycopg
+
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            pids = [row[0] for row in conn.execute(query).fetchall()]
     return sum(_tree_cpu_seconds(pid) for pid in pids)
 
 
-def _start(command: list[str], env: dict[str, str], log_path: str) -> subprocess.Popen[bytes]:
+def _start(
+    command: list[str], env: dict[str, str], log_path: str, cwd: Path = ROOT
+) -> subprocess.Popen[bytes]:
+    """A process of the tree at ``cwd`` (this one by default), in a session of its own."""
     log = open(log_path, "w")  # noqa: SIM115  (the child keeps it)
     return subprocess.Popen(
-        command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
+        command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=cwd, start_new_session=True
     )
 
 
 def _wait_healthy(port: int, server: subprocess.Popen[bytes], log_path: str) -> None:
     import urllib.request
 
-    for _ in range(300):
+    # Patient: five workers importing Django on a busy two-core machine take a while.
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
         if server.poll() is not None:
             sys.exit(f"the server exited:\n{Path(log_path).read_text()[-3000:]}")
         try:
@@ -321,7 +344,7 @@ def _print(kind: str, name: str, phase: Phase) -> None:
     bad = sum(n for s, n in phase.statuses.items() if s != 200)
     errors = sum(n for s, n in phase.statuses.items() if s >= 500)
     print(
-        f"{kind:<7} {name:<13} {count:>6} {count / phase.seconds:>9.0f} "
+        f"{kind:<14} {name:<13} {count:>6} {count / phase.seconds:>9.0f} "
         f"{statistics.median(ms):>7.1f} {_percentile(ms, 0.9):>7.1f} {_percentile(ms, 0.99):>7.1f}"
         f" {bad:>6} {errors:>5} {phase.cpu / count * 1000:>9.2f}"
         f" {phase.database_cpu / count * 1000:>9.2f}",
@@ -331,27 +354,86 @@ def _print(kind: str, name: str, phase: Phase) -> None:
         print(f"        statuses: {dict(phase.statuses)}", flush=True)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tournaments", type=int, default=8)
-    parser.add_argument("--players", type=int, default=256, help="players per tournament")
-    parser.add_argument("--connections", type=int, default=64)
-    parser.add_argument("--servers", default="web,daphne", help="comma-separated: web, daphne")
-    args = parser.parse_args()
+# --- the sides compared ---------------------------------------------------------------
 
-    env = _environment()
-    os.environ.update(env)
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # this process's own set-up only
-    create_database(env["DATABASE_URL"])
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], env=env, cwd=ROOT, check=True
+#: Run in a tree's own process, by its own code: its ``_set_up``, its tables as JSON.
+_SET_UP = """
+import json, sys
+import django
+django.setup()
+from bench.http import _set_up
+tables = _set_up(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+print(json.dumps([[t.match, t.reporter, t.confirmer] for t in tables]))
+"""
+
+#: The same for its ``_check``: the tables on stdin, the problems found as JSON.
+_CHECK = """
+import json, sys
+import django
+django.setup()
+from bench.http import Table, _check
+tables = [Table(*row) for row in json.load(sys.stdin)]
+print(json.dumps(_check(sys.argv[1], tables)))
+"""
+
+
+@dataclass
+class Side:
+    """A tree benchmarked: this one, or a revision checked out in a temporary worktree."""
+
+    name: str
+    root: Path
+    env: dict[str, str]
+    worker: subprocess.Popen[bytes] | None = None
+    #: Per server and phase, each turn's figures.
+    turns: dict[tuple[str, str], list[Phase]] = field(default_factory=dict)
+
+
+def _side_environment(name: str, root: Path, base: dict[str, str]) -> dict[str, str]:
+    """A side's environment: this tree's as given; a revision's with a database, queues,
+    channel and cache prefixes of its own, its own code first on the path."""
+    env = dict(base)
+    env.update(PYTHONPATH=str(root), PYTHON=sys.executable)
+    if name != "this":
+        url, database = env["DATABASE_URL"].rsplit("/", 1)
+        env.update(
+            DATABASE_URL=f"{url}/{database}_{name}",
+            CHANNELS_PREFIX=f"bench-http-{name}",
+            CACHE_KEY_PREFIX=f"bench-http-{name}",
+            CELERY_TASK_DEFAULT_QUEUE=f"bench-http-{name}",
+        )
+    return env
+
+
+def _in_tree(side: Side, code: str, args: list[str], stdin: str | None = None) -> Any:
+    """Run ``code`` in a process of the side's own (its tree, its environment, Celery
+    eager); its last line of output, read as JSON."""
+    env = dict(side.env, CELERY_TASK_ALWAYS_EAGER="1")
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env=env,
+        cwd=side.root,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
     )
-    import django
+    if done.returncode != 0:
+        sys.exit(f"{side.name}: {code.split('import ')[-1].strip()} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
-    django.setup()
 
-    logs = tempfile.mkdtemp(prefix="bench-http-")
-    worker = _start(
+def _prepare(side: Side, logs: str) -> None:
+    """The side's database (created and migrated) and its Celery worker."""
+    create_database(side.env["DATABASE_URL"])
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"],
+        env=side.env,
+        cwd=side.root,
+        check=True,
+    )
+    queue = side.env["CELERY_TASK_DEFAULT_QUEUE"]
+    side.worker = _start(
         [
             sys.executable,
             "-m",
@@ -363,63 +445,170 @@ def main() -> int:
             "--concurrency=1",
             "-Q",
             # Both queues, the clocks' and delivery's (compose runs a worker for each).
-            f"{env['CELERY_TASK_DEFAULT_QUEUE']},{env['CELERY_TASK_DEFAULT_QUEUE']}-notify",
+            f"{queue},{queue}-notify",
         ],
-        env,
-        f"{logs}/worker.log",
+        side.env,
+        f"{logs}/worker-{side.name}.log",
+        cwd=side.root,
     )
+
+
+def _checkout(revision: str) -> tuple[str, Path]:
+    """``revision`` checked out (detached) in a temporary worktree: its short name, path."""
+    short = subprocess.run(
+        ["git", "rev-parse", "--short", revision],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    path = Path(tempfile.mkdtemp(prefix=f"bench-http-{short}-"))
+    subprocess.run(
+        ["git", "worktree", "add", "--detach", "--force", str(path), revision],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return short, path
+
+
+def _turn(side: Side, server_spec: str, args: argparse.Namespace, logs: str, label: str) -> bool:
+    """One turn of one side on one server: fresh tournaments, the reports, the
+    confirmations, then the check. Returns whether the check failed."""
+    kind, _, overrides = server_spec.partition(":")
+    server_env = dict(side.env)
+    for pair in overrides.split():
+        name, _, value = pair.partition("=")
+        server_env[name] = value
+    tables = [
+        Table(*row)
+        for row in _in_tree(
+            side, _SET_UP, [f"{kind}-{label}", str(args.tournaments), str(args.players)]
+        )
+    ]
+    port = free_port()
+    log_path = f"{logs}/{side.name}-{kind}-{label}-{len(overrides)}.log"
+    server = _start(_server_command(kind, port), server_env, log_path, cwd=side.root)
+    shown = f"{kind}@{side.name}" if args.revision else kind
+    try:
+        _wait_healthy(port, server, log_path)
+        final = json.dumps({"games": [{"rounds": [[10, 5], [10, 5]]}], "final": True})
+        phases = {
+            "reports": [
+                (f"/api/v1/matches/{t.match}/report/", t.reporter, final.encode()) for t in tables
+            ],
+            "confirmations": [
+                (f"/api/v1/matches/{t.match}/confirm/", t.confirmer, b"{}") for t in tables
+            ],
+        }
+        if overrides:
+            print(f"{shown} with {overrides}:", flush=True)
+        for name, jobs in phases.items():
+            url = side.env["DATABASE_URL"]
+            cpu, database_cpu = _tree_cpu_seconds(server.pid), _database_cpu_seconds(url)
+            phase = asyncio.run(_drive(port, jobs, args.connections))
+            phase.cpu = _tree_cpu_seconds(server.pid) - cpu
+            phase.database_cpu = _database_cpu_seconds(url) - database_cpu
+            _print(shown, name, phase)
+            side.turns.setdefault((server_spec, name), []).append(phase)
+    finally:
+        _stop(server)
+    problems = _in_tree(
+        side,
+        _CHECK,
+        [f"{kind}-{label}"],
+        stdin=json.dumps([[t.match, t.reporter, t.confirmer] for t in tables]),
+    )
+    for problem in problems:
+        print(f"        CHECK FAILED: {problem}", flush=True)
+    if not problems:
+        print(f"        database: all {len(tables)} matches confirmed exactly once", flush=True)
+    return bool(problems)
+
+
+def _rate(phase: Phase) -> float:
+    return len(phase.latencies) / phase.seconds
+
+
+def _cpu_ms(phase: Phase) -> float:
+    return phase.cpu / len(phase.latencies) * 1000
+
+
+def _compare(old: Side, new: Side, servers: list[str]) -> None:
+    """Each phase's median over the turns (of the rates, and of the CPU per request), side
+    by side, and new against old."""
     print(
-        f"{args.tournaments} tournaments x {args.players} players, {args.connections} "
-        f"connections; logs in {logs}\n"
-        f"{'server':<7} {'phase':<13} {'posts':>6} {'per s':>9} {'p50 ms':>7} {'p90 ms':>7} "
-        f"{'p99 ms':>7} {'non200':>6} {'5xx':>5} {'CPU ms/req':>9} {'DB ms/req':>9}",
+        f"\nmedian of the turns     {old.name + ' per s':>14} {'this per s':>11} {'ratio':>6}"
+        f" {old.name + ' CPU ms':>14} {'this CPU ms':>12}",
         flush=True,
     )
+    for spec in servers:
+        for phase_name in ("reports", "confirmations"):
+            before = old.turns.get((spec, phase_name))
+            after = new.turns.get((spec, phase_name))
+            if not before or not after:
+                continue
+            rate_a = statistics.median(_rate(p) for p in before)
+            rate_b = statistics.median(_rate(p) for p in after)
+            print(
+                f"{spec[:9]:<9} {phase_name:<13} {rate_a:>14.0f} {rate_b:>11.0f}"
+                f" {rate_b / rate_a:>6.2f} {statistics.median(_cpu_ms(p) for p in before):>14.2f}"
+                f" {statistics.median(_cpu_ms(p) for p in after):>12.2f}",
+                flush=True,
+            )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tournaments", type=int, default=8)
+    parser.add_argument("--players", type=int, default=256, help="players per tournament")
+    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--servers", default="web,daphne", help="comma-separated: web, daphne")
+    parser.add_argument(
+        "--revision", help="an earlier commit to compare with, by turns, in the same run"
+    )
+    parser.add_argument(
+        "--turns", type=int, default=2, help="turns of each side with --revision (default 2)"
+    )
+    args = parser.parse_args()
+
+    base = _environment()
+    logs = tempfile.mkdtemp(prefix="bench-http-")
+    sides = [Side("this", ROOT, _side_environment("this", ROOT, base))]
+    checkout: Path | None = None
+    if args.revision:
+        short, checkout = _checkout(args.revision)
+        sides.insert(0, Side(short, checkout, _side_environment(short, checkout, base)))
+    servers = args.servers.split(",")
+    turns = args.turns if args.revision else 1
     failed = False
     try:
-        for server_spec in args.servers.split(","):
-            kind, _, overrides = server_spec.partition(":")
-            server_env = dict(env)
-            for pair in overrides.split():
-                name, _, value = pair.partition("=")
-                server_env[name] = value
-            tables = _set_up(kind, args.tournaments, args.players)
-            from django.db import connections
-
-            connections.close_all()
-            port = free_port()
-            log_path = f"{logs}/{kind}-{len(overrides)}.log"
-            server = _start(_server_command(kind, port), server_env, log_path)
-            try:
-                _wait_healthy(port, server, log_path)
-                final = json.dumps({"games": [{"rounds": [[10, 5], [10, 5]]}], "final": True})
-                phases = {
-                    "reports": [
-                        (f"/api/v1/matches/{t.match}/report/", t.reporter, final.encode())
-                        for t in tables
-                    ],
-                    "confirmations": [
-                        (f"/api/v1/matches/{t.match}/confirm/", t.confirmer, b"{}") for t in tables
-                    ],
-                }
-                if overrides:
-                    print(f"{kind} with {overrides}:", flush=True)
-                for name, jobs in phases.items():
-                    cpu, database_cpu = _tree_cpu_seconds(server.pid), _database_cpu_seconds()
-                    phase = asyncio.run(_drive(port, jobs, args.connections))
-                    phase.cpu = _tree_cpu_seconds(server.pid) - cpu
-                    phase.database_cpu = _database_cpu_seconds() - database_cpu
-                    _print(kind, name, phase)
-            finally:
-                _stop(server)
-            problems = _check(kind, tables)
-            for problem in problems:
-                print(f"        CHECK FAILED: {problem}", flush=True)
-            if not problems:
-                print(f"        database: all {len(tables)} matches confirmed exactly once")
-            failed |= bool(problems)
+        for side in sides:
+            _prepare(side, logs)
+        print(
+            f"{args.tournaments} tournaments x {args.players} players, {args.connections} "
+            f"connections; logs in {logs}\n"
+            f"{'server':<14} {'phase':<13} {'posts':>6} {'per s':>9} {'p50 ms':>7} {'p90 ms':>7} "
+            f"{'p99 ms':>7} {'non200':>6} {'5xx':>5} {'CPU ms/req':>9} {'DB ms/req':>9}",
+            flush=True,
+        )
+        for spec in servers:
+            for number in range(1, turns + 1):
+                for side in sides:  # by turns: old, new, old, new
+                    failed |= _turn(side, spec, args, logs, f"{side.name}-{number}")
+        if args.revision:
+            _compare(sides[0], sides[1], servers)
     finally:
-        _stop(worker)
+        for side in sides:
+            if side.worker is not None:
+                _stop(side.worker)
+        if checkout is not None:
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(checkout)],
+                cwd=ROOT,
+                check=False,
+                capture_output=True,
+            )
     return 1 if failed else 0
 
 

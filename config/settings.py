@@ -468,6 +468,9 @@ CELERY_REDIS_BACKEND_HEALTH_CHECK_INTERVAL = 10
 # A sweep interval of 0 would spin beat (and the embedded clock): at least 0.1 s.
 CLOCK_SWEEP_SECONDS = env_float("CLOCK_SWEEP_SECONDS", 5, minimum=0.1)
 DRAFT_SWEEP_SECONDS = env_float("DRAFT_SWEEP_SECONDS", 2, minimum=0.1)
+# What commits left for the worker (core.queue: one message a commit) is done by the run
+# the committing process queued; beat runs it too, in case that message was lost.
+AFTER_COMMIT_SWEEP_SECONDS = env_float("AFTER_COMMIT_SWEEP_SECONDS", 5, minimum=0.1)
 # The embedded default (no worker, no beat) runs these sweepers in the web process
 # (``core.clock``); EMBEDDED_CLOCK=0 turns that off.
 EMBEDDED_CLOCK = env_bool("EMBEDDED_CLOCK", default=True)
@@ -486,6 +489,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {
         "task": "tournaments.tasks.sweep_deadlines",
         "schedule": timedelta(seconds=CLOCK_SWEEP_SECONDS),
+    },
+    # What a commit left for the worker, should its message be lost (core.queue).
+    "after-commit": {
+        "task": "core.tasks.after_commit",
+        "schedule": timedelta(seconds=AFTER_COMMIT_SWEEP_SECONDS),
     },
     # Pick timers are short: their safety net runs more often.
     "sweep-draft-deadlines": {

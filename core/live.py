@@ -7,7 +7,9 @@
 - **Sending** (:func:`after_commit`, :func:`send`, :func:`broadcast_snapshot`,
   :func:`tell`): a change reaches the pages only once it is committed, so a page never
   shows what a rollback undoes; a failure to reach the channel layer is logged, never
-  raised (the pages poll while they hear nothing).
+  raised (the pages poll while they hear nothing). With a worker, a tell leaves with the
+  commit's other after-commit work as one message and the worker sends it
+  (``core.queue``: one message a commit).
 - **Snapshot versions** (:func:`publish`): a snapshot is complete and carries its
   ``version``; from the event loop only the newest waiting one per group goes out, and a
   page ignores one older than what it shows.
@@ -44,7 +46,7 @@ from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection, transaction
 
-from core import access
+from core import access, queue
 from core.auth import AnyUser
 from core.errors import DomainError, NotAllowed, RuleViolation
 from core.parsers import BadJSON
@@ -144,10 +146,31 @@ def broadcast_snapshot(name: str, snapshot: dict[str, Any]) -> None:
     after_commit(lambda: send(name, {"type": SNAPSHOT, "snapshot": snapshot}))
 
 
+def send_all(names: list[str], message: dict[str, Any]) -> None:
+    """Send ``message`` to several groups now, from a thread, in one trip to the event loop
+    (``core.queue``'s after-commit run). Failures are logged, never raised."""
+    layer = get_channel_layer()
+    if layer is None or not names:
+        return
+
+    async def each() -> None:
+        await asyncio.gather(*(_group_send(layer, name, message) for name in names))
+
+    try:
+        async_to_sync(each)()
+    except Exception:
+        logger.warning("could not tell %s: their live pages poll", names, exc_info=True)
+
+
 def tell(name: str) -> None:
     """Tell a group's pages, once committed, that what they show is stale; each fetches it
     again. Nothing of the object travels: a lost message costs only the wait for the next
-    fetch (on reconnect, or the page's poll while it hears nothing)."""
+    fetch (on reconnect, or the page's poll while it hears nothing). With a worker, the
+    tell goes with the rest of the commit's after-commit work, as one message, and the
+    worker tells the group once for every commit that asked meanwhile (``core.queue``)."""
+    if queue.gathering():
+        queue.gather(queue.tell_item(name))
+        return
     after_commit(lambda: send(name, {"type": CHANGED}))
 
 

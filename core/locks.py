@@ -43,11 +43,13 @@ still serialises every writer of the row, which is all the services rely on.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, TypeVar
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple, TypeVar
 
 from django.core.exceptions import EmptyResultSet
 from django.db import OperationalError, connection, models, transaction
+from django.db.models.query import get_related_populators
 
 M = TypeVar("M", bound=models.Model)
 
@@ -126,6 +128,110 @@ def lock_shared(source: models.QuerySet[Any]) -> bool:
         sql += " FOR SHARE"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
+        return cursor.fetchone() is not None
+
+
+# --- compiled once ------------------------------------------------------------------------
+#
+# A result write's locks join what it reads (a match with its round, tournament, club,
+# stage and entrants: a dozen tables), and Django compiles such a statement anew each time,
+# which costs more CPU than PostgreSQL's running it. The two below compile theirs once (per
+# thread: a compiled query holds its connection) and then only run it, with the key.
+
+#: The key a statement is compiled with, replaced by the real one at each run.
+_PLACEHOLDER = 0
+#: Django's own, as ``QuerySet`` iteration uses it (untyped here: the type stubs describe a
+#: later Django's signature).
+_related_populators: Any = get_related_populators
+
+
+def _in_range(model: type[models.Model], value: int) -> bool:
+    """Whether ``value`` fits the model's key column (Django finds nothing for a key beyond
+    it, without asking: so do these)."""
+    internal = model._meta.pk.get_internal_type()
+    low, high = connection.ops.integer_field_range(internal)
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
+class _Compiled(NamedTuple):
+    sql: str
+    compiler: Any
+    converters: dict[int, Any]
+    init_list: list[str]
+    start: int
+    end: int
+    populators: list[Any]
+
+
+_compiled = threading.local()
+
+
+def _compile_lock(model: type[models.Model], related: tuple[str, ...]) -> _Compiled:
+    """What :func:`lock_one` runs for a key, and how a row becomes the model's object with
+    its related ones (as ``QuerySet`` iteration makes them)."""
+    qs = _unsorted(for_update(model, related=related).filter(pk=_PLACEHOLDER))[:1]
+    compiler = qs.query.get_compiler(using=qs.db)
+    sql, params = compiler.as_sql()
+    if list(params) != [_PLACEHOLDER]:
+        raise ValueError(f"a locking statement of one parameter was expected: {params}")
+    select, klass_info = compiler.select, compiler.klass_info
+    fields = klass_info["select_fields"]
+    start, end = fields[0], fields[-1] + 1
+    return _Compiled(
+        sql=sql,
+        compiler=compiler,
+        converters=compiler.get_converters([column[0] for column in select]),
+        init_list=[column[0].target.attname for column in select[start:end]],
+        start=start,
+        end=end,
+        populators=_related_populators(klass_info, select, qs.db),
+    )
+
+
+def lock_by_key(model: type[M], key: int, *, related: Iterable[str] = ()) -> M | None:
+    """``lock_one(model, related=related, pk=key)``, its statement compiled once per thread."""
+    if not _in_range(model, key):
+        return None
+    related = tuple(related)
+    cache: dict[tuple[Any, ...], _Compiled] = _compiled.__dict__.setdefault("locks", {})
+    name = (model, related, connection.alias, connection.vendor)
+    compiled = cache.get(name)
+    if compiled is None:
+        compiled = cache[name] = _compile_lock(model, related)
+    with connection.cursor() as cursor:
+        cursor.execute(compiled.sql, [key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    if compiled.converters:
+        row = next(iter(compiled.compiler.apply_converters([row], compiled.converters)))
+    obj = model.from_db(connection.alias, compiled.init_list, row[compiled.start : compiled.end])
+    for populator in compiled.populators:
+        populator.populate(row, obj)
+    return obj
+
+
+_shared_sql: dict[tuple[str, str], str] = {}
+
+
+def lock_shared_by_key(
+    name: str, source: Callable[[int], models.QuerySet[Any]], model: type[models.Model], key: int
+) -> bool:
+    """``lock_shared(source(key))``, its statement compiled once per process under ``name``
+    (``source`` filters ``model``'s key by its argument: the statement's one parameter)."""
+    if not _in_range(model, key):
+        return False
+    cached = (name, connection.vendor)
+    sql = _shared_sql.get(cached)
+    if sql is None:
+        query, params = _unsorted(source(_PLACEHOLDER)).values("pk")[:1].query.sql_with_params()
+        if list(params) != [_PLACEHOLDER]:
+            raise ValueError(f"a locking statement of one parameter was expected: {params}")
+        if connection.vendor == "postgresql":
+            query += " FOR SHARE"
+        sql = _shared_sql[cached] = query
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [key])
         return cursor.fetchone() is not None
 
 

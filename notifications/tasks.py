@@ -10,9 +10,10 @@ from notifications.services import delivery
 @shared_task(ignore_result=True)
 def deliver_due(lane: str = "") -> int:
     """Deliver what is due in a lane (``"people"``: e-mail and push; ``"webhooks"``; empty:
-    both), batch after batch: queued after every commit that recorded an event (one task
-    per lane, so players never wait behind a club's slow webhooks) and by beat's sweeper
-    (retries that came due, claims of dead workers)."""
+    both), batch after batch: queued after the commits that recorded events (one task per
+    lane, so players never wait behind a club's slow webhooks; with a worker, by the
+    after-commit run of ``core.queue``, once for every commit that kicked meanwhile) and
+    by beat's sweeper (retries that came due, claims of dead workers)."""
     if lane not in ("", "people", "webhooks"):
         return 0
     total = 0

@@ -32,6 +32,7 @@ from django.db import close_old_connections, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core import queue
 from core.locks import for_update
 from notifications.models import Channel, DeliveryStatus, Notification, PushSubscription
 from notifications.services import outbound, outbox, senders
@@ -46,6 +47,22 @@ MAX_ATTEMPTS = 8
 BATCH = 100
 
 
+#: The lanes a kick starts, each a task of its own.
+LANES = ("people", "webhooks")
+
+
+def kick_after_commit() -> None:
+    """Once the current transaction commits: :func:`kick`. With a worker, the lanes' tasks go
+    with the rest of the commit's after-commit work, as one message, and are queued once
+    for every commit that kicked meanwhile (``core.queue``); the dispatch rows are in the
+    transaction, and beat's sweeper delivers whatever a lost message left."""
+    if queue.gathering():
+        for lane in LANES:
+            queue.enqueue_on_commit(DELIVER_TASK, lane)
+        return
+    transaction.on_commit(kick, robust=True)
+
+
 def kick() -> None:
     """After a commit that queued rows: deliver them now, off the request's path: a task
     with a worker; without one (the embedded default), a thread of this process."""
@@ -54,11 +71,9 @@ def kick() -> None:
             deliver_in_background()
         return
     try:
-        from core.queue import task_named
-
-        task = task_named(DELIVER_TASK)
-        task.delay("people")
-        task.delay("webhooks")
+        task = queue.task_named(DELIVER_TASK)
+        for lane in LANES:
+            task.delay(lane)
     except Exception:
         logger.warning("could not queue the delivery of notifications; the sweeper will")
 

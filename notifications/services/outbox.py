@@ -106,7 +106,7 @@ class Personal:
 def on_event_recorded(sender: Any, *, event: Event, **_: Any) -> None:
     """``core.audit.event_recorded``: the event's outbox entry, in its transaction."""
     Dispatch.objects.create(event=event)
-    transaction.on_commit(delivery.kick, robust=True)
+    delivery.kick_after_commit()
 
 
 def dispatch_pending(limit: int | None = None) -> int:
