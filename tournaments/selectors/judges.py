@@ -29,6 +29,7 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.lookups import LessThan
 
 from core.errors import RuleViolation
 from rules import games as game_rules
@@ -185,7 +186,7 @@ def _page_rows(chosen: QuerySet[Match], number: int, size: int) -> list[Match]:
     ids = chosen.values("pk")[(number - 1) * size : number * size]
     count = chosen.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")
     needs = (
-        chosen.filter(priority__lt=WAITING)
+        chosen.filter(LessThan(_needs_first(), WAITING))
         .order_by()
         .annotate(n=Func(F("pk"), function="COUNT"))
         .values("n")
