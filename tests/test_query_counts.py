@@ -159,9 +159,10 @@ PAGES: list[tuple[str, str, Url, int]] = [
     (
         "round by table",
         "organiser",
-        # The round's index (names as values), then the shown page's matches: 2 queries.
+        # The round's index (names as values), then the shown page's matches: 2 queries;
+        # and the version.
         lambda w: f"/tournaments/{w.tournament.pk}/rounds/{w.round.number}/",
-        13,
+        14,
     ),
     (
         "round by name",
@@ -175,7 +176,8 @@ PAGES: list[tuple[str, str, Url, int]] = [
         lambda w: f"/tournaments/{w.tournament.pk}/rounds/{w.round.number}/slips/",
         9,
     ),
-    ("standings", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/standings/", 12),
+    # The entrants as values, then the shown page's registrations; and the version.
+    ("standings", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/standings/", 13),
     ("history", "anonymous", lambda w: f"/tournaments/{w.tournament.pk}/history/", 6),
     (
         "match as player",
