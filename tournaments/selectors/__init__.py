@@ -22,7 +22,12 @@ from tournaments.selectors.clock import (
 from tournaments.selectors.clubs import club_list, club_members, invitation_by_token
 from tournaments.selectors.home import home_page
 from tournaments.selectors.judges import matches_for_judge
-from tournaments.selectors.matches import current_match_of, match_for_page, with_current_reports
+from tournaments.selectors.matches import (
+    current_match_id_of,
+    current_match_of,
+    match_for_page,
+    with_current_reports,
+)
 from tournaments.selectors.result_words import score_line
 from tournaments.selectors.rounds import current_round, round_matches, tournament_rounds
 from tournaments.selectors.standings import (
@@ -60,6 +65,7 @@ __all__ = [
     "club_list",
     "club_members",
     "confirmed_results",
+    "current_match_id_of",
     "current_match_of",
     "current_round",
     "current_stage",

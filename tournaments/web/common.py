@@ -72,7 +72,8 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
         "can_judge": policies.can_judge(user, tournament.club),
         "current_round": current,
         "clock": round_clock(current),
-        "my_match": selectors.current_match_of(user, tournament, latest=current),
+        # Where the tabs' "My match" leads: its id alone, in one query.
+        "my_match_id": selectors.current_match_id_of(user, tournament),
         "actions": actions,
         "round_controls": bool(actions & policies.ROUND_CONTROLS),
         "started": policies.tournament_has_started(tournament),
@@ -94,7 +95,7 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     )
     invitations = [r for r in registrations if r.is_active and r.is_invited(request.user.pk)]
     context = tournament_context(request, tournament)
-    my_match = context["my_match"]
+    my_match = context["my_match_id"]
     current = context["current_round"]
     context.update(
         {
