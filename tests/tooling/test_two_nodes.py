@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import subprocess
 import time
 import urllib.request
 import uuid
@@ -21,16 +20,16 @@ import pytest
 from django.conf import settings
 from rest_framework.authtoken.models import Token
 
-from config.celery import app
 from tests.factories import A_WINS
 from tests.tooling.test_redis_outage import web_server
 from tests.tooling.test_web_server import _free_port, _get
 from tests.tournaments.test_brackets import _bracket_event, _open_bracket_matches
-from tests.tournaments.test_celery_worker import _start_worker
+from tests.tournaments.test_celery_worker import worker  # noqa: F401 (the fixture)
 from tournaments.models import StageKind
 
 pytestmark = [
     pytest.mark.celery_worker,
+    pytest.mark.usefixtures("worker"),
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)"),
 ]
@@ -56,23 +55,7 @@ def _judge(port: int, token: str, match: int) -> dict[str, Any]:
         return json.loads(answer.read())
 
 
-@pytest.fixture
-def celery_worker():
-    app.control.purge()
-    process = _start_worker()
-    yield process
-    process.terminate()
-    try:
-        output, _ = process.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output, _ = process.communicate()
-    print(output[-5000:])  # shown when the test fails
-
-
-def test_a_result_entered_on_one_server_redraws_the_bracket_and_projector_on_the_other(
-    celery_worker,
-) -> None:
+def test_a_result_entered_on_one_server_redraws_the_bracket_and_projector_on_the_other() -> None:
     tournament, organiser, stage = _bracket_event(4, StageKind.SINGLE_ELIMINATION)
     deadline = time.monotonic() + 30
     while not (open_matches := _open_bracket_matches(stage)):  # the worker begins the stage

@@ -17,8 +17,10 @@ from tournaments.models import Match, Registration, Round
 from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
 from tournaments.selectors.rounds import round_matches
 
-_SIDE = (
-    "id",
+#: What the big pages read of an entrant as plain values (beside its id): its team's name
+#: and who plays for it (the player, and the partner with when they accepted), the rule of
+#: ``Registration.has_member`` made from values. The standings page reads the same.
+ENTRANT_VALUES = (
     "team_name",
     "player__display_name",
     "player__user_id",
@@ -26,6 +28,7 @@ _SIDE = (
     "partner__user_id",
     "partner_accepted_at",
 )
+_SIDE = ("id", *ENTRANT_VALUES)
 
 
 class _Entrant(NamedTuple):

@@ -17,6 +17,7 @@ from typing import NamedTuple
 from tournaments.models import Registration, Tournament
 from tournaments.pairing import standings
 from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
+from tournaments.selectors.pairings import ENTRANT_VALUES
 from tournaments.selectors.standings import computed_standings, standings_entrants
 from tournaments.selectors.tournaments import UNSHOWN_TIMES
 
@@ -46,17 +47,7 @@ class _Entry(NamedTuple):
         )
 
 
-_FIELDS = (
-    "pk",
-    "dropped_after_round",
-    "joined_round",
-    "team_name",
-    "player__display_name",
-    "player__user_id",
-    "partner__display_name",
-    "partner__user_id",
-    "partner_accepted_at",
-)
+_FIELDS = ("pk", "dropped_after_round", "joined_round", *ENTRANT_VALUES)
 
 
 @dataclass(frozen=True)

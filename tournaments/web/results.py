@@ -49,6 +49,7 @@ from tournaments.web.forms import (
     games_from_post,
     report_grid,
 )
+from tournaments.web.paging import paging_of
 
 
 def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
@@ -193,18 +194,15 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
         round_number = parse_int(round_raw, field="round")
     except InvalidInput:
         round_number = None  # a filter: an odd value shows every round
-    try:
-        page_number = parse_int(request.GET.get("page"), field="page") or 1
-    except InvalidInput:
-        page_number = 1
-    search = request.GET.get("q", "").strip()[:60]
+    paging = paging_of(request)
+    search = paging.query
     # What needs a judge first, a page at a time (issue 24: 1,024 rows were 1.3 MB).
     page = judge_page(
         tournament,
         round_number=round_number,
         status=state or None,
         query=search,
-        page=page_number,
+        page=paging.page,
     )
     # The body (counts and rows) is fetched again after every change of the tournament
     # (static/js/live.js), with the page's own filters, search and page number.
