@@ -79,26 +79,39 @@ def kick() -> None:
 
 
 _background = threading.Lock()
+#: Set by every kick; the delivery thread clears it before each pass, so a kick that finds
+#: the thread busy (its claim already made) makes it go round once more.
+_kicked = threading.Event()
 
 
 def deliver_in_background() -> None:
-    """One delivery thread at a time in this process (the next kick finds it busy and
-    leaves the rows to it or to the sweeper)."""
+    """One delivery thread at a time in this process. A kick that finds it busy is not
+    dropped: the thread delivers again before it ends, so rows committed after its claim go
+    out now, not at the next sweep."""
+    _kicked.set()
     if not _background.acquire(blocking=False):
         return
 
     def run() -> None:
         try:
             close_old_connections()
-            while deliver_due() == BATCH:
-                pass
+            while True:
+                while _kicked.is_set():
+                    _kicked.clear()
+                    while deliver_due() == BATCH:
+                        pass
+                _background.release()
+                # A kick between the last check and the release found the lock held and
+                # left: take it back for that kick, unless a new thread already has.
+                if not _kicked.is_set() or not _background.acquire(blocking=False):
+                    return
         except Exception:
+            _background.release()
             logger.exception("delivering notifications failed")
         finally:
             from django.db import connections
 
             connections.close_all()
-            _background.release()
 
     threading.Thread(target=run, name="notifications", daemon=True).start()
 

@@ -192,10 +192,16 @@ class ClubNight(LiveServerJourney):
             assert screen.locator(".pj-clock-label", has_text="left in the round").count() == 1
             journey.shot(screen, "the projector counts down the round")
 
-            # The pairing reached the phone's push service, encrypted for that browser.
-            got = wait_until(lambda: [r for r in push_service.received if r.path == "/push/m0"])
-            assert got, "no push message"
-            messages = [json.loads(browser_keys.decrypt(r.body)) for r in got]
+            # The pairing reached the phone's push service, encrypted for that browser (push
+            # services keep no order: the round's start may have come first).
+            def pushed() -> list[dict]:
+                got = [r for r in push_service.received if r.path == "/push/m0"]
+                return [json.loads(browser_keys.decrypt(r.body)) for r in got]
+
+            def pairings() -> list[dict]:
+                return [m for m in pushed() if m["body"].startswith("Round 1: table")]
+
+            assert wait_until(pairings), f"no pairing message among {pushed()}"
             mine = Match.objects.select_related("a__player", "b__player").get(
                 round__tournament=tournament,
                 round__number=1,
@@ -204,7 +210,8 @@ class ClubNight(LiveServerJourney):
             )
             opponent = mine.b if mine.a.player.user_id == player.pk else mine.a
             assert opponent is not None
-            pairing = next(m for m in messages if m["title"] == "Thursday club night: round 1")
+            [pairing] = pairings()
+            assert pairing["title"] == "Thursday club night: round 1"
             assert pairing["body"] == f"Round 1: table {mine.table} vs {opponent.name}."
             # ... and the e-mail was written.
             mail = wait_until(
