@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from django.db.models import Q
+
 from tournaments.models import Match, Registration, Round
 from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
 from tournaments.selectors.rounds import round_matches
@@ -169,3 +171,39 @@ def _by_name(
 def _matches(rnd: Round, ids: list[int]) -> dict[int, Match]:
     """The shown matches with their entrants (1 query)."""
     return {m.pk: m for m in round_matches(rnd).filter(pk__in=set(ids))}
+
+
+def plays_for(user_id: int, prefix: str = "") -> Q:
+    """The entrants ``user_id`` plays for (``Registration.has_member`` as a filter; a
+    ``prefix`` reads them through a relation: ``"a__"``)."""
+    return Q(**{f"{prefix}player__user_id": user_id}) | Q(
+        **{f"{prefix}partner__user_id": user_id, f"{prefix}partner_accepted_at__isnull": False}
+    )
+
+
+@dataclass(frozen=True)
+class MyRows:
+    """The viewer's own rows (``Match`` by table, ``ByName`` by name) and entrant."""
+
+    mine: list[Match] | list[ByName]
+    my_entrant: int | None
+
+
+def my_pairings(rnd: Round, *, by_name: bool, user_id: int | None) -> MyRows:
+    """The viewer's own rows of the round and their entrant without the round's index
+    (1 query; none when nobody is signed in): the page's rows come from a kept piece
+    (``tournaments.web.pieces``)."""
+    if user_id is None:
+        return MyRows([], None)
+    found = round_matches(rnd).filter(plays_for(user_id, "a__") | plays_for(user_id, "b__")).first()
+    if found is None:
+        return MyRows([], None)
+    mine, other = (found.a, found.b) if found.a.has_member(user_id) else (found.b, found.a)
+    assert mine is not None
+    if not by_name:
+        return MyRows([found], mine.pk)
+    rows = sorted(
+        (ByName(p.display_name, mine, other, found) for p in mine.members),
+        key=lambda row: row.name.lower(),
+    )
+    return MyRows(rows, mine.pk)
