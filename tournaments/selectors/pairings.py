@@ -13,9 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db.models import Q
+from django.db.models import Subquery
 
-from tournaments.models import Match, Registration, Round
+from tournaments.models import Match, MatchSeat, Registration, Round
+from tournaments.selectors.matches import entrants_of
 from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
 from tournaments.selectors.rounds import round_matches
 
@@ -173,14 +174,6 @@ def _matches(rnd: Round, ids: list[int]) -> dict[int, Match]:
     return {m.pk: m for m in round_matches(rnd).filter(pk__in=set(ids))}
 
 
-def plays_for(user_id: int, prefix: str = "") -> Q:
-    """The entrants ``user_id`` plays for (``Registration.has_member`` as a filter; a
-    ``prefix`` reads them through a relation: ``"a__"``)."""
-    return Q(**{f"{prefix}player__user_id": user_id}) | Q(
-        **{f"{prefix}partner__user_id": user_id, f"{prefix}partner_accepted_at__isnull": False}
-    )
-
-
 @dataclass(frozen=True)
 class MyRows:
     """The viewer's own rows (``Match`` by table, ``ByName`` by name) and entrant."""
@@ -195,7 +188,10 @@ def my_pairings(rnd: Round, *, by_name: bool, user_id: int | None) -> MyRows:
     (``tournaments.web.pieces``)."""
     if user_id is None:
         return MyRows([], None)
-    found = round_matches(rnd).filter(plays_for(user_id, "a__") | plays_for(user_id, "b__")).first()
+    # The match by its id, found through the user's seat in the round: indexes all the
+    # way (a filter on the matches' sides or an ``IN`` reads the round's every match).
+    seat = MatchSeat.objects.filter(round=rnd, registration_id__in=entrants_of(user_id))
+    found = round_matches(rnd).filter(pk=Subquery(seat.values("match_id")[:1])).first()
     if found is None:
         return MyRows([], None)
     mine, other = (found.a, found.b) if found.a.has_member(user_id) else (found.b, found.a)

@@ -14,10 +14,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple
 
+from django.db.models import Subquery
+
 from tournaments.models import Registration, Tournament
 from tournaments.pairing import standings
+from tournaments.selectors.matches import entrants_of
 from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
-from tournaments.selectors.pairings import ENTRANT_VALUES, plays_for
+from tournaments.selectors.pairings import ENTRANT_VALUES
 from tournaments.selectors.standings import computed_standings, standings_entrants
 from tournaments.selectors.tournaments import UNSHOWN_TIMES
 
@@ -108,4 +111,6 @@ def my_registration(tournament: Tournament, user_id: int | None) -> Registration
     its players (1 query; none when nobody is signed in)."""
     if user_id is None:
         return None
-    return standings_entrants(tournament).filter(plays_for(user_id)).order_by("pk").first()
+    # By its id (an ``IN`` would read every entrant of the tournament).
+    mine = entrants_of(user_id).filter(tournament=tournament).order_by("pk")[:1]
+    return standings_entrants(tournament).filter(pk=Subquery(mine)).first()
