@@ -174,6 +174,11 @@ def _matches(rnd: Round, ids: list[int]) -> dict[int, Match]:
     return {m.pk: m for m in round_matches(rnd).filter(pk__in=set(ids))}
 
 
+#: What a row of the reader's own shows of its match's entrants (their names; whose it
+#: is reads the players' ``user_id``): not the accounts ``round_matches`` reads as well.
+_OWN_ROW = ("a__player", "b__player", "a__partner", "b__partner")
+
+
 @dataclass(frozen=True)
 class MyRows:
     """The viewer's own rows (``Match`` by table, ``ByName`` by name) and entrant."""
@@ -191,7 +196,11 @@ def my_pairings(rnd: Round, *, by_name: bool, user_id: int | None) -> MyRows:
     # The match by its id, found through the user's seat in the round: indexes all the
     # way (a filter on the matches' sides or an ``IN`` reads the round's every match).
     seat = MatchSeat.objects.filter(round=rnd, registration_id__in=entrants_of(user_id))
-    found = round_matches(rnd).filter(pk=Subquery(seat.values("match_id")[:1])).first()
+    found = (
+        rnd.matches.select_related(*_OWN_ROW)
+        .filter(pk=Subquery(seat.values("match_id")[:1]))
+        .first()
+    )
     if found is None:
         return MyRows([], None)
     mine, other = (found.a, found.b) if found.a.has_member(user_id) else (found.b, found.a)
