@@ -38,6 +38,11 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "page": shown.page,
             "pager_what": "teams" if tournament.entrant_type == EntrantType.TEAM else "players",
             "mine": shown.mine if shown.page.big else [],
+            # Each figure opens to what it is made of where the reader looks for one entrant:
+            # a field of one page, a search's rows, their own row. A big field's pages of
+            # 100 rows show the figures alone: the words were three quarters of the page's
+            # bytes (76 KB a page at 2,048 players, 3.2 times /healthz through the proxy).
+            "explained": not shown.page.big or bool(shown.page.query),
             "teams": tournament.entrant_type == EntrantType.TEAM,
             # The viewer's row (theirs, or their team's: either member's), highlighted.
             "my_entrant": shown.my_entrant,
