@@ -3,13 +3,16 @@
 State and derived fields are read-only here: a tournament's status, a round's clock, a
 match's status, winner and result columns, a registration's status and check-in change
 only through the services (the pages, the API), which audit every change. Staff may still
-fix plain data (names, descriptions, schedules, a rating) and delete rows.
+fix plain data (names, descriptions, schedules, a rating) and delete rows. A name or a
+time zone fixed here moves the public pages' version (``services.page_versions``) as the
+services' own edits do, so no cached page keeps the old one.
 """
 
 from typing import Any, TypeVar
 
 from django.contrib import admin
 from django.db.models import Model
+from django.forms import ModelForm
 from django.http import HttpRequest
 
 from tournaments.models import (
@@ -27,6 +30,7 @@ from tournaments.models import (
     SwissSettings,
     Tournament,
 )
+from tournaments.services import page_versions
 
 M = TypeVar("M", bound=Model)
 
@@ -67,6 +71,13 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             form.base_fields["user"].required = True
         return form
 
+    def save_model(
+        self, request: HttpRequest, obj: Player, form: ModelForm[Player], change: bool
+    ) -> None:
+        super().save_model(request, obj, form, change)
+        if change and "display_name" in form.changed_data:  # in the admin's transaction
+            page_versions.player_pages_changed(obj.pk)
+
 
 class MembershipInline(admin.TabularInline[Membership, Club]):
     model = Membership
@@ -84,6 +95,13 @@ class ClubAdmin(admin.ModelAdmin[Club]):
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [MembershipInline]
+
+    def save_model(
+        self, request: HttpRequest, obj: Club, form: ModelForm[Club], change: bool
+    ) -> None:
+        super().save_model(request, obj, form, change)
+        if change and {"name", "time_zone"} & set(form.changed_data):
+            page_versions.club_pages_changed(obj.pk)
 
 
 @admin.register(Membership)

@@ -264,3 +264,39 @@ def test_bracket_settings_are_listed_and_read_only_in_the_admin(admin_client: Cl
     assert response.status_code == 403
     settings_row.refresh_from_db()
     assert settings_row.cut_top == 4
+
+
+def _versions(tournament: Tournament) -> str:
+    from django.contrib.auth.models import AnonymousUser
+
+    from tournaments.selectors.page_versions import tournament_version
+
+    version = tournament_version(AnonymousUser(), tournament.pk)
+    assert version is not None
+    return version.tag
+
+
+def test_a_player_renamed_here_moves_the_pages_version(admin_client: Client) -> None:
+    """The pairings a proxy keeps show the new name: the version moved with it."""
+    tournament, _, registrations = running_tournament(4)
+    player = registrations[0].player
+    before = _versions(tournament)
+    data = _form_of(admin_client, player)
+    data["display_name"] = "Renamed By Staff"
+    response = admin_client.post(_change_url(player), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert _versions(tournament) != before
+    # Saved without a change of name: the pages stay as they were.
+    unchanged = _versions(tournament)
+    admin_client.post(_change_url(player), _form_of(admin_client, player))
+    assert _versions(tournament) == unchanged
+
+
+def test_a_club_renamed_here_moves_its_tournaments_version(admin_client: Client) -> None:
+    tournament, _, _ = running_tournament(4)
+    before = _versions(tournament)
+    data = _form_of(admin_client, tournament.club)
+    data["name"] = "A new club name"
+    response = admin_client.post(_change_url(tournament.club), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert _versions(tournament) != before

@@ -137,6 +137,49 @@ def test_show_all_prints_every_row_and_the_paged_page_links_to_it(client) -> Non
     assert "Page 1 of" not in everything
 
 
+def test_a_big_fields_standings_explain_the_figures_of_a_search_and_your_own_row(
+    client,
+) -> None:
+    """A page of 100 rows shows the figures alone (the words under each were three
+    quarters of its bytes); a search's rows, the reader's own row and a field of one page
+    open each figure to what it is made of."""
+    field = big_swiss(250, results=True)
+    url = f"/tournaments/{field.tournament.pk}/standings/"
+    explained = '<details class="explain"><summary>'
+    paged = _get(client, url)
+    assert explained not in _table(paged, "standings")
+    assert "33.00%</td>" in _table(paged, "standings")
+    assert "Find a player to see how their figures were worked out." in paged
+    assert "Tap a figure" not in paged
+    for other in ("?page=2", "?all=1"):
+        assert explained not in _table(_get(client, url + other), "standings")
+    # A search: its rows explained, worded as ever.
+    found = _table(_get(client, url + "?q=elise 0223"), "standings")
+    assert found.count(explained) == 3  # OMW%, GW%, OGW%
+    assert "average of your 1 opponent&#x27;s match-win percentages" in found
+    # The reader's own row, first: explained; the page below it: not.
+    client.force_login(field.registrations[223].player.user)
+    html = _get(client, url)
+    mine = html[html.index('id="my-standing"') : html.index('id="standings"')]
+    assert mine.count(explained) == 3
+    assert explained not in _table(html, "standings")
+    # A field of one page: every figure, as it always was.
+    small = big_swiss(100, results=True, label="small")
+    html = _get(client, f"/tournaments/{small.tournament.pk}/standings/")
+    assert _table(html, "standings").count(explained) == 300
+    assert "Tap a figure to see how it was worked out." in html
+
+
+def test_a_2048_player_swiss_standings_page_is_smaller_than_its_pairings(client) -> None:
+    """What a proxy serves per request is bytes: the standings' page of 100 rows is no
+    bigger than the pairings' (76 KB before its figures were shown alone; 29 KB the
+    pairings)."""
+    field = big_swiss(2048, results=True)
+    standings = len(client.get(f"/tournaments/{field.tournament.pk}/standings/").content)
+    pairings = len(client.get(f"/tournaments/{field.tournament.pk}/rounds/1/").content)
+    assert standings <= pairings, (standings // KB, pairings // KB)
+
+
 def test_the_tournament_page_lists_its_players_a_page_at_a_time(client) -> None:
     field = big_swiss(250)
     url = f"/tournaments/{field.tournament.pk}/"

@@ -362,12 +362,21 @@ class _Tally:
         raise AssertionError(tiebreaker)  # pragma: no cover - head-to-head is positional
 
     def _opponents_average(self, own: list[Fraction]) -> list[Fraction]:
-        common = math.lcm(*(f.denominator for f in own)) if own else 1
-        scaled = [f.numerator * (common // f.denominator) for f in own]
-        return [
-            Fraction(sum(scaled[o] for o in opps), common * len(opps)) if opps else PERCENTAGE_FLOOR
-            for opps in self.opponents
-        ]
+        common, scaled = _over_common_denominator(own)
+        # One Fraction per distinct (sum, count): most entrants share their average with
+        # others (a Fraction is made with a gcd; thousands of them were a third of the time).
+        made: dict[tuple[int, int], Fraction] = {}
+        out: list[Fraction] = []
+        for opps in self.opponents:
+            if not opps:
+                out.append(PERCENTAGE_FLOOR)
+                continue
+            parts = (sum(map(scaled.__getitem__, opps)), len(opps))
+            average = made.get(parts)
+            if average is None:
+                average = made[parts] = Fraction(parts[0], common * parts[1])
+            out.append(average)
+        return out
 
     def head_to_head(self, group: list[int]) -> dict[int, Fraction] | None:
         """Match points each earned against the others of ``group``, if all met each other."""
@@ -398,10 +407,30 @@ def _unknown(entrant: int) -> RuleViolation:
 
 
 def _floored(parts: list[tuple[int, int]]) -> list[Fraction]:
-    return [
-        max(PERCENTAGE_FLOOR, Fraction(got, possible)) if possible else PERCENTAGE_FLOOR
-        for got, possible in parts
-    ]
+    """Each ``got / possible``, at least the floor (no possible: the floor). One Fraction
+    per distinct pair: a field of thousands has few (3 of 3, 0 of 3, ...)."""
+    floor_got, floor_of = PERCENTAGE_FLOOR.numerator, PERCENTAGE_FLOOR.denominator
+    made: dict[tuple[int, int], Fraction] = {}
+    out: list[Fraction] = []
+    for pair in parts:
+        value = made.get(pair)
+        if value is None:
+            got, possible = pair
+            # got / possible < 33 / 100, in integers.
+            below = not possible or got * floor_of < floor_got * possible
+            value = made[pair] = PERCENTAGE_FLOOR if below else Fraction(got, possible)
+        out.append(value)
+    return out
+
+
+def _over_common_denominator(column: Sequence[Fraction]) -> tuple[int, list[int]]:
+    """A column of fractions as integers over one common denominator: ``(common,
+    numerators)``, each ``numerator / common`` equal to its fraction. Integers add and
+    compare exactly and fast (Fractions would add and compare through gcds)."""
+    if not column:
+        return 1, []
+    common = math.lcm(*{f.denominator for f in column})
+    return common, [f.numerator * (common // f.denominator) for f in column]
 
 
 # --- ordering --------------------------------------------------------------------------------
@@ -419,7 +448,9 @@ def _order(
     """
     points = tally.points
     groups = _split(sorted(range(tally.n), key=lambda i: -points[i]), points)
-    floats = {t: [float(v) for v in column] for t, column in values.items()}
+    # Each column as integers over its common denominator: exact, and as fast to sort and
+    # compare as floats (floats needed the fractions themselves wherever they were equal).
+    exact = {t: _over_common_denominator(column)[1] for t, column in values.items()}
     for tiebreaker in chosen:
         refined: list[list[int]] = []
         for group in groups:
@@ -433,41 +464,17 @@ def _order(
                     continue
                 for i, v in found.items():
                     head_to_head[i] = v
-                key: Sequence[Fraction] | Mapping[int, Fraction] = found
-                rough: Sequence[float] | Mapping[int, float] = {
-                    i: float(v) for i, v in found.items()
-                }
+                key: Sequence[int] | Mapping[int, Fraction] = found
             else:
-                key, rough = values[tiebreaker], floats[tiebreaker]
-            # Floats order everything but values closer than float precision: among equal
-            # floats, the exact fractions decide (unless floats are exact for this one).
-            ordered = sorted(group, key=rough.__getitem__, reverse=True)
-            for run in _split(ordered, rough):
-                if len(run) > 1 and tiebreaker not in _EXACT_AS_FLOATS:
-                    run.sort(key=key.__getitem__, reverse=True)
-                    refined += _split(run, key)
-                else:
-                    refined.append(run)
+                key = exact[tiebreaker]
+            refined += _split(sorted(group, key=key.__getitem__, reverse=True), key)
         groups = refined
     return [sorted(group, key=lambda i: tally.entrants[i].id) for group in groups]
 
 
-#: Integers and halves: their floats are exact, so equal floats mean equal values.
-_EXACT_AS_FLOATS = frozenset(
-    {
-        Tiebreaker.BUCHHOLZ,
-        Tiebreaker.MEDIAN_BUCHHOLZ,
-        Tiebreaker.SONNEBORN_BERGER,
-        Tiebreaker.GAME_ROUND_DIFF,
-        Tiebreaker.SCORE_DIFF,
-        Tiebreaker.HEAD_TO_HEAD,
-    }
-)
-
-
 def _split(
     ordered: list[int],
-    key: Sequence[Fraction | int | float] | Mapping[int, Fraction] | Mapping[int, float],
+    key: Sequence[Fraction | int] | Mapping[int, Fraction],
 ) -> list[list[int]]:
     out: list[list[int]] = []
     previous: object = object()
@@ -536,6 +543,17 @@ class _Explanation(Mapping[str, Explanation]):
         return repr(dict(self))
 
 
+def _values_of(tiebreaker: Tiebreaker, column: Sequence[Fraction | None]) -> list[TiebreakerValue]:
+    made: dict[int, TiebreakerValue] = {}  # by the value's id: the column holds each one
+    out: list[TiebreakerValue] = []
+    for value in column:
+        shown = made.get(id(value))
+        if shown is None:
+            shown = made[id(value)] = TiebreakerValue(tiebreaker, value)
+        out.append(shown)
+    return out
+
+
 def _build(
     tally: _Tally,
     chosen: Sequence[Tiebreaker],
@@ -543,12 +561,14 @@ def _build(
     groups: list[list[int]],
 ) -> Standings:
     rows: list[Row] = []
-    columns = [(t, values[t]) for t in chosen]
+    # Per entrant, its values (a tuple made in C by zip); a value is immutable, so one
+    # object serves every entrant whose value in that column is the same object.
+    shown_of = list(zip(*(_values_of(t, values[t]) for t in chosen), strict=True)) or [()] * tally.n
     for group in groups:
         rank = len(rows) + 1
         for i in group:
             entrant = tally.entrants[i]
-            shown = tuple(TiebreakerValue(t, column[i]) for t, column in columns)
+            shown = shown_of[i]
             rows.append(
                 Row(
                     rank=rank,

@@ -21,7 +21,7 @@ from tournaments.selectors.standings_words import definitions, tiebreaker_label
 from tournaments.services import seating
 from tournaments.web.common import tournament_context, tournament_for
 from tournaments.web.paging import paging_of
-from tournaments.web.pieces import standings_piece
+from tournaments.web.pieces import explained_of, standings_piece
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
@@ -58,6 +58,7 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
             "actions": actions,
             "page": shown.page,
             "mine": shown.mine if shown.page.big else [],
+            "explained": explained_of(shown.page),
             # The viewer's row (theirs, or their team's: either member's), highlighted.
             "my_entrant": shown.my_entrant,
             "columns": [(t.value, tiebreaker_label(t)) for t in columns],
