@@ -27,7 +27,7 @@ from tournaments.selectors import policies
 from tournaments.selectors.matches import entrants_of
 from tournaments.selectors.names import round_title
 from tournaments.selectors.timer import RoundClock, round_clock
-from tournaments.selectors.tournaments import visible_tournaments
+from tournaments.selectors.tournaments import registered_count, visible_tournaments
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -221,11 +221,13 @@ def home_page(user: AnyUser) -> dict[str, Any]:
     tournaments)."""
     tournaments = visible_tournaments(user)
     # One query for both lists: the running ones are under way (they started, maybe hours
-    # ago), the ones open for registration are coming up.
+    # ago), the ones open for registration are coming up. Everyone sees them alike (no
+    # draft is open or running): no question of who may see what, no checked-in count.
     open_or_running = list(
-        tournaments.filter(
-            status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING]
-        ).order_by("scheduled_start")[:10]
+        Tournament.objects.select_related("club")
+        .annotate(registered_count=registered_count())
+        .filter(status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING])
+        .order_by("scheduled_start")[:10]
     )
     mine: list[Tournament] = []
     clubs: list[Membership] = []
