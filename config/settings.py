@@ -267,6 +267,13 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Sessions: written to the database, read from the cache (core/sessions.py): a signed-in
+# request reads no session row while its copy is cached.
+SESSION_ENGINE = "core.sessions"
+# Loaded with the signed-in user in one query (core.throttle.ThrottledModelBackend): the
+# menu of every page shows the player's name.
+AUTH_USER_SELECT_RELATED = ("player",)
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

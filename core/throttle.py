@@ -239,6 +239,20 @@ class ThrottledModelBackend(ModelBackend):
     ) -> Any:
         return await sync_to_async(self.authenticate)(request, username, password, **kwargs)
 
+    def get_user(self, user_id: Any) -> Any:
+        """The signed-in user of each request, with ``settings.AUTH_USER_SELECT_RELATED``
+        (the player, whose name every page's menu shows) in the same query."""
+        User = get_user_model()
+        related = getattr(settings, "AUTH_USER_SELECT_RELATED", ())
+        try:
+            user = User._default_manager.select_related(*related).get(pk=user_id)
+        except User.DoesNotExist:
+            return None
+        return user if self.user_can_authenticate(user) else None
+
+    async def aget_user(self, user_id: Any) -> Any:
+        return await sync_to_async(self.get_user)(user_id)
+
     @staticmethod
     def _find(username: str) -> Any:
         User = get_user_model()

@@ -141,10 +141,15 @@ Url = Callable[[World], str]
 
 PAGES: list[tuple[str, str, Url, int]] = [
     # (name, who looks, url, most queries)
-    ("home", "player", lambda w: "/", 8),
+    # Signed in: the session is read from the cache (core.sessions), the player with the
+    # user (core.throttle.ThrottledModelBackend.get_user).
+    ("home", "player", lambda w: "/", 6),
     ("tournament list", "anonymous", lambda w: "/tournaments/", 3),
     ("tournament detail", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/", 13),
     ("tournament detail (public)", "anonymous", lambda w: f"/tournaments/{w.tournament.pk}/", 7),
+    # A page of the registrations, the first few not playing and the player's own: never
+    # all of them (tests/tournaments/test_big_pages.py counts the rows).
+    ("tournament detail (player)", "player", lambda w: f"/tournaments/{w.tournament.pk}/", 13),
     (
         "players fragment",
         "organiser",

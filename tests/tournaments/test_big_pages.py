@@ -259,3 +259,58 @@ def test_the_players_list_search_keeps_its_pages(client) -> None:
     assert second[0] == "101" and len(second) == 100
     only = _get(client, url + "?q=élise 0223")
     assert "1 found of 250" in only and "Élise 0223" in _table(only, "players")
+
+
+def _page_cost(client, field, user) -> tuple[int, int, str]:
+    """Statements, registrations built and the HTML of the tournament page for ``user``."""
+    from django.db.models.signals import post_init
+
+    from tournaments.models import Registration
+
+    built: list[int] = []
+
+    def count(sender, instance, **kwargs) -> None:
+        built.append(1)
+
+    client.force_login(user)
+    post_init.connect(count, sender=Registration)
+    try:
+        with CaptureQueriesContext(connection) as queries:
+            html = _get(client, f"/tournaments/{field.tournament.pk}/")
+    finally:
+        post_init.disconnect(count, sender=Registration)
+    return len(queries), len(built), html
+
+
+def test_the_tournament_page_reads_a_page_of_registrations_however_many_there_are(
+    client,
+) -> None:
+    """A signed-in player's tournament page reads the list's page, the counts and the
+    player's own registration, never every registration: the same statements and the same
+    registration rows at 120 entrants as at 300 (issue 24)."""
+    small = big_swiss(120)
+    large = big_swiss(300)
+    few, few_rows, _ = _page_cost(client, small, small.registrations[117].player.user)
+    many, many_rows, html = _page_cost(client, large, large.registrations[297].player.user)
+    assert few == many, (few, many)
+    # The shown page (100), the reader's own registration and their match's two entrants
+    # (the "your match" card).
+    assert few_rows == many_rows == 103, (few_rows, many_rows)
+    assert "Players (300 / 300)" in html and "You are registered" in html
+    assert "Page 1 of 3" in html
+
+
+def test_the_players_not_playing_are_named_a_few_and_counted(client) -> None:
+    from tournaments.models import Registration, RegistrationStatus
+
+    field = big_swiss(130)
+    gone = [r.pk for r in field.registrations[:25]]
+    Registration.objects.filter(pk__in=gone).update(
+        status=RegistrationStatus.WITHDRAWN, checked_in_at=None
+    )
+    _, rows, html = _page_cost(client, field, field.registrations[100].player.user)
+    assert "Players (105 / 130)" in html
+    not_playing = html.split("Not playing: ", 1)[1].split("</p>", 1)[0]
+    assert not_playing.count("(withdrawn)") == 20 and not_playing.endswith(" and 5 more")
+    # The page of 100 playing, the 20 named, the reader's own and their match's two.
+    assert rows == 123, rows

@@ -63,16 +63,18 @@ def entrants_of(user_id: int) -> QuerySet[Registration, Any]:
     ).values("pk")
 
 
-def current_match_id_of(user: AnyUser, tournament: Tournament) -> int | None:
+def current_match_id_of(user: AnyUser, tournament: Tournament | int) -> int | None:
     """The id of :func:`current_match_of`'s match, in one query (the user's latest seats
     with their matches' states and the tournament's latest round number): where "my
-    match" leads, which needs nothing else of the match."""
+    match" leads, which needs nothing else of the match. ``tournament``: the row or its
+    id."""
     if not user.is_authenticated:
         return None
-    latest = Round.objects.filter(tournament=tournament).order_by("-number").values("number")
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    latest = Round.objects.filter(tournament_id=tournament_id).order_by("-number").values("number")
     seats = list(
         MatchSeat.objects.filter(
-            registration_id__in=entrants_of(user.pk), round__tournament=tournament
+            registration_id__in=entrants_of(user.pk), round__tournament_id=tournament_id
         )
         .annotate(latest=Subquery(latest[:1]))
         .order_by("-round__number")

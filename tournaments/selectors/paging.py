@@ -136,6 +136,37 @@ def page_of(
     )
 
 
+def page_read(
+    total: int,
+    paging: Paging,
+    read: Callable[[int, int | None], Sequence[T]],
+    *,
+    unfiltered: int | None = None,
+    size: int = PAGE_ROWS,
+) -> Page[T]:
+    """The page asked for of ``total`` rows the caller counted, reading only its rows:
+    ``read(start, stop)`` gives rows ``start``..``stop`` (0-based, ``stop`` excluded; None:
+    to the end, for ``?all=1``), say a query's slice. The same page as :func:`page_of`
+    would make of all the rows; ``unfiltered``: the rows before a search (default
+    ``total``)."""
+    unfiltered = total if unfiltered is None else unfiltered
+    if paging.show_all:
+        return Page(list(read(0, None)), 1, 1, total, 1, True, paging.query, unfiltered)
+    count = max(1, -(-total // size))
+    number = min(max(paging.page, 1), count)
+    start = (number - 1) * size
+    return Page(
+        list(read(start, start + size)),
+        number,
+        count,
+        total,
+        start + 1,
+        False,
+        paging.query,
+        unfiltered,
+    )
+
+
 def with_rows(page: Page[Any], rows: list[R]) -> Page[R]:
     """The same page with other rows made of its own (an index's rows -> the objects the
     template shows)."""

@@ -3,9 +3,11 @@ and the event feed."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Window
+from django.db.models.functions import Coalesce
 
 from core.errors import NotFound
 from core.models import AuditEntry, Event
@@ -26,6 +28,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.selectors.paging import Page, Paging, page_read
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -34,21 +37,27 @@ if TYPE_CHECKING:
 def visible_tournaments(user: AnyUser) -> QuerySet[Tournament]:
     """Published tournaments for everyone; drafts only for their club's managers."""
     qs = Tournament.objects.select_related("club").annotate(
-        registered_count=Count(
-            "registrations",
-            filter=Q(registrations__status=RegistrationStatus.REGISTERED),
-            distinct=True,
-        ),
-        checked_in_count=Count(
-            "registrations",
-            filter=Q(
-                registrations__status=RegistrationStatus.REGISTERED,
-                registrations__checked_in_at__isnull=False,
-            ),
-            distinct=True,
-        ),
+        registered_count=registered_count(),
+        checked_in_count=registered_count(checked_in_at__isnull=False),
     )
     return qs.filter(_visible_to(user))
+
+
+def registered_count(**more: Any) -> Coalesce:
+    """A tournament's entrants playing (registered; ``more``: and these lookups), as an
+    annotation: a count by the registrations' tournament index for each tournament, not a
+    join of every registration grouped by the tournament's whole row (at 2,048 entrants,
+    a sort of 2,048 wide rows on every tournament page)."""
+    counted = (
+        Registration.objects.filter(
+            tournament=OuterRef("pk"), status=RegistrationStatus.REGISTERED, **more
+        )
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
 def _visible_to(user: AnyUser) -> Q:
@@ -58,6 +67,18 @@ def _visible_to(user: AnyUser) -> Q:
         return published
     managed_clubs = Membership.objects.filter(user=user, role__in=MANAGING_ROLES).values("club")
     return published | Q(club__in=managed_clubs)
+
+
+def tournament_is_visible(user: AnyUser, pk: int) -> bool:
+    """Whether tournament ``pk`` exists and ``user`` may see it (as
+    :func:`visible_tournaments` decides): its status alone, one small query; a draft's
+    managers, one more. For a page that needs nothing else of the tournament."""
+    status = Tournament.objects.filter(pk=pk).values_list("status", flat=True).first()
+    if status is None:
+        return False
+    if status != TournamentStatus.DRAFT:
+        return True
+    return Tournament.objects.filter(_visible_to(user), pk=pk).exists()
 
 
 def visible_tournament_ids(user: AnyUser) -> QuerySet[Tournament, Any]:
@@ -149,6 +170,93 @@ def registrations_by_id(tournament: Tournament, ids: list[int]) -> dict[int, Reg
 
 def active_registration_count(tournament: Tournament) -> int:
     return tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
+
+
+#: The names "Not playing" lists at most; the rest are counted ("and 40 more").
+NOT_PLAYING_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class RegistrationsPanel:
+    """What the tournament page shows of its registrations (:func:`registrations_panel`)."""
+
+    #: Entrants playing (registered), before any search: "Players (2048 / 4096)".
+    registered: int
+    #: The shown page of those playing (of what the search found, with a search).
+    page: Page[Registration]
+    #: The first :data:`NOT_PLAYING_SHOWN` not playing (withdrawn, dropped, ...) and how
+    #: many more there are.
+    not_playing: list[Registration]
+    not_playing_more: int
+    #: The reader's own registration (an active one first) and the teams inviting them.
+    mine: Registration | None
+    invitations: list[Registration]
+
+
+def registrations_panel(
+    tournament: Tournament, user: AnyUser, paging: Paging
+) -> RegistrationsPanel:
+    """The tournament page's registrations without reading them all: the page of the
+    players list asked for (``paging.query``: a search, :func:`search_registrations`),
+    the first few not playing, and the reader's own registration and invitations. At most
+    four queries whatever the number of entrants: the page's rows, a count of what a
+    search found (with a search only), the not playing (with their count, one query), and
+    the reader's own rows (signed in only). The count of entrants playing is the
+    tournament's ``registered_count`` (``visible_tournaments``), else one query more."""
+    registered = getattr(tournament, "registered_count", None)
+    if registered is None:
+        registered = active_registration_count(tournament)
+    rows = tournament.registrations.select_related("player", "partner").defer(*UNSHOWN_TIMES)
+    playing = rows.filter(status=RegistrationStatus.REGISTERED)
+    gone = rows.exclude(status=RegistrationStatus.REGISTERED)
+    total = registered
+    if paging.query:
+        playing = search_registrations(playing, paging.query)
+        gone = search_registrations(gone, paging.query)
+        total = playing.count()
+    ordered = playing.order_by(*_LIST_ORDER)
+
+    def read(start: int, stop: int | None) -> list[Registration]:
+        return list(ordered[start:stop])
+
+    page: Page[Registration] = page_read(
+        total, replace(paging, query=""), read, unfiltered=registered
+    )
+    # The first few, each with the count of all (a window: one query).
+    not_playing: list[Registration] = list(
+        gone.annotate(listed=Window(Count("pk"))).order_by(*_LIST_ORDER)[:NOT_PLAYING_SHOWN]
+    )
+    listed = int(getattr(not_playing[0], "listed", 0)) if not_playing else 0
+    mine: Registration | None = None
+    invitations: list[Registration] = []
+    if user.is_authenticated:
+        own = list(
+            rows.filter(Q(player__user_id=user.pk) | Q(partner__user_id=user.pk)).order_by(
+                *_LIST_ORDER
+            )
+        )
+        members = [r for r in own if r.has_member(user.pk)]
+        mine = next((r for r in members if r.is_active), members[0] if members else None)
+        invitations = [r for r in own if r.is_active and r.is_invited(user.pk)]
+    return RegistrationsPanel(
+        registered=registered,
+        page=page,
+        not_playing=not_playing,
+        not_playing_more=listed - len(not_playing),
+        mine=mine,
+        invitations=invitations,
+    )
+
+
+def final_placements(tournament: Tournament, most: int) -> list[Registration]:
+    """The first ``most`` entrants by final place (stored at the finish), and one more if
+    there are more (the caller says "All final results"): one query."""
+    return list(
+        tournament.registrations.filter(final_place__isnull=False)
+        .select_related("player", "partner")
+        .defer(*UNSHOWN_TIMES)
+        .order_by("final_place", "pk")[: most + 1]
+    )
 
 
 def audit_log(

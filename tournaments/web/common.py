@@ -6,20 +6,19 @@ instead of comparing statuses)."""
 from __future__ import annotations
 
 import zoneinfo
-from dataclasses import replace
 from typing import Any
 
 from django.core.signals import request_finished, request_started
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 
 from tournaments import selectors
 from tournaments.models import Club, EntrantType, Tournament
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import stage_page
 from tournaments.selectors.home import playing_now
-from tournaments.selectors.paging import page_of
 from tournaments.selectors.timer import round_clock
 from tournaments.web.forms import AddPlayerForm
 from tournaments.web.paging import paging_of
@@ -86,37 +85,39 @@ def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str
 
 def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     """The tournament page (and its registration panel and players list): the header's
-    context plus the registrations, the user's own and what they may do about it."""
+    context plus a page of the registrations (``?page=``, ``?all=1``; ``?q=``: a search),
+    the user's own and what they may do about it. Never every registration: a page of
+    them, counts and the reader's own (``selectors.registrations_panel``), but for the
+    organisers' fixed tables, whose list offers every entrant."""
     tournament = tournament_for(request, pk)
-    registrations = list(selectors.tournament_registrations(tournament, accounts=False))
-    mine = next(
-        (r for r in registrations if r.is_active and r.has_member(request.user.pk)),
-        next((r for r in registrations if r.has_member(request.user.pk)), None),
-    )
-    invitations = [r for r in registrations if r.is_active and r.is_invited(request.user.pk)]
+    paging = paging_of(request)
+    panel = selectors.registrations_panel(tournament, request.user, paging)
+    mine = panel.mine
     context = tournament_context(request, tournament)
     my_match = context["my_match_id"]
     current = context["current_round"]
+    team_event = tournament.entrant_type == EntrantType.TEAM
     context.update(
         {
-            # The player's "your match" card (no query unless they have a match now).
+            # The player's "your match" card (no query unless they have a match now): the
+            # match the tabs' "My match" leads to, read by its id.
             "playing": (
-                playing_now(request.user, [tournament], latest={tournament.pk: current.number})
+                playing_now(request.user, [tournament], current={tournament.pk: my_match})
                 if my_match is not None and current is not None
                 else []
             ),
-            "registrations": [r for r in registrations if r.is_active],
+            "registered_count": panel.registered,
+            "search": paging.query,
             # The list shows a page of them (``?page=``; ``?all=1``): 2,048 rows are not read.
-            "players_page": page_of(
-                [r for r in registrations if r.is_active], replace(paging_of(request), query="")
-            ),
+            "players_page": panel.page,
             # As entrants.register counts it: a full event offers no form to fill in vain.
-            "full": sum(1 for r in registrations if r.is_active) >= tournament.capacity,
-            "inactive_registrations": [r for r in registrations if not r.is_active],
+            "full": panel.registered >= tournament.capacity,
+            "inactive_registrations": panel.not_playing,
+            "inactive_more": panel.not_playing_more,
             "my_registration": mine,
-            "my_invitations": invitations,
-            "team_event": tournament.entrant_type == EntrantType.TEAM,
-            "players_what": "teams" if tournament.entrant_type == EntrantType.TEAM else "players",
+            "my_invitations": panel.invitations,
+            "team_event": team_event,
+            "players_what": "teams" if team_event else "players",
             "actions": context["actions"]
             | policies.entrant_actions(request.user, tournament, mine),
             "add_player_form": AddPlayerForm(),
@@ -125,11 +126,20 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             ],
         }
     )
-    if context["final"]:
-        # Where everyone finished (stored at the finish): no query beyond the list above.
-        placed = sorted(
-            (r for r in registrations if r.final_place), key=lambda r: (r.final_place, r.pk)
+    if context["can_manage"] and not context["final"] and panel.registered:
+        # The fixed tables' list offers every entrant playing: the organisers' page only,
+        # read when the template shows it (not for the players list's fragment).
+        context["fixed_table_choices"] = SimpleLazyObject(
+            lambda: [
+                r
+                for r in selectors.tournament_registrations(tournament, accounts=False)
+                if r.is_active
+            ]
         )
+    if context["final"]:
+        # Where everyone finished (stored at the finish): the first 8 and whether there
+        # are more, in one query.
+        placed = selectors.final_placements(tournament, 8)
         firsts = [r for r in placed if r.final_place == 1]
         context["placements"] = placed[:8]
         context["placements_more"] = len(placed) > 8

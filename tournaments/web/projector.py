@@ -18,7 +18,7 @@ from typing import Any
 import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -172,14 +172,17 @@ def projector_announcement(request: HttpRequest, pk: int) -> HttpResponse:
 
 def my_match(request: HttpRequest, pk: int) -> HttpResponse:
     """Where the projector's QR code leads: the player's current match (theirs or their
-    team's), else the tournament's page; a visitor logs in first and comes back here."""
-    tournament = tournament_for(request, pk)
+    team's), else the tournament's page; a visitor logs in first and comes back here.
+
+    Every player opens it at the start of a round: a redirect needs no more than whether
+    the tournament may be seen (its status, one small query) and the match's id (one
+    query); not the tournament's row with its counts, nor its club's time zone."""
+    if not selectors.tournament_is_visible(request.user, pk):
+        raise Http404("No such tournament.")
     if not request.user.is_authenticated:
         login = reverse("login")
-        return redirect(f"{login}?next={reverse('my-match', args=[tournament.pk])}")
-    # Every player opens it at the start of a round: only the match's id is read (one
-    # query), the match page reads the rest.
-    match_id = current_match_id_of(request.user, tournament)
+        return redirect(f"{login}?next={reverse('my-match', args=[pk])}")
+    match_id = current_match_id_of(request.user, pk)
     if match_id is None:
-        return redirect("tournament-detail", pk=tournament.pk)
-    return redirect("match", pk=tournament.pk, match_pk=match_id)
+        return redirect("tournament-detail", pk=pk)
+    return redirect("match", pk=pk, match_pk=match_id)

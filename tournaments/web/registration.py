@@ -4,8 +4,6 @@ drop and re-add while the tournament runs; late entrants."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,15 +17,12 @@ from tournaments import selectors
 from tournaments.models import (
     Registration,
 )
-from tournaments.selectors.paging import page_of
-from tournaments.selectors.tournaments import SEARCH_MAX, search_registrations
 from tournaments.services import entrants, guests, teams
 from tournaments.web.common import detail_context, tournament_for
 from tournaments.web.forms import (
     AddPlayerForm,
     BulkAddForm,
 )
-from tournaments.web.paging import paging_of
 
 
 def _after_action(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -202,24 +197,10 @@ def tournament_check_in_many(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
 
 def tournament_players(request: HtmxHttpRequest, pk: int) -> HttpResponse:
-    """The players list filtered by name (``?q=``, at most ``SEARCH_MAX`` characters):
-    the list alone for htmx (the search box asks as you type), else the whole page."""
-    query = request.GET.get("q", "")[:SEARCH_MAX].strip()
+    """The players list filtered by name (``?q=``, at most 80 characters:
+    ``selectors.registrations_panel``): the list alone for htmx (the search box asks as
+    you type), else the whole page."""
     context = detail_context(request, pk)
-    context["search"] = query
-    context["registered_total"] = len(context["registrations"])
-    if query:
-        tournament = context["tournament"]
-        found = set(
-            search_registrations(tournament.registrations.all(), query).values_list("pk", flat=True)
-        )
-        context["registrations"] = [r for r in context["registrations"] if r.pk in found]
-        context["inactive_registrations"] = [
-            r for r in context["inactive_registrations"] if r.pk in found
-        ]
-        context["players_page"] = page_of(
-            context["registrations"], replace(paging_of(request), query="")
-        )
     if request.htmx:
         return render(request, "tournaments/_players.html", context)
     return render(request, "tournaments/tournament_detail.html", context)
