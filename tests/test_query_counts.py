@@ -182,13 +182,13 @@ PAGES: list[tuple[str, str, Url, int]] = [
         "round by table (player)",
         "player",
         lambda w: f"/tournaments/{w.tournament.pk}/rounds/{w.round.number}/",
-        13,
+        11,
     ),
     (
         "round by name (player)",
         "player",
         lambda w: f"/tournaments/{w.tournament.pk}/rounds/{w.round.number}/?by=name",
-        13,
+        11,
     ),
     (
         "slips",
@@ -200,7 +200,7 @@ PAGES: list[tuple[str, str, Url, int]] = [
     ("standings", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/standings/", 13),
     # A player's: the page of rows from its kept piece (rendered here: 4 queries), their
     # own registration (1 query).
-    ("standings (player)", "player", lambda w: f"/tournaments/{w.tournament.pk}/standings/", 14),
+    ("standings (player)", "player", lambda w: f"/tournaments/{w.tournament.pk}/standings/", 12),
     ("history", "anonymous", lambda w: f"/tournaments/{w.tournament.pk}/history/", 6),
     (
         "match as player",
