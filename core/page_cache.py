@@ -41,6 +41,10 @@ object is not there or not visible, and the view answers as it would).
   ``Vary``: ``Cookie`` (a signed-in reader sees another page), ``HX-Request``, the
   caller's headers, and ``Accept-Language`` when ``LocaleMiddleware`` chooses the
   language from it (it does not today: the language is in the ETag and the key anyway).
+- **A private page's shared piece.** The tag a page is served under (with how long a
+  copy of it may be kept) is left on the request for the view: ``core.page_pieces`` keeps
+  the part of a signed-in reader's page every reader shares (a big table's page of rows)
+  under it, the rest rendered for the reader.
 - **CSRF.** A shared page carries no CSRF token (:func:`shared_page_csrf`, a context
   processor): a token is tied to one browser's cookie and must not be served to others;
   an anonymous reader has no form to post on these pages.
@@ -77,6 +81,9 @@ SERVER_SECONDS = 600
 RENDER_LOCK_SECONDS = 30
 #: The request attribute that marks a shared render (read by :func:`shared_page_csrf`).
 SHARED_FLAG = "shared_page"
+#: The request attribute holding the page's version tag and how long a copy of it may be
+#: kept (read by ``core.page_pieces``).
+VERSION_FLAG = "page_version_tag"
 
 
 @dataclass(frozen=True)
@@ -171,6 +178,11 @@ def _serve(
     if clock_seconds:
         tag = f"{tag}@{int(now.timestamp()) // clock_seconds}"
     reader = _reader(request)
+    # The pieces a private page shares with other readers are kept under the same tag.
+    lasts = SERVER_SECONDS if settled else BUCKET_SECONDS + 1
+    if clock_seconds:
+        lasts = min(lasts, clock_seconds + 1)
+    setattr(request, VERSION_FLAG, (tag, lasts))
     htmx = request.headers.get("HX-Request") == "true"
     page = "|".join(
         (
@@ -232,9 +244,6 @@ def _serve(
                 "body": response.content,  # type: ignore[attr-defined]
                 "headers": headers,
             }
-            lasts = SERVER_SECONDS if settled else BUCKET_SECONDS + 1
-            if clock_seconds:
-                lasts = min(lasts, clock_seconds + 1)
             _safely(cache.set, key, stored, timeout=lasts)
             _safely(cache.set, latest_key, stored, timeout=SERVER_SECONDS)
     finally:

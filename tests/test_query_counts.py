@@ -175,6 +175,21 @@ PAGES: list[tuple[str, str, Url, int]] = [
         lambda w: f"/tournaments/{w.tournament.pk}/rounds/{w.round.number}/?by=name",
         7,
     ),
+    # A player's pairings: the page of rows from its kept piece (none kept yet here:
+    # rendered, 2 queries) and their own table (1 query); test_page_pieces.py counts a
+    # kept piece's.
+    (
+        "round by table (player)",
+        "player",
+        lambda w: f"/tournaments/{w.tournament.pk}/rounds/{w.round.number}/",
+        11,
+    ),
+    (
+        "round by name (player)",
+        "player",
+        lambda w: f"/tournaments/{w.tournament.pk}/rounds/{w.round.number}/?by=name",
+        11,
+    ),
     (
         "slips",
         "organiser",
@@ -183,6 +198,9 @@ PAGES: list[tuple[str, str, Url, int]] = [
     ),
     # The entrants as values, then the shown page's registrations; and the version.
     ("standings", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/standings/", 13),
+    # A player's: the page of rows from its kept piece (rendered here: 4 queries), their
+    # own registration (1 query).
+    ("standings (player)", "player", lambda w: f"/tournaments/{w.tournament.pk}/standings/", 12),
     ("history", "anonymous", lambda w: f"/tournaments/{w.tournament.pk}/history/", 6),
     (
         "match as player",

@@ -13,7 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from tournaments.models import Match, Registration, Round
+from django.db.models import Subquery
+
+from tournaments.models import Match, MatchSeat, Registration, Round
+from tournaments.selectors.matches import entrants_of
 from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
 from tournaments.selectors.rounds import round_matches
 
@@ -169,3 +172,43 @@ def _by_name(
 def _matches(rnd: Round, ids: list[int]) -> dict[int, Match]:
     """The shown matches with their entrants (1 query)."""
     return {m.pk: m for m in round_matches(rnd).filter(pk__in=set(ids))}
+
+
+#: What a row of the reader's own shows of its match's entrants (their names; whose it
+#: is reads the players' ``user_id``): not the accounts ``round_matches`` reads as well.
+_OWN_ROW = ("a__player", "b__player", "a__partner", "b__partner")
+
+
+@dataclass(frozen=True)
+class MyRows:
+    """The viewer's own rows (``Match`` by table, ``ByName`` by name) and entrant."""
+
+    mine: list[Match] | list[ByName]
+    my_entrant: int | None
+
+
+def my_pairings(rnd: Round, *, by_name: bool, user_id: int | None) -> MyRows:
+    """The viewer's own rows of the round and their entrant without the round's index
+    (1 query; none when nobody is signed in): the page's rows come from a kept piece
+    (``tournaments.web.pieces``)."""
+    if user_id is None:
+        return MyRows([], None)
+    # The match by its id, found through the user's seat in the round: indexes all the
+    # way (a filter on the matches' sides or an ``IN`` reads the round's every match).
+    seat = MatchSeat.objects.filter(round=rnd, registration_id__in=entrants_of(user_id))
+    found = (
+        rnd.matches.select_related(*_OWN_ROW)
+        .filter(pk=Subquery(seat.values("match_id")[:1]))
+        .first()
+    )
+    if found is None:
+        return MyRows([], None)
+    mine, other = (found.a, found.b) if found.a.has_member(user_id) else (found.b, found.a)
+    assert mine is not None
+    if not by_name:
+        return MyRows([found], mine.pk)
+    rows = sorted(
+        (ByName(p.display_name, mine, other, found) for p in mine.members),
+        key=lambda row: row.name.lower(),
+    )
+    return MyRows(rows, mine.pk)

@@ -10,12 +10,15 @@ registrations with their players.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import NamedTuple
 
+from django.db.models import Subquery
+
 from tournaments.models import Registration, Tournament
 from tournaments.pairing import standings
+from tournaments.selectors.matches import entrants_of
 from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
 from tournaments.selectors.pairings import ENTRANT_VALUES
 from tournaments.selectors.standings import computed_standings, standings_entrants
@@ -59,6 +62,8 @@ class StandingsPage:
     mine: list[Shown]
     my_entrant: int | None
     tiebreakers: tuple[standings.Tiebreaker, ...]
+    #: Every entrant's row (the table the page is a part of).
+    rows: tuple[standings.Row, ...] = ()
 
 
 def standings_page(tournament: Tournament, paging: Paging, *, user_id: int | None) -> StandingsPage:
@@ -91,4 +96,21 @@ def standings_page(tournament: Tournament, paging: Paging, *, user_id: int | Non
         mine=[(row, registrations[row.entrant]) for row in mine],
         my_entrant=my_entrant,
         tiebreakers=table.tiebreakers,
+        rows=rows,
     )
+
+
+def detached(row: standings.Row) -> standings.Row:
+    """``row`` on its own, to be kept: its explanations made now (the engine makes them
+    when read, from the whole table's tally)."""
+    return replace(row, explain=dict(row.explain))
+
+
+def my_registration(tournament: Tournament, user_id: int | None) -> Registration | None:
+    """The entrant of the standings ``user_id`` plays for (theirs, or their team's), with
+    its players (1 query; none when nobody is signed in)."""
+    if user_id is None:
+        return None
+    # By its id (an ``IN`` would read every entrant of the tournament).
+    mine = entrants_of(user_id).filter(tournament=tournament).order_by("pk")[:1]
+    return standings_entrants(tournament).filter(pk=Subquery(mine)).first()

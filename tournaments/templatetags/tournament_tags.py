@@ -11,6 +11,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 
 from core import text
+from core.page_pieces import row_mark
 from tournaments.presenters.notes import describe_all, describe_stats
 from tournaments.selectors import names, standings_words
 from tournaments.selectors.placements import ordinal
@@ -104,3 +105,19 @@ def query_with(context: template.Context, **changes: Any) -> str:
             query[key] = str(value)
     encoded = query.urlencode()
     return f"?{encoded}" if encoded else "?"
+
+
+@register.simple_tag(takes_context=True)
+def row_class(context: template.Context, *entrants: Any, muted: Any = False) -> str:
+    """``<tr{% row_class my_entrant m.a.pk m.b.pk %}>``: a big table's row's ``class``:
+    "mine" when one of ``entrants`` (ids; None left out) is the viewer's (``my_entrant``,
+    the first argument), "muted" when ``muted``. In a shared piece (``mark_rows``) the
+    row carries a mark instead, the reader's highlight put in when served
+    (``core.page_pieces``)."""
+    mine, *ids = entrants
+    classes = "muted" if muted else ""
+    if context.get("mark_rows"):
+        return row_mark(ids, classes)
+    if mine and any(mine == i for i in ids if i is not None):
+        classes = f"{classes} mine".strip()
+    return mark_safe(f' class="{classes}"') if classes else ""

@@ -30,6 +30,7 @@ from tournaments.web.forms import (
     report_grid,
 )
 from tournaments.web.paging import paging_of
+from tournaments.web.pieces import pairings_piece
 
 
 def round_current(request: HttpRequest, pk: int) -> HttpResponse:
@@ -71,8 +72,6 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if plays_on is not None:  # a pod round's pods are on the pods page
         return redirect(f"{reverse(plays_on, args=[tournament.pk])}#round-{rnd.number}")
     by_name = request.GET.get("by") == "name"
-    # A page of rows (``?page=``, ``?q=``; ``?all=1`` to print) and the viewer's own table.
-    pairings = pairings_page(rnd, paging_of(request), by_name=by_name, user_id=request.user.pk)
     context = tournament_context(request, tournament)
     if context["current_round"] != rnd:
         # The controls act on the latest round: they are shown on its page only.
@@ -83,19 +82,33 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             context["round_minutes"] = formats.round_minutes(rnd.stage)
         if "repair" in context["actions"]:
             context["pair_again"] = pair_again_of(rnd)
-    context.update(
-        {
-            "round": rnd,
-            "pairings": pairings,
-            # The viewer's entrant (theirs or their team's), its rows highlighted.
-            "my_entrant": pairings.my_entrant,
-            "view": "name" if by_name else "table",
-            "by_param": "name" if by_name else "",
-            "pager_what": "names" if by_name else "tables",
-            "teams": tournament.entrant_type == EntrantType.TEAM,
-            "rounds": selectors.tournament_rounds(tournament),
-        }
-    )
+    shared = {
+        "tournament": tournament,
+        "round": rnd,
+        "view": "name" if by_name else "table",
+        "by_param": "name" if by_name else "",
+        "pager_what": "names" if by_name else "tables",
+        "teams": tournament.entrant_type == EntrantType.TEAM,
+    }
+    context.update(shared)
+    context["rounds"] = selectors.tournament_rounds(tournament)
+    # A page of rows (``?page=``, ``?q=``; ``?all=1`` to print) and the viewer's own table.
+    paging = paging_of(request)
+    if context["round_controls"] and "swap" in context["actions"]:
+        # The swap lists hold the page's rows: the organiser's page is rendered whole.
+        pairings = pairings_page(rnd, paging, by_name=by_name, user_id=request.user.pk)
+        context.update({"pairings": pairings, "my_entrant": pairings.my_entrant})
+    else:
+        # The page of rows is kept per version (no rows read); the viewer's own read alone.
+        piece, mine, html = pairings_piece(request, rnd, paging, by_name=by_name, shared=shared)
+        context.update(
+            {
+                "pairings": {"page": piece["page"], "mine": mine.mine},
+                "piece_html": html,
+                # The viewer's entrant (theirs or their team's), its rows highlighted.
+                "my_entrant": mine.my_entrant,
+            }
+        )
     return render(request, "tournaments/round.html", context)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -19,6 +21,7 @@ from tournaments.selectors.standings_words import definitions, tiebreaker_label
 from tournaments.services import seating
 from tournaments.web.common import tournament_context, tournament_for
 from tournaments.web.paging import paging_of
+from tournaments.web.pieces import explained_of, standings_piece
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
@@ -27,23 +30,35 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
         return _fixed_table(request, tournament)
     if pod_selectors.pod_stage_of(tournament.pk) is not None:  # pod standings are their own
         return redirect(f"{reverse('pods', args=[tournament.pk])}#pod-standings")
+    context = tournament_context(request, tournament)
+    shared: dict[str, Any] = {
+        "tournament": tournament,
+        "pager_what": "teams" if tournament.entrant_type == EntrantType.TEAM else "players",
+        "teams": tournament.entrant_type == EntrantType.TEAM,
+        "actions": frozenset(),  # no form in the rows of a kept piece
+    }
     # A page of rows (``?page=``, ``?q=``; ``?all=1`` to print) and the viewer's own row.
-    shown = standings_page(tournament, paging_of(request), user_id=request.user.pk)
+    paging = paging_of(request)
+    actions = context["actions"]
+    if "drop_player" not in actions and "readd_player" not in actions:
+        # The page of rows is kept per version (no standings computed); the reader's row
+        # read alone. An organiser's rows carry their forms: rendered whole.
+        from_piece = standings_piece(request, tournament, paging, shared)
+        if from_piece is not None:
+            context.update({**shared, **from_piece, "actions": actions})
+            return render(request, "tournaments/standings.html", context)
+    shown = standings_page(tournament, paging, user_id=request.user.pk)
     columns = list(shown.tiebreakers)
     return render(
         request,
         "tournaments/standings.html",
         {
-            **tournament_context(request, tournament),
+            **context,
+            **shared,
+            "actions": actions,
             "page": shown.page,
-            "pager_what": "teams" if tournament.entrant_type == EntrantType.TEAM else "players",
             "mine": shown.mine if shown.page.big else [],
-            # Each figure opens to what it is made of where the reader looks for one entrant:
-            # a field of one page, a search's rows, their own row. A big field's pages of
-            # 100 rows show the figures alone: the words were three quarters of the page's
-            # bytes (76 KB a page at 2,048 players, 3.2 times /healthz through the proxy).
-            "explained": not shown.page.big or bool(shown.page.query),
-            "teams": tournament.entrant_type == EntrantType.TEAM,
+            "explained": explained_of(shown.page),
             # The viewer's row (theirs, or their team's: either member's), highlighted.
             "my_entrant": shown.my_entrant,
             "columns": [(t.value, tiebreaker_label(t)) for t in columns],
