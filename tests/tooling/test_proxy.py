@@ -202,6 +202,9 @@ class _Upstream(BaseHTTPRequestHandler):
             extra = {"Cache-Control": "public, s-maxage=60", "Set-Cookie": "csrftoken=abc"}
         elif path.startswith("/slow"):
             time.sleep(0.5)
+        elif path.startswith("/tournaments/"):  # a public tournament page, slow to render
+            time.sleep(0.5)
+            extra = {"Cache-Control": "public, max-age=0, s-maxage=60", "ETag": '"v1"'}
         # /plain, /slow: nothing said about caching.
         if "ETag" in extra and headers.get("if-none-match") == extra["ETag"]:
             status, body = 304, b""
@@ -300,6 +303,26 @@ def test_the_cache_keeps_only_public_pages_and_never_a_signed_in_visitors(
         for thread in threads:
             thread.join()
         assert hits("/slow") == 8 and time.monotonic() - started < 2.5
+
+        # A tournament's public page asked at once by many, cold: one request reaches the
+        # app (the first fill is locked), the others get its copy; an htmx refresh of it
+        # goes past the cache (never kept, never waiting behind the lock).
+        standings = "/tournaments/7/standings/"
+        answers: list[str] = []
+
+        def ask() -> None:
+            answers.append(request(port, "GET", standings)[1]["x-cache-status"])
+
+        threads = [threading.Thread(target=ask) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert hits(standings) == 1 and sorted(answers).count("HIT") == 7, answers
+        for _ in range(2):
+            _, headers, _ = request(port, "GET", standings, {"HX-Request": "true"})
+            assert headers["x-cache-status"] == "BYPASS"
+        assert hits(standings) == 3
 
         # Compressed for the client by the proxy, asked plain from the app.
         status, headers, body = request(port, "GET", "/plain", {"Accept-Encoding": "gzip"})
