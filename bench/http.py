@@ -17,9 +17,11 @@ queues the pairing of the next on it).
 
 For each server and phase it prints requests per second, p50/p90/p99 latency, the count
 of answers that were not 200 (5xx separately), the server processes' CPU time per request
-and that of the PostgreSQL sessions serving them (when PostgreSQL runs on this machine);
-then it checks the database: every match confirmed exactly once, with exactly one report
-and one confirmation, nothing lost or doubled. It exits non-zero if the check fails.
+and that of the PostgreSQL sessions serving them (when PostgreSQL runs on this machine),
+the Celery worker's (counted until it has done what the phase queued) and this
+benchmark's own client's (all share the machine); then it checks the database: every
+match confirmed exactly once, with exactly one report and one confirmation, nothing lost
+or doubled. It exits non-zero if the check fails.
 
 ``--revision REV`` compares this tree with an earlier commit in one run: it checks ``REV``
 out into a temporary ``git worktree``, gives it a database, a Celery worker, queues and
@@ -193,6 +195,8 @@ class Phase:
     seconds: float = 0.0
     cpu: float = 0.0
     database_cpu: float = 0.0
+    worker_cpu: float = 0.0  # the Celery worker's (what reports queue after their commit)
+    client_cpu: float = 0.0  # this benchmark's own: it shares the machine
 
 
 async def _request(
@@ -347,7 +351,8 @@ def _print(kind: str, name: str, phase: Phase) -> None:
         f"{kind:<14} {name:<13} {count:>6} {count / phase.seconds:>9.0f} "
         f"{statistics.median(ms):>7.1f} {_percentile(ms, 0.9):>7.1f} {_percentile(ms, 0.99):>7.1f}"
         f" {bad:>6} {errors:>5} {phase.cpu / count * 1000:>9.2f}"
-        f" {phase.database_cpu / count * 1000:>9.2f}",
+        f" {phase.database_cpu / count * 1000:>9.2f} {phase.worker_cpu / count * 1000:>9.2f}"
+        f" {phase.client_cpu / count * 1000:>9.2f}",
         flush=True,
     )
     if bad:
@@ -506,9 +511,15 @@ def _turn(side: Side, server_spec: str, args: argparse.Namespace, logs: str, lab
         for name, jobs in phases.items():
             url = side.env["DATABASE_URL"]
             cpu, database_cpu = _tree_cpu_seconds(server.pid), _database_cpu_seconds(url)
+            worker_cpu = _tree_cpu_seconds(side.worker.pid) if side.worker else 0.0
+            client_cpu = time.process_time()
             phase = asyncio.run(_drive(port, jobs, args.connections))
+            phase.client_cpu = time.process_time() - client_cpu
             phase.cpu = _tree_cpu_seconds(server.pid) - cpu
             phase.database_cpu = _database_cpu_seconds(url) - database_cpu
+            if side.worker is not None:
+                # Until what the phase queued is done: the worker's CPU settles.
+                phase.worker_cpu = _settled_cpu(side.worker.pid) - worker_cpu
             _print(shown, name, phase)
             side.turns.setdefault((server_spec, name), []).append(phase)
     finally:
@@ -524,6 +535,20 @@ def _turn(side: Side, server_spec: str, args: argparse.Namespace, logs: str, lab
     if not problems:
         print(f"        database: all {len(tables)} matches confirmed exactly once", flush=True)
     return bool(problems)
+
+
+def _settled_cpu(pid: int, quiet: float = 0.5, most: float = 30.0) -> float:
+    """A process tree's CPU seconds once it has used none for ``quiet`` seconds (its
+    queue drained), waiting at most ``most`` seconds."""
+    deadline = time.monotonic() + most
+    last = _tree_cpu_seconds(pid)
+    while time.monotonic() < deadline:
+        time.sleep(quiet)
+        now = _tree_cpu_seconds(pid)
+        if now - last < 0.01:
+            return now
+        last = now
+    return last
 
 
 def _rate(phase: Phase) -> float:
@@ -589,7 +614,8 @@ def main() -> int:
             f"{args.tournaments} tournaments x {args.players} players, {args.connections} "
             f"connections; logs in {logs}\n"
             f"{'server':<14} {'phase':<13} {'posts':>6} {'per s':>9} {'p50 ms':>7} {'p90 ms':>7} "
-            f"{'p99 ms':>7} {'non200':>6} {'5xx':>5} {'CPU ms/req':>9} {'DB ms/req':>9}",
+            f"{'p99 ms':>7} {'non200':>6} {'5xx':>5} {'CPU ms/req':>9} {'DB ms/req':>9}"
+            f" {'worker ms':>9} {'client ms':>9}",
             flush=True,
         )
         for spec in servers:
