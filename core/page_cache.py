@@ -218,38 +218,72 @@ def _serve(
 
     key = "page:" + digest
     latest_key = "page-latest:" + hashlib.sha256(page.encode()).hexdigest()[:32]
+
+    def make() -> HttpResponseBase:
+        setattr(request, SHARED_FLAG, True)
+        return _rendered(render())
+
+    def keep(response: HttpResponseBase) -> tuple[dict[str, Any] | None, int]:
+        if response.status_code != 200 or response.cookies or response.streaming:
+            return None, 0
+        _apply(response, headers)
+        lasts = SERVER_SECONDS if settled else BUCKET_SECONDS + 1
+        if clock_seconds:
+            lasts = min(lasts, clock_seconds + 1)
+        stored = {
+            "status": response.status_code,
+            "content_type": response["Content-Type"],
+            "body": response.content,  # type: ignore[attr-defined]
+            "headers": headers,
+        }
+        return stored, lasts
+
+    how, value = kept_or_rendered(key, latest_key, make, keep)
+    if how == RENDERED:
+        return value
+    response = _from_stored(value)
+    if how == KEPT:
+        _apply(response, headers)
+    else:  # the previous version's page, as it was, while another request renders
+        _apply(response, {**value["headers"], "Cache-Control": "public, no-cache"})
+    return response
+
+
+#: What :func:`kept_or_rendered` answered with.
+KEPT, PREVIOUS, RENDERED = "kept", "previous", "rendered"
+
+
+def kept_or_rendered(
+    key: str,
+    latest_key: str,
+    render: Callable[[], Any],
+    keep: Callable[[Any], tuple[Any, int]],
+) -> tuple[str, Any]:
+    """One render per version, shared by the pages and their pieces (``core.page_pieces``):
+    what is kept under ``key`` (``KEPT``); else, while another request holds the right to
+    render it (a short lock in the cache), what was kept last for the same address under
+    ``latest_key`` (``PREVIOUS``); else ``render()``'s value (``RENDERED``), which
+    ``keep(value)`` turns into what to keep and for how many seconds (``None``: nothing).
+    The cache unreachable: every request renders (``_safely``), as without a cache."""
     stored = _safely(cache.get, key)
     if stored is not None:
-        response = _from_stored(stored)
-        _apply(response, headers)
-        return response
+        return KEPT, stored
     lock = key + ":render"
-    # Redis unreachable: every request renders (``_safely`` says True), as without a cache.
     locked = _safely(cache.add, lock, 1, timeout=RENDER_LOCK_SECONDS, failed=True)
     if not locked:
-        # Another request renders this version: the previous one, as it was, meanwhile.
         previous = _safely(cache.get, latest_key)
         if previous is not None:
-            response = _from_stored(previous)
-            _apply(response, {**previous["headers"], "Cache-Control": "public, no-cache"})
-            return response
+            return PREVIOUS, previous
     try:
-        setattr(request, SHARED_FLAG, True)
-        response = _rendered(render())
-        if response.status_code == 200 and not response.cookies and not response.streaming:
-            _apply(response, headers)
-            stored = {
-                "status": response.status_code,
-                "content_type": response["Content-Type"],
-                "body": response.content,  # type: ignore[attr-defined]
-                "headers": headers,
-            }
+        made = render()
+        stored, lasts = keep(made)
+        if stored is not None:
             _safely(cache.set, key, stored, timeout=lasts)
             _safely(cache.set, latest_key, stored, timeout=SERVER_SECONDS)
     finally:
         if locked:
             _safely(cache.delete, lock)
-    return response
+    return RENDERED, made
 
 
 def _safely(call: Callable[..., Any], *args: Any, failed: Any = None, **kwargs: Any) -> Any:

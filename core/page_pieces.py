@@ -41,11 +41,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from core.page_cache import (
-    RENDER_LOCK_SECONDS,
-    SERVER_SECONDS,
     SHARED_FLAG,
     VERSION_FLAG,
     _safely,
+    kept_or_rendered,
 )
 
 #: A row's mark in a kept piece: the entrants the row belongs to and its other classes.
@@ -73,31 +72,18 @@ def shared_piece(request: HttpRequest, name: str, render: Callable[[], dict[str,
     where = hashlib.sha256(address.encode()).hexdigest()[:32]
     key = "piece:" + hashlib.sha256(f"{where}|{tag}".encode()).hexdigest()[:32]
     latest_key = "piece-latest:" + where
-    stored = _safely(cache.get, key)
-    if stored is not None:
-        return stored
-    lock = key + ":render"
-    locked = _safely(cache.add, lock, 1, timeout=RENDER_LOCK_SECONDS, failed=True)
-    if not locked:
-        # Another request renders this version: the previous one meanwhile.
-        previous = _safely(cache.get, latest_key)
-        if previous is not None:
-            return previous
-    try:
-        made = render()
-        rows = made.get("rows")
+
+    def keep(made: dict[str, Any]) -> tuple[dict[str, Any], int]:
         stored = {key_: value for key_, value in made.items() if key_ != "rows"}
+        rows = made.get("rows")
         if rows is not None:
             # Each row on its own: a reader reads theirs, not the thousands.
             prefix = f"piece-row:{hashlib.sha256(f'{name}|{tag}'.encode()).hexdigest()[:32]}:"
             _safely(cache.set_many, {prefix + str(k): v for k, v in rows.items()}, timeout=lasts)
             stored["rows_key"] = made["rows_key"] = prefix
-        _safely(cache.set, key, stored, timeout=lasts)
-        _safely(cache.set, latest_key, stored, timeout=SERVER_SECONDS)
-    finally:
-        if locked:
-            _safely(cache.delete, lock)
-    return made
+        return stored, lasts
+
+    return kept_or_rendered(key, latest_key, render, keep)[1]
 
 
 def kept_row(piece: dict[str, Any], key: int) -> Any:

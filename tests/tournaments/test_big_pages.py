@@ -17,27 +17,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.tournaments.big_field import big_swiss
+from tests.tournaments.pages import page_html as _get
+from tests.tournaments.pages import statements as _queries
+from tests.tournaments.pages import table_html as _table
 
 pytestmark = pytest.mark.django_db
 
 KB = 1024
-
-
-def _get(client, url: str) -> str:
-    response = client.get(url)
-    assert response.status_code == 200, (url, response.status_code)
-    return response.content.decode()
-
-
-def _queries(client, url: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        assert client.get(url).status_code == 200
-    return len(queries)
-
-
-def _table(html: str, table_id: str) -> str:
-    start = html.index(f'id="{table_id}"')
-    return html[start : html.index("</table>", start)]
 
 
 def _first_cells(html: str, table_id: str) -> list[str]:

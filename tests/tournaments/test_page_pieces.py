@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core import page_cache, page_pieces
 from tests.factories import A_WINS, running_tournament
 from tests.tournaments.big_field import big_swiss
+from tests.tournaments.pages import statements as _queries
+from tests.tournaments.pages import table_html as _table
 from tournaments.models import Match, Registration
 from tournaments.services import results, swiss
 
@@ -52,17 +52,6 @@ def _get(client: Client, url: str) -> str:
 
 def _user_of(registration_id: Any) -> Any:
     return Registration.objects.select_related("player__user").get(pk=registration_id).player.user
-
-
-def _queries(client: Client, url: str) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        assert client.get(url).status_code == 200
-    return len(queries)
-
-
-def _table(html: str, table_id: str) -> str:
-    start = html.index(f'id="{table_id}"')
-    return html[start : html.index("</table>", start)]
 
 
 def _marked(html: str, table_id: str) -> list[str]:

@@ -118,21 +118,8 @@ def page_of(
     words = query_words(paging.query)
     if words and words_of is not None:
         rows = [row for row in rows if found(words, words_of(row))]
-    total = len(rows)
-    if paging.show_all:
-        return Page(list(rows), 1, 1, total, 1, True, paging.query, unfiltered)
-    count = max(1, -(-total // size))
-    number = min(max(paging.page, 1), count)
-    start = (number - 1) * size
-    return Page(
-        list(rows[start : start + size]),
-        number,
-        count,
-        total,
-        start + 1,
-        False,
-        paging.query,
-        unfiltered,
+    return page_read(
+        len(rows), paging, lambda start, stop: rows[start:stop], unfiltered=unfiltered, size=size
     )
 
 

@@ -93,6 +93,12 @@ def require_owner(actor: AnyUser, club: Club) -> None:
 # engine that finds too few players): the page then shows the service's message.
 
 
+def tournament_is_full(tournament: Tournament, playing: int) -> bool:
+    """Whether a tournament with ``playing`` active registrations takes no one more
+    (``services.entrants`` refuses them; the page offers no form to fill in vain)."""
+    return playing >= tournament.capacity
+
+
 def tournament_in_setup(tournament: Tournament) -> bool:
     """Players are added, removed and checked in by hand before the start
     (``entrants.add_player`` / ``remove_player`` / ``check_in_player``)."""

@@ -88,7 +88,7 @@ def _take_seat(
         raise Conflict(
             f"{who} already registered for {tournament.name}.", code="already_registered"
         )
-    if selectors.active_registration_count(tournament) >= tournament.capacity:
+    if policies.tournament_is_full(tournament, selectors.active_registration_count(tournament)):
         what = "teams" if team is not None else "players"
         raise Conflict(
             f"{tournament.name} is full ({tournament.capacity} {what}).", code="tournament_full"

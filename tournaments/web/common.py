@@ -110,8 +110,7 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "search": paging.query,
             # The list shows a page of them (``?page=``; ``?all=1``): 2,048 rows are not read.
             "players_page": panel.page,
-            # As entrants.register counts it: a full event offers no form to fill in vain.
-            "full": panel.registered >= tournament.capacity,
+            "full": policies.tournament_is_full(tournament, panel.registered),
             "inactive_registrations": panel.not_playing,
             "inactive_more": panel.not_playing_more,
             "my_registration": mine,
