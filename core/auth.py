@@ -17,14 +17,22 @@
 
 The pages and the API already ask for a login before they call such services; the check
 here keeps a service correct whoever calls it (a shell, a task, a future edge).
+
+:class:`TokenAuthentication` is how the API finds a token's account (settings,
+``DEFAULT_AUTHENTICATION_CLASSES``): here, not in ``core.api``, as DRF loads its
+authentication classes while ``rest_framework.views`` (which ``core.api`` imports) loads.
 """
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
+from django.utils.translation import gettext as _
+from rest_framework import authentication, exceptions
 
+from core.compiled import rows
 from core.errors import NotAllowed
 
 AnyUser: TypeAlias = User | AnonymousUser
@@ -41,3 +49,23 @@ def require_user(actor: AnyUser) -> User:
 def user_or_none(actor: Actor) -> User | None:
     """The account to store in a "by whom" column: None for the system and anonymous users."""
     return actor if actor is not None and actor.is_authenticated else None
+
+
+class TokenAuthentication(authentication.TokenAuthentication):
+    """DRF's token authentication, its token's lookup (with the user and what
+    ``settings.AUTH_USER_SELECT_RELATED`` adds) compiled once a thread (``core.compiled``):
+    every bot's and app's request makes it."""
+
+    def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
+        related = ("user", *(f"user__{r}" for r in settings.AUTH_USER_SELECT_RELATED))
+        found = rows(f"api.token with {related}", _token_with(self.get_model(), related), key)
+        if not found:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        token = found[0]
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        return token.user, token
+
+
+def _token_with(model: Any, related: tuple[str, ...]) -> Any:
+    return lambda key: model.objects.select_related(*related).filter(key=key)

@@ -53,6 +53,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from redis.exceptions import RedisError
 
+from core.compiled import rows
 from core.text import username_key
 
 log = logging.getLogger(__name__)
@@ -192,6 +193,13 @@ def record_success(username: str) -> None:
         _cache_failed("clearing a name's failed sign-ins", error)
 
 
+def _user_with(related: tuple[str, ...]) -> Any:
+    """A build of the user by id, with ``related``."""
+    return lambda user_id: (
+        get_user_model()._default_manager.select_related(*related).filter(pk=user_id)
+    )
+
+
 class ThrottledModelBackend(ModelBackend):
     """Django's ``ModelBackend`` that refuses throttled names and addresses, counts
     failures, and finds the account case-insensitively after NFKC (``NINA`` typed in
@@ -242,13 +250,13 @@ class ThrottledModelBackend(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         """The signed-in user of each request, with ``settings.AUTH_USER_SELECT_RELATED``
         (the player, whose name every page's menu shows) in the same query."""
-        User = get_user_model()
-        related = getattr(settings, "AUTH_USER_SELECT_RELATED", ())
         try:
-            user = User._default_manager.select_related(*related).get(pk=user_id)
-        except User.DoesNotExist:
+            key = int(user_id)
+        except (TypeError, ValueError):
             return None
-        return user if self.user_can_authenticate(user) else None
+        related = tuple(getattr(settings, "AUTH_USER_SELECT_RELATED", ()))
+        found = rows(f"auth.user with {related}", _user_with(related), key)
+        return found[0] if found and self.user_can_authenticate(found[0]) else None
 
     async def aget_user(self, user_id: Any) -> Any:
         return await sync_to_async(self.get_user)(user_id)

@@ -35,6 +35,19 @@ def _flat(obj: Any, depth: int = 0) -> Any:
     return fields
 
 
+def compilations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter of Django's compilations from now on (``[n]``), as the monkeypatch lasts."""
+    compiled = [0]
+    as_sql = SQLCompiler.as_sql
+
+    def counted(self: SQLCompiler, *args: Any, **kwargs: Any) -> Any:
+        compiled[0] += 1
+        return as_sql(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLCompiler, "as_sql", counted)
+    return compiled
+
+
 def _uncompiled(match_id: int) -> Match | None:
     lock_shared(locks._round_of_match(match_id))
     return lock_one(Match, related=locks._MATCH_READS, pk=match_id)
@@ -53,18 +66,10 @@ def test_a_locked_match_is_what_lock_one_makes_in_the_same_statements(
     assert match is not None
     with transaction.atomic():
         lock_match(match.pk)  # compiled now, if no test compiled it before in this thread
-        compiled = 0
-        as_sql = SQLCompiler.as_sql
-
-        def counted(self: SQLCompiler, *args: Any, **kwargs: Any) -> Any:
-            nonlocal compiled
-            compiled += 1
-            return as_sql(self, *args, **kwargs)
-
-        monkeypatch.setattr(SQLCompiler, "as_sql", counted)
+        compiled = compilations(monkeypatch)
         with CaptureQueriesContext(connection) as queries:
             locked = lock_match(match.pk)
-        assert compiled == 0
+        assert compiled == [0]
         assert len(queries) == 2
         assert queries[0]["sql"].endswith("FOR SHARE")
         assert 'FOR NO KEY UPDATE OF "tournaments_match"' in queries[1]["sql"]

@@ -62,6 +62,22 @@ def test_token_login_and_me(api) -> None:
     assert me["username"] == user.username and me["memberships"] == []
 
 
+def test_a_token_unknown_or_of_an_inactive_account_is_refused(api) -> None:
+    user = UserFactory(username="tokenuser")
+    token = api.post(
+        "/api/v1/auth/token/", {"username": "tokenuser", "password": "pass-word-123"}
+    ).json()["token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token[:-1]}{'a' if token[-1] != 'a' else 'b'}")
+    assert_error(api.get("/api/v1/me/"), 403, "authentication_failed")
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert api.get("/api/v1/me/").status_code == 200
+    user.is_active = False
+    user.save()
+    response = api.get("/api/v1/me/")
+    assert_error(response, 403, "authentication_failed")
+    assert response.json()["detail"] == "User inactive or deleted."
+
+
 def test_session_auth_works_too(client) -> None:
     user = UserFactory()
     client.force_login(user)

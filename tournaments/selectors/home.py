@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.dispatch import Signal
 
+from core.compiled import rows
 from tournaments import formats
 from tournaments.models import (
     MATCH_ENTRANTS,
@@ -27,7 +28,7 @@ from tournaments.selectors import policies
 from tournaments.selectors.matches import entrants_of
 from tournaments.selectors.names import round_title
 from tournaments.selectors.timer import RoundClock, round_clock
-from tournaments.selectors.tournaments import _visible_to, registered_count
+from tournaments.selectors.tournaments import _visible_to_id, registered_count
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -153,16 +154,7 @@ def playing_now(
     if current is not None:
         # The matches by their ids: read by index, nothing else of a big event is joined.
         wanted = [match_id for tid, match_id in current.items() if tid in running]
-        # Entrants with their players, not their accounts (``has_member`` reads the
-        # players' user ids), and no ordering: fewer joins, and a plan PostgreSQL makes in
-        # a fraction of the time (nine tables, not fourteen, at every player's home).
-        found = (
-            Match.objects.filter(pk__in=wanted)
-            .select_related("round__stage", *CARD_ENTRANTS)
-            .order_by()
-            if wanted
-            else Match.objects.none()
-        )
+        found = rows("home.cards", _card_matches, wanted) if wanted else []
         chosen = {m.round.tournament_id: m for m in found}
     else:
         chosen = _chosen_matches(user.pk, running, latest)
@@ -182,6 +174,18 @@ def playing_now(
         _card(user.pk, running[tid], match, pods.get(match.pk, []), links)
         for tid, match in sorted(chosen.items(), key=lambda kv: running[kv[0]].scheduled_start)
     ]
+
+
+def _card_matches(match_ids: list[int]) -> QuerySet[Match]:
+    """The cards' matches by their ids, with their entrants' players, not their accounts
+    (``has_member`` reads the players' user ids), and no ordering: fewer joins, and a plan
+    PostgreSQL makes in a fraction of the time (nine tables, not fourteen, at every
+    player's home)."""
+    return (
+        Match.objects.filter(pk__in=match_ids)
+        .select_related("round__stage", *CARD_ENTRANTS)
+        .order_by()
+    )
 
 
 def _chosen_matches(
@@ -222,62 +226,69 @@ def _my_seats(user_id: int) -> QuerySet[MatchSeat]:
     )
 
 
-def home_page(user: AnyUser) -> dict[str, Any]:
-    """The home page's lists: running and upcoming tournaments, the user's unfinished ones,
-    their clubs (3 queries, whatever the number of rows), and ``playing``: a "your match"
-    card for each running tournament where the user has a match now
-    (``playing_now``: 2 queries more, 3 with a pod, whatever the number of
-    tournaments)."""
-    # The user's own tournaments: who may see them, and how many play (not how many
-    # checked in: no list shows it).
-    tournaments = (
-        Tournament.objects.select_related("club")
-        .annotate(registered_count=registered_count())
-        .filter(_visible_to(user))
-    )
-    # One query for both lists: the running ones are under way (they started, maybe hours
-    # ago), the ones open for registration are coming up. Everyone sees them alike (no
-    # draft is open or running): no question of who may see what, no checked-in count.
-    open_or_running = list(
+def _open_or_running() -> QuerySet[Tournament]:
+    """The running tournaments (under way: they started, maybe hours ago) and those open
+    for registration (coming up), first ten by their start. Everyone sees them alike (no
+    draft is open or running): no question of who may see what, no checked-in count."""
+    return (
         Tournament.objects.select_related("club")
         .annotate(registered_count=registered_count())
         .filter(status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING])
         .order_by("scheduled_start")[:10]
     )
+
+
+def _mine(user_id: int) -> QuerySet[Tournament]:
+    """The user's unfinished tournaments that they may see, with how many play (not how
+    many checked in: no list shows it), each one's latest round and the user's match to
+    play now (their latest unconfirmed one, else their latest one if it is in the latest
+    round), each found by index from the user's registrations (``entrants_of``): the
+    cards then read just those matches."""
+    entered = Registration.objects.filter(pk__in=entrants_of(user_id)).values("tournament_id")
+    return (
+        Tournament.objects.select_related("club")
+        .annotate(registered_count=registered_count())
+        .filter(_visible_to_id(user_id), pk__in=entered)
+        .exclude(status=TournamentStatus.FINISHED)
+        .annotate(
+            latest_round=Subquery(
+                Round.objects.filter(tournament=OuterRef("pk"))
+                .order_by("-number")
+                .values("number")[:1]
+            ),
+            open_match=Subquery(
+                _my_seats(user_id)
+                .exclude(match__status=MatchStatus.CONFIRMED)
+                .order_by("-round__number")
+                .values("match_id")[:1]
+            ),
+            last_match=Subquery(
+                _my_seats(user_id)
+                .filter(round__number=OuterRef("latest_round"))
+                .values("match_id")[:1]
+            ),
+        )
+        .order_by("scheduled_start")
+    )
+
+
+def _clubs(user_id: int) -> QuerySet[Membership]:
+    return Membership.objects.filter(user_id=user_id).select_related("club").order_by("club__name")
+
+
+def home_page(user: AnyUser) -> dict[str, Any]:
+    """The home page's lists: running and upcoming tournaments, the user's unfinished ones,
+    their clubs (3 queries, whatever the number of rows), and ``playing``: a "your match"
+    card for each running tournament where the user has a match now
+    (``playing_now``: 2 queries more, 3 with a pod, whatever the number of
+    tournaments). Each read is compiled once per thread (``core.compiled``): every player
+    opens this page at a round's start."""
+    open_or_running = rows("home.open_or_running", _open_or_running)
     mine: list[Tournament] = []
     clubs: list[Membership] = []
     if user.is_authenticated:
-        # The user's tournaments with, for each, its latest round and the user's match
-        # to play now (their latest unconfirmed one, else their latest one if it is in
-        # the latest round), each found by index from the user's registrations
-        # (``entrants_of``): the cards then read just those matches.
-        entered = Registration.objects.filter(pk__in=entrants_of(user.pk)).values("tournament_id")
-        mine = list(
-            tournaments.filter(pk__in=entered)
-            .exclude(status=TournamentStatus.FINISHED)
-            .annotate(
-                latest_round=Subquery(
-                    Round.objects.filter(tournament=OuterRef("pk"))
-                    .order_by("-number")
-                    .values("number")[:1]
-                ),
-                open_match=Subquery(
-                    _my_seats(user.pk)
-                    .exclude(match__status=MatchStatus.CONFIRMED)
-                    .order_by("-round__number")
-                    .values("match_id")[:1]
-                ),
-                last_match=Subquery(
-                    _my_seats(user.pk)
-                    .filter(round__number=OuterRef("latest_round"))
-                    .values("match_id")[:1]
-                ),
-            )
-            .order_by("scheduled_start")
-        )
-        clubs = list(
-            Membership.objects.filter(user=user).select_related("club").order_by("club__name")
-        )
+        mine = rows("home.mine", _mine, user.pk)
+        clubs = rows("home.clubs", _clubs, user.pk)
     current = {
         t.pk: t.open_match or t.last_match  # type: ignore[attr-defined]
         for t in mine

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Prefetch, Q, QuerySet, Subquery, prefetch_related_objects
 
+from core.compiled import rows
 from tournaments import formats
 from tournaments.models import (
     MATCH_ENTRANTS,
@@ -63,6 +64,20 @@ def entrants_of(user_id: int) -> QuerySet[Registration, Any]:
     ).values("pk")
 
 
+def _latest_seats(user_id: int, tournament_id: int) -> QuerySet[MatchSeat, Any]:
+    """The user's latest four seats in the tournament: match, its status, the round's
+    number and the tournament's latest round number."""
+    latest = Round.objects.filter(tournament_id=tournament_id).order_by("-number").values("number")
+    return (
+        MatchSeat.objects.filter(
+            registration_id__in=entrants_of(user_id), round__tournament_id=tournament_id
+        )
+        .annotate(latest=Subquery(latest[:1]))
+        .order_by("-round__number")
+        .values_list("match_id", "match__status", "round__number", "latest")[:4]
+    )
+
+
 def current_match_id_of(user: AnyUser, tournament: Tournament | int) -> int | None:
     """The id of :func:`current_match_of`'s match, in one query (the user's latest seats
     with their matches' states and the tournament's latest round number): where "my
@@ -71,15 +86,7 @@ def current_match_id_of(user: AnyUser, tournament: Tournament | int) -> int | No
     if not user.is_authenticated:
         return None
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    latest = Round.objects.filter(tournament_id=tournament_id).order_by("-number").values("number")
-    seats = list(
-        MatchSeat.objects.filter(
-            registration_id__in=entrants_of(user.pk), round__tournament_id=tournament_id
-        )
-        .annotate(latest=Subquery(latest[:1]))
-        .order_by("-round__number")
-        .values_list("match_id", "match__status", "round__number", "latest")[:4]
-    )
+    seats = rows("matches.current_match_id", _latest_seats, user.pk, tournament_id)
     unplayed = next((s for s in seats if s[1] != MatchStatus.CONFIRMED), None)
     if unplayed is not None:
         return unplayed[0]

@@ -14,35 +14,44 @@ new name, the club's time zone, its members' roles).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, QuerySet, Subquery
 
+from core.compiled import rows
 from core.models import Event
 from core.page_cache import PageVersion
 from tournaments.models import Tournament
-from tournaments.selectors.tournaments import _visible_to
+from tournaments.selectors.tournaments import _visible_to_id
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
 
 
-def tournament_version(user: AnyUser, pk: int) -> PageVersion | None:
-    """The version of tournament ``pk``'s pages, or ``None`` when ``user`` may not see it
-    (the page answers 404 as it always did). One query."""
+def _version_row(pk: int, user_id: int | None = None) -> QuerySet[Tournament, Any]:
+    """Tournament ``pk``'s ``updated_at`` and newest event (id, time), if the user (by id;
+    None: anonymous) may see it; compiled once a thread (``core.compiled``)."""
     newest = Event.objects.filter(tournament=OuterRef("pk")).order_by("-id")
-    row = (
-        Tournament.objects.filter(_visible_to(user), pk=pk)
+    return (
+        Tournament.objects.filter(_visible_to_id(user_id), pk=pk)
         .annotate(
             event_id=Subquery(newest.values("id")[:1]),
             event_at=Subquery(newest.values("created_at")[:1]),
         )
-        .values_list("updated_at", "event_id", "event_at")
-        .first()
+        .values_list("updated_at", "event_id", "event_at")[:1]
     )
-    if row is None:
+
+
+def tournament_version(user: AnyUser, pk: int) -> PageVersion | None:
+    """The version of tournament ``pk``'s pages, or ``None`` when ``user`` may not see it
+    (the page answers 404 as it always did). One query."""
+    if user.is_authenticated:
+        found = rows("page_versions.tournament.user", _version_row, pk, user.pk)
+    else:
+        found = rows("page_versions.tournament.anonymous", _version_row, pk)
+    if not found:
         return None
-    updated_at, event_id, event_at = row
+    updated_at, event_id, event_at = found[0]
     changed_at = max(updated_at, event_at) if event_at is not None else updated_at
     return PageVersion(
         tag=f"t{pk}.e{event_id or 0}.u{updated_at.timestamp():.6f}", changed_at=changed_at

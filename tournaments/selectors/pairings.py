@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db.models import Subquery
+from django.db.models import QuerySet, Subquery
 
+from core.compiled import rows
 from tournaments.models import Match, MatchSeat, Registration, Round
 from tournaments.selectors.matches import entrants_of
 from tournaments.selectors.paging import Page, Paging, normalised, page_of, with_rows
@@ -187,28 +188,35 @@ class MyRows:
     my_entrant: int | None
 
 
+def _my_match(round_id: int, user_id: int) -> QuerySet[Match]:
+    """The user's match of the round by its id, found through their seat in the round:
+    indexes all the way (a filter on the matches' sides or an ``IN`` reads the round's
+    every match)."""
+    seat = MatchSeat.objects.filter(round_id=round_id, registration_id__in=entrants_of(user_id))
+    return (
+        Match.objects.filter(round_id=round_id, pk=Subquery(seat.values("match_id")[:1]))
+        .select_related(*_OWN_ROW)
+        .order_by()[:1]
+    )
+
+
 def my_pairings(rnd: Round, *, by_name: bool, user_id: int | None) -> MyRows:
     """The viewer's own rows of the round and their entrant without the round's index
     (1 query; none when nobody is signed in): the page's rows come from a kept piece
     (``tournaments.web.pieces``)."""
     if user_id is None:
         return MyRows([], None)
-    # The match by its id, found through the user's seat in the round: indexes all the
-    # way (a filter on the matches' sides or an ``IN`` reads the round's every match).
-    seat = MatchSeat.objects.filter(round=rnd, registration_id__in=entrants_of(user_id))
-    found = (
-        rnd.matches.select_related(*_OWN_ROW)
-        .filter(pk=Subquery(seat.values("match_id")[:1]))
-        .first()
-    )
-    if found is None:
+    matches = rows("pairings.mine", _my_match, rnd.pk, user_id)
+    if not matches:
         return MyRows([], None)
+    found = matches[0]
+    found.round = rnd  # as ``rnd.matches`` would have it
     mine, other = (found.a, found.b) if found.a.has_member(user_id) else (found.b, found.a)
     assert mine is not None
     if not by_name:
         return MyRows([found], mine.pk)
-    rows = sorted(
+    named = sorted(
         (ByName(p.display_name, mine, other, found) for p in mine.members),
         key=lambda row: row.name.lower(),
     )
-    return MyRows(rows, mine.pk)
+    return MyRows(named, mine.pk)

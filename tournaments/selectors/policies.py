@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from django.db.models import QuerySet
 from django.dispatch import Signal
 
+from core.compiled import rows
 from core.errors import NotAllowed
 from tournaments import formats
 from tournaments.models import (
@@ -42,6 +44,12 @@ if TYPE_CHECKING:
 _ROLES_MEMO = "_club_roles"
 
 
+def _role_in_club(club_id: int, user_id: int) -> QuerySet[Membership, str]:
+    return Membership.objects.filter(club_id=club_id, user_id=user_id).values_list(
+        "role", flat=True
+    )[:1]
+
+
 def role_in_club(user: AnyUser, club: Club) -> str | None:
     """The user's role in the club, or None for non-members and anonymous users (cached on
     the user object for the request: a page asks several questions about one club)."""
@@ -52,9 +60,8 @@ def role_in_club(user: AnyUser, club: Club) -> str | None:
         cache = {}
         setattr(user, _ROLES_MEMO, cache)
     if club.pk not in cache:
-        cache[club.pk] = (
-            Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
-        )
+        found = rows("policies.role_in_club", _role_in_club, club.pk, user.pk)
+        cache[club.pk] = found[0] if found else None
     return cache[club.pk]
 
 

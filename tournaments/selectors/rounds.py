@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch, QuerySet
 
+from core.compiled import rows
+from tournaments import formats
 from tournaments.models import (
     MATCH_ENTRANTS,
     FirstRoundPairing,
@@ -25,14 +27,45 @@ if TYPE_CHECKING:
     pass
 
 
-def tournament_rounds(tournament: Tournament) -> QuerySet[Round]:
-    """The tournament's rounds in order, each with its stage (1 query)."""
-    return tournament.rounds.select_related("stage").order_by("number")
+def _rounds(tournament_id: int) -> QuerySet[Round]:
+    return Round.objects.filter(tournament_id=tournament_id).select_related("stage")
+
+
+def tournament_rounds(tournament: Tournament) -> list[Round]:
+    """The tournament's rounds in order, each with its stage (1 query, compiled once a
+    thread: ``core.compiled``)."""
+    found = rows("rounds.of_tournament", lambda t: _rounds(t).order_by("number"), tournament.pk)
+    for rnd in found:
+        rnd.tournament = tournament  # as ``tournament.rounds`` would have it
+    return found
 
 
 def current_round(tournament: Tournament) -> Round | None:
-    """The tournament's latest round, with its stage (what the round controls ask)."""
-    return tournament.rounds.select_related("stage").order_by("-number").first()
+    """The tournament's latest round, with its stage (what the round controls ask; compiled
+    once a thread: every tournament page asks)."""
+    found = rows("rounds.current", lambda t: _rounds(t).order_by("-number")[:1], tournament.pk)
+    if not found:
+        return None
+    found[0].tournament = tournament  # as ``tournament.rounds`` would have it
+    return found[0]
+
+
+def round_of(tournament: Tournament, number: int) -> Round | None:
+    """Round ``number`` of the tournament with its stage and the stage's settings (the
+    start control says the round's own length); compiled once a thread: every player
+    opens the pairings at a round's start."""
+    found = rows("rounds.by_number", _round_by_number, tournament.pk, number)
+    if not found:
+        return None
+    found[0].tournament = tournament
+    return found[0]
+
+
+def _round_by_number(tournament_id: int, number: int) -> QuerySet[Round]:
+    related = (f"stage__{relation}" for relation in formats.SETTINGS_RELATIONS)
+    return Round.objects.filter(tournament_id=tournament_id, number=number).select_related(
+        "stage", *related
+    )
 
 
 def round_matches(rnd: Round) -> QuerySet[Match]:

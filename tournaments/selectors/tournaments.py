@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Coalesce
 
+from core.compiled import rows
 from core.errors import NotFound
 from core.models import AuditEntry, Event
 from rules.outcome import GameOptions
@@ -36,11 +37,36 @@ if TYPE_CHECKING:
 
 def visible_tournaments(user: AnyUser) -> QuerySet[Tournament]:
     """Published tournaments for everyone; drafts only for their club's managers."""
-    qs = Tournament.objects.select_related("club").annotate(
+    return _with_counts().filter(_visible_to(user))
+
+
+def _with_counts() -> QuerySet[Tournament]:
+    return Tournament.objects.select_related("club").annotate(
         registered_count=registered_count(),
         checked_in_count=registered_count(checked_in_at__isnull=False),
     )
-    return qs.filter(_visible_to(user))
+
+
+def visible_tournament(user: AnyUser, pk: int, *, counted: bool = False) -> Tournament | None:
+    """Tournament ``pk`` with its club, if ``user`` may see it; ``counted``: with the counts
+    :func:`visible_tournaments` adds (each a count of the entrants: a page that shows none
+    leaves them out). Compiled once a thread (``core.compiled``): every tournament page
+    reads it."""
+    build = _visible_counted if counted else _visible_by_key
+    if user.is_authenticated:
+        found = rows(f"tournaments.visible.user.{counted}", build, pk, user.pk)
+    else:
+        found = rows(f"tournaments.visible.anonymous.{counted}", build, pk)
+    return found[0] if found else None
+
+
+def _visible_by_key(pk: int, user_id: int | None = None) -> QuerySet[Tournament]:
+    visible = Tournament.objects.select_related("club")
+    return visible.filter(_visible_to_id(user_id), pk=pk).order_by()
+
+
+def _visible_counted(pk: int, user_id: int | None = None) -> QuerySet[Tournament]:
+    return _with_counts().filter(_visible_to_id(user_id), pk=pk).order_by()
 
 
 def registered_count(**more: Any) -> Coalesce:
@@ -62,11 +88,16 @@ def registered_count(**more: Any) -> Coalesce:
 
 def _visible_to(user: AnyUser) -> Q:
     """Which tournaments ``user`` may see: published ones, and their clubs' drafts."""
+    return _visible_to_id(user.pk if user.is_authenticated else None)
+
+
+def _visible_to_id(user_id: int | None) -> Q:
+    """:func:`_visible_to` by the user's id (None: anonymous)."""
     published = ~Q(status=TournamentStatus.DRAFT)
-    if not user.is_authenticated:
+    if user_id is None:
         return published
-    managed_clubs = Membership.objects.filter(user=user, role__in=MANAGING_ROLES).values("club")
-    return published | Q(club__in=managed_clubs)
+    managed_clubs = Membership.objects.filter(user_id=user_id, role__in=MANAGING_ROLES)
+    return published | Q(club__in=managed_clubs.values("club"))
 
 
 def tournament_is_visible(user: AnyUser, pk: int) -> bool:

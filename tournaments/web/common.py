@@ -9,8 +9,7 @@ import zoneinfo
 from typing import Any
 
 from django.core.signals import request_finished, request_started
-from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
@@ -20,11 +19,12 @@ from tournaments.selectors import policies
 from tournaments.selectors.brackets import stage_page
 from tournaments.selectors.home import playing_now
 from tournaments.selectors.timer import round_clock
+from tournaments.selectors.tournaments import visible_tournament
 from tournaments.web.forms import AddPlayerForm
 from tournaments.web.paging import paging_of
 
 
-def tournament_for(request: HttpRequest, pk: int) -> Tournament:
+def tournament_for(request: HttpRequest, pk: int, *, counted: bool = False) -> Tournament:
     """The tournament if this user may see it (drafts: its organisers only), else a 404.
 
     Its club's time zone is made the current one for the rest of the request, so every
@@ -34,8 +34,11 @@ def tournament_for(request: HttpRequest, pk: int) -> Tournament:
     the zone costs no query and no second lookup of the URL's tournament; a middleware
     would have to resolve the URL and read the club again. The zone is reset when each
     request starts and ends (:func:`_reset_time_zone`), so it never leaks into the next
-    request a thread serves."""
-    tournament = get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+    request a thread serves. ``counted``: with the counts of entrants
+    (``selectors.visible_tournament``), for a page that shows them."""
+    tournament = visible_tournament(request.user, pk, counted=counted)
+    if tournament is None:
+        raise Http404("No tournament here.")
     activate_club_time_zone(tournament.club)
     return tournament
 
@@ -89,7 +92,7 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
     the user's own and what they may do about it. Never every registration: a page of
     them, counts and the reader's own (``selectors.registrations_panel``), but for the
     organisers' fixed tables, whose list offers every entrant."""
-    tournament = tournament_for(request, pk)
+    tournament = tournament_for(request, pk, counted=True)  # the panel's count
     paging = paging_of(request)
     panel = selectors.registrations_panel(tournament, request.user, paging)
     mine = panel.mine

@@ -60,14 +60,9 @@ def _hold_controls(context: dict[str, Any], tournament: Tournament) -> None:
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
-    rnd = get_object_or_404(
-        # The stage's settings with it: the start control says the round's own length.
-        Round.objects.select_related(
-            "stage", *(f"stage__{relation}" for relation in formats.SETTINGS_RELATIONS)
-        ),
-        tournament=tournament,
-        number=number,
-    )
+    rnd = selectors.round_of(tournament, number)
+    if rnd is None:
+        raise Http404("No such round.")
     plays_on = formats.format_of(rnd.stage).plays_on
     if plays_on is not None:  # a pod round's pods are on the pods page
         return redirect(f"{reverse(plays_on, args=[tournament.pk])}#round-{rnd.number}")
