@@ -29,7 +29,7 @@ from tournaments.selectors.matches import (
     with_current_reports,
 )
 from tournaments.selectors.result_words import score_line
-from tournaments.selectors.rounds import current_round, round_matches, round_of, tournament_rounds
+from tournaments.selectors.rounds import current_round, round_matches, tournament_rounds
 from tournaments.selectors.standings import (
     StandingsTable,
     confirmed_results,
@@ -85,7 +85,6 @@ __all__ = [
     "registrations_of",
     "registrations_panel",
     "round_matches",
-    "round_of",
     "rounds_waiting_for_pairing",
     "score_line",
     "stage_visible_to",

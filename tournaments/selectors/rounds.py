@@ -31,10 +31,17 @@ def _rounds(tournament_id: int) -> QuerySet[Round]:
     return Round.objects.filter(tournament_id=tournament_id).select_related("stage")
 
 
+def _rounds_with_settings(tournament_id: int) -> QuerySet[Round]:
+    related = (f"stage__{relation}" for relation in formats.SETTINGS_RELATIONS)
+    return _rounds(tournament_id).select_related(*related).order_by("number")
+
+
 def tournament_rounds(tournament: Tournament) -> list[Round]:
-    """The tournament's rounds in order, each with its stage (1 query, compiled once a
-    thread: ``core.compiled``)."""
-    found = rows("rounds.of_tournament", lambda t: _rounds(t).order_by("number"), tournament.pk)
+    """The tournament's rounds in order, each with its stage and the stage's settings (a
+    round's page: the start control says the round's own length); 1 query, compiled once
+    a thread (``core.compiled``): the pairings page finds its round and the current one
+    among them."""
+    found = rows("rounds.of_tournament", _rounds_with_settings, tournament.pk)
     for rnd in found:
         rnd.tournament = tournament  # as ``tournament.rounds`` would have it
     return found
@@ -48,24 +55,6 @@ def current_round(tournament: Tournament) -> Round | None:
         return None
     found[0].tournament = tournament  # as ``tournament.rounds`` would have it
     return found[0]
-
-
-def round_of(tournament: Tournament, number: int) -> Round | None:
-    """Round ``number`` of the tournament with its stage and the stage's settings (the
-    start control says the round's own length); compiled once a thread: every player
-    opens the pairings at a round's start."""
-    found = rows("rounds.by_number", _round_by_number, tournament.pk, number)
-    if not found:
-        return None
-    found[0].tournament = tournament
-    return found[0]
-
-
-def _round_by_number(tournament_id: int, number: int) -> QuerySet[Round]:
-    related = (f"stage__{relation}" for relation in formats.SETTINGS_RELATIONS)
-    return Round.objects.filter(tournament_id=tournament_id, number=number).select_related(
-        "stage", *related
-    )
 
 
 def round_matches(rnd: Round) -> QuerySet[Match]:

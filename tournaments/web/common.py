@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
 from tournaments import selectors
-from tournaments.models import Club, EntrantType, Tournament
+from tournaments.models import Club, EntrantType, Round, Tournament
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import stage_page
 from tournaments.selectors.home import playing_now
@@ -60,13 +60,20 @@ request_started.connect(_reset_time_zone, dispatch_uid="tournaments.web.reset_ti
 request_finished.connect(_reset_time_zone, dispatch_uid="tournaments.web.reset_time_zone.end")
 
 
-def tournament_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+def tournament_context(
+    request: HttpRequest, tournament: Tournament, *, rounds: list[Round] | None = None
+) -> dict[str, Any]:
     """The header of every tournament page: the tabs, the round timer, the user's match.
 
     ``started`` (pairings and standings exist), ``live`` (running: the timer shows) and
-    ``final`` (finished) say what there is to show; ``actions`` what the user may do."""
+    ``final`` (finished) say what there is to show; ``actions`` what the user may do.
+    ``rounds``: the tournament's rounds in order, when the page read them (the latest is
+    the current one: no query for it)."""
     user = request.user
-    current = selectors.current_round(tournament)
+    if rounds is None:
+        current = selectors.current_round(tournament)
+    else:
+        current = rounds[-1] if rounds else None
     actions = policies.tournament_actions(user, tournament, current_round=current)
     return {
         "tournament": tournament,

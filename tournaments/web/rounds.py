@@ -60,14 +60,16 @@ def _hold_controls(context: dict[str, Any], tournament: Tournament) -> None:
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     tournament = tournament_for(request, pk)
-    rnd = selectors.round_of(tournament, number)
+    # Every round (the tabs list them, the latest is the current one), this one among them.
+    rounds = selectors.tournament_rounds(tournament)
+    rnd = next((r for r in rounds if r.number == number), None)
     if rnd is None:
         raise Http404("No such round.")
     plays_on = formats.format_of(rnd.stage).plays_on
     if plays_on is not None:  # a pod round's pods are on the pods page
         return redirect(f"{reverse(plays_on, args=[tournament.pk])}#round-{rnd.number}")
     by_name = request.GET.get("by") == "name"
-    context = tournament_context(request, tournament)
+    context = tournament_context(request, tournament, rounds=rounds)
     if context["current_round"] != rnd:
         # The controls act on the latest round: they are shown on its page only.
         context["round_controls"] = False
@@ -86,7 +88,7 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "teams": tournament.entrant_type == EntrantType.TEAM,
     }
     context.update(shared)
-    context["rounds"] = selectors.tournament_rounds(tournament)
+    context["rounds"] = rounds
     # A page of rows (``?page=``, ``?q=``; ``?all=1`` to print) and the viewer's own table.
     paging = paging_of(request)
     if context["round_controls"] and "swap" in context["actions"]:
