@@ -4,7 +4,8 @@
 Two events in one run: one Swiss of ``--players`` players, and ``--split`` (eight Swiss of
 256), each started with round 1 paired (``bench.http``'s set-up: generic game, best of 1).
 Every player is an account that can log in (one password for all, checked once through
-the login form) and holds a session, as after logging in; ``--judges`` club judges too.
+the login form) and holds a session, as after logging in that evening (in the database and
+its copy in the cache, ``core.sessions``); ``--judges`` club judges too.
 Against the production server (``scripts/web``), PostgreSQL, Redis and a Celery worker:
 
 1. **Pages**, one request at a time: for each page of the first tournament its status,
@@ -103,11 +104,11 @@ def _people(label: str, tables: list[Table], judges: int) -> Event:
         get_user_model,
     )
     from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
     from django.contrib.sessions.models import Session
     from django.test import Client
     from django.utils import timezone
 
+    from core.sessions import CACHE_SECONDS, SessionStore
     from tournaments.models import Club, Registration, Role, Tournament
     from tournaments.services import clubs
 
@@ -140,9 +141,11 @@ def _people(label: str, tables: list[Table], judges: int) -> Event:
             HASH_SESSION_KEY: auth_hash,
         }
         rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
+        copies[store.cache_key_prefix + key] = data
         return f"{settings.SESSION_COOKIE_NAME}={key}"
 
     rows: list[Session] = []
+    copies: dict[str, dict[str, str]] = {}
     players: dict[int, list[str]] = {pk: [] for pk in ids}
     for tournament, user in Registration.objects.filter(tournament__in=ids).values_list(
         "tournament", "player__user"
@@ -151,6 +154,11 @@ def _people(label: str, tables: list[Table], judges: int) -> Event:
     judge_users = User.objects.filter(username__startswith=f"{prefix}-judge-").order_by("pk")
     judge_cookies = [(ids[i % len(ids)], session_of(u.pk)) for i, u in enumerate(judge_users)]
     Session.objects.bulk_create(rows, batch_size=1000)
+    # And their copies in the cache, as a login keeps one (core/sessions.py: for the
+    # evening): players signed in at check-in, not weeks ago.
+    kept = list(copies.items())
+    for start in range(0, len(kept), 1000):
+        store._cache.set_many(dict(kept[start : start + 1000]), timeout=CACHE_SECONDS)
 
     login = Client(HTTP_HOST="127.0.0.1").post(
         "/accounts/login/", {"username": f"{prefix}-00000", "password": PASSWORD}
