@@ -6,7 +6,8 @@ event, so a result or a pairing pays a single insert and nothing is lost with a 
 Redis (the row is there, with the event, or neither is).
 
 Fan-out (:func:`dispatch_pending`, after the commit, claiming dispatches with ``SKIP
-LOCKED``; :func:`fan_out` for one event): which topic the event is (:func:`topic_of`), who
+LOCKED``, a batch in one transaction and each event in a savepoint: one that fails waits
+alone; :func:`fan_out` for one event): which topic the event is (:func:`topic_of`), who
 it concerns (the players of a round, the opponent of a report, every player of a finished
 tournament), what each of them chose to receive (``Preference``; no row: the defaults),
 and the club's webhooks. One row per recipient and channel, bulk-inserted with
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -109,40 +110,81 @@ def on_event_recorded(sender: Any, *, event: Event, **_: Any) -> None:
     delivery.kick_after_commit()
 
 
+#: Dispatches claimed (and fanned out) in one transaction.
+DISPATCH_BATCH = 50
+
+
 def dispatch_pending(limit: int | None = None) -> int:
-    """Fan out waiting events (each in a transaction with its rows), at most ``limit`` (a
-    delivery batch by default); returns how many."""
+    """Fan out waiting events, at most ``limit`` (a delivery batch by default); returns how
+    many. They are claimed ``DISPATCH_BATCH`` at a time in one transaction (``SKIP
+    LOCKED``: two workers never take the same), each fanned out in a savepoint of its own
+    with its rows: an event that fails is logged and left waiting, rolled back alone, and
+    never stops the others (its dispatch stays pending for the next run). The events of a
+    batch share their reads of tournaments and webhooks (a round's hundred results: one
+    read of each)."""
+    wanted = delivery.BATCH if limit is None else limit
     done = 0
-    for _ in range(delivery.BATCH if limit is None else limit):
+    while done < wanted:
         with transaction.atomic():
             claimed = list(
                 for_update(
                     Dispatch.objects.filter(done_at__isnull=True).order_by("created_at"),
                     related=("event",),
                     skip_locked=True,
-                )[:1]
+                )[: min(DISPATCH_BATCH, wanted - done)]
             )
             if not claimed:
                 return done
-            dispatch = claimed[0]
-            fan_out(dispatch.event)
-            Dispatch.objects.filter(pk=dispatch.pk).update(done_at=timezone.now())
-        done += 1
+            shared = _Shared()
+            fanned = []
+            for dispatch in claimed:
+                try:
+                    with transaction.atomic():
+                        fan_out(dispatch.event, shared=shared)
+                except Exception:
+                    logger.exception("event %s could not be fanned out", dispatch.event_id)
+                else:
+                    fanned.append(dispatch.pk)
+            Dispatch.objects.filter(pk__in=fanned).update(done_at=timezone.now())
+        done += len(claimed)
+        if len(fanned) < len(claimed):
+            return done  # what failed waits for the next run, not for this loop again
     return done
 
 
-def fan_out(event: Event) -> int:
-    """Queue the event's rows (each recipient and channel once); returns how many."""
-    tournament = Tournament.objects.select_related("club").filter(pk=event.tournament_id).first()
+@dataclass
+class _Shared:
+    """What the events of one batch read once: tournaments (with their clubs) and each
+    club's active webhooks."""
+
+    tournaments: dict[int, Tournament | None] = field(default_factory=dict)
+    webhooks: dict[int, list[Webhook]] = field(default_factory=dict)
+
+    def tournament(self, pk: int) -> Tournament | None:
+        if pk not in self.tournaments:
+            found = Tournament.objects.select_related("club").filter(pk=pk).first()
+            self.tournaments[pk] = found
+        return self.tournaments[pk]
+
+    def club_webhooks(self, club_id: int) -> list[Webhook]:
+        if club_id not in self.webhooks:
+            active = Webhook.objects.filter(club_id=club_id, active=True).order_by("pk")
+            self.webhooks[club_id] = list(active)
+        return self.webhooks[club_id]
+
+
+def fan_out(event: Event, *, shared: _Shared | None = None) -> int:
+    """Queue the event's rows (each recipient and channel once); returns how many.
+    ``shared``: the batch's reads (``dispatch_pending``)."""
+    shared = shared or _Shared()
+    tournament = shared.tournament(event.tournament_id)
     if tournament is None:
         return 0
     topic = topic_of(event)
     now = timezone.now()
     rows: list[Notification] = []
     webhooks = [
-        w
-        for w in Webhook.objects.filter(club_id=tournament.club_id, active=True)
-        if not w.topics or topic in w.topics
+        w for w in shared.club_webhooks(tournament.club_id) if not w.topics or topic in w.topics
     ]
     chats = _chat_messages(event, tournament, {w.format for w in webhooks})
     for webhook in webhooks:

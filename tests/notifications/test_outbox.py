@@ -20,6 +20,7 @@ from core.models import Event
 from notifications.models import (
     Channel,
     DeliveryStatus,
+    Dispatch,
     Notification,
     Preference,
     PushSubscription,
@@ -124,6 +125,42 @@ def test_the_fan_out_costs_the_same_queries_for_8_or_32_players(loopback) -> Non
         assert made == players + 3 + 1
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_a_batch_of_results_is_fanned_out_in_one_claim_and_one_bad_event_stops_no_other(
+    loopback, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tournament, organiser, _regs = running_tournament(8)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    outbox.dispatch_pending()
+    matches = list(rnd.matches.select_related("a__player__user", "b__player__user"))
+    for match in matches:
+        results.report_result(actor=match.a.player.user, match=match, games=A_WINS)
+    reports = Event.objects.filter(tournament_id=tournament.pk, kind="result.reported")
+    assert reports.count() == 4
+    bad = reports.order_by("pk").first()
+    fan_out = outbox.fan_out
+
+    def failing(event: Event, **kwargs: object) -> int:
+        if event.pk == bad.pk:
+            raise RuntimeError("a bug in one event's fan-out")
+        return fan_out(event, **kwargs)
+
+    monkeypatch.setattr(outbox, "fan_out", failing)
+    with CaptureQueriesContext(connection) as queries:
+        assert outbox.dispatch_pending() == 4
+    # Each opponent is asked to confirm, but for the bad event's: it waits, alone.
+    to_confirm = Notification.objects.filter(topic=Topic.RESULT_TO_CONFIRM)
+    assert to_confirm.count() == 3
+    assert not to_confirm.filter(event=bad).exists()
+    assert Dispatch.objects.filter(done_at__isnull=True).get().event_id == bad.pk
+    # One claim, the tournament and the webhooks read once for the batch.
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert sum("FOR UPDATE" in q or "FOR NO KEY UPDATE" in q for q in sql) == 1
+    assert sum(q.startswith('SELECT "tournaments_tournament"') for q in sql) == 1
+    monkeypatch.undo()
+    assert outbox.dispatch_pending() == 1  # fixed: it goes out on the next run
+    assert to_confirm.count() == 4
 
 
 def test_a_signed_webhook_gets_each_event_once_and_a_failing_one_is_retried_later(
