@@ -26,8 +26,10 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from core import compiled
 from core.events import EventKind
 from core.locks import for_update
 from core.models import Event
@@ -265,6 +267,17 @@ def _members(reg: Registration | None) -> list[Any]:
     return [p.user for p in reg.members if getattr(p, "user_id", None)]
 
 
+def _match_with_players(match_id: int) -> QuerySet[Match]:
+    """A match with its round and its entrants' players and accounts (whom to tell); read
+    for every result: compiled once a thread (``core.compiled``)."""
+    return Match.objects.select_related("round", *MATCH_ENTRANTS).filter(pk=match_id).order_by()
+
+
+def _reported_sides(match_id: int) -> QuerySet[ResultReport, str]:
+    reports = ResultReport.objects.filter(match_id=match_id, current=True, complete=True)
+    return reports.order_by().values_list("side", flat=True)
+
+
 def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Personal]:
     """Who the event concerns, each with their own line (a fixed number of queries)."""
     name = tournament.name
@@ -291,20 +304,18 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
             for reg, line in _lines(match, number, topic):
                 add(_members(reg), f"{name}: round {number}", line, f"{base}/matches/{match.pk}/")
     elif topic in (Topic.RESULT_TO_CONFIRM, Topic.DISPUTE_RESOLVED):
-        match = (
-            Match.objects.select_related("round", *MATCH_ENTRANTS)
-            .filter(pk=event.payload.get("match"))
-            .first()
+        match_id = event.payload.get("match")
+        found = (
+            compiled.rows("outbox.match", _match_with_players, match_id)
+            if isinstance(match_id, int)
+            else []
         )
+        match = found[0] if found else None
         if match is None or match.b is None:
             return []
         url = f"{base}/matches/{match.pk}/"
         if topic == Topic.RESULT_TO_CONFIRM:
-            reported = set(
-                ResultReport.objects.filter(match=match, current=True, complete=True).values_list(
-                    "side", flat=True
-                )
-            )
+            reported = set(compiled.rows("outbox.reported_sides", _reported_sides, match.pk))
             other = match.b if reported == {ReportSide.A} else match.a
             if reported not in ({ReportSide.A}, {ReportSide.B}):
                 return []
