@@ -4,7 +4,7 @@ then only run with each call's values.
 Django builds and compiles a queryset anew each time it runs: resolving its filters, joins
 and subqueries, then writing the SQL. For the reads every signed-in reader makes (their
 home's lists, their match, their row of a big table) that costs more CPU than PostgreSQL's
-answering them (a player's home at 2,048 entrants: about 15 ms of building and compiling
+answering them (a player's home at 2,048 entrants: about 18 ms of building and compiling
 for 3 ms of SQL). :func:`rows` builds the queryset once with stand-in values, compiles it,
 notes where each stand-in went in the statement's parameters, and from then on runs the
 statement with the caller's values, turning rows into objects as Django's own iteration

@@ -118,8 +118,9 @@ DISPATCH_BATCH = 50
 
 def dispatch_pending(limit: int | None = None) -> int:
     """Fan out waiting events, at most ``limit`` (a delivery batch by default); returns how
-    many. They are claimed ``DISPATCH_BATCH`` at a time in one transaction (``SKIP
-    LOCKED``: two workers never take the same), each fanned out in a savepoint of its own
+    many it took (fanned out, or failed and left waiting). They are claimed
+    ``DISPATCH_BATCH`` at a time in one transaction (``SKIP LOCKED``: two workers never
+    take the same), each fanned out in a savepoint of its own
     with its rows: an event that fails is logged and left waiting, rolled back alone, and
     never stops the others (its dispatch stays pending for the next run). The events of a
     batch share their reads of tournaments and webhooks (a round's hundred results: one
