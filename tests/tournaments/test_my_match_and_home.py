@@ -13,7 +13,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.factories import A_WINS, running_team_tournament, running_tournament
-from tournaments.models import Match, Registration
+from tournaments.models import Match, Registration, Tournament, TournamentStatus
 from tournaments.selectors.home import home_page, playing_now
 from tournaments.selectors.matches import current_match_id_of, current_match_of
 from tournaments.services import results, swiss
@@ -119,6 +119,60 @@ def test_the_home_page_costs_the_same_queries_however_big_the_event(client) -> N
     small = _home_queries(client, 4)
     large = _home_queries(client, 40)
     assert small == large, (small, large)
-    # The user with their player (the session is cached), the tournaments' lists, the
-    # clubs, the match, its links.
-    assert large <= 6
+    # The user with their player (the session is cached), the tournaments' lists (one
+    # query), the clubs, the match, its links.
+    assert large <= 5
+
+
+def test_a_signed_in_readers_pairings_read_the_tournament_role_and_match_with_the_version(
+    client,
+) -> None:
+    """A signed-in reader's public page asks its first questions in one query
+    (``page_versions.reader_tournament``): the tournament they may see, the version, their
+    role in the club and their match. The tabs lead to their match, the organiser gets the
+    round's controls, a player does not, and a draft stays hidden from a player."""
+    tournament, organiser, matches = _round_one(8)
+    player = matches[2].b.player.user
+    url = f"/tournaments/{tournament.pk}/rounds/1/"
+    client.force_login(player)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(url).content.decode()
+    my_match = f'href="/tournaments/{tournament.pk}/matches/{matches[2].pk}/"'
+    assert my_match in page and ">My match</a>" in page
+    assert "Start round" not in page
+    first = queries.captured_queries[1]["sql"]  # after the user
+    assert "tournaments_membership" in first and "tournaments_matchseat" in first
+    client.force_login(organiser)
+    assert "Start round" in client.get(url).content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(status=TournamentStatus.DRAFT)
+    assert client.get(url).status_code == 200  # its organiser still sees it
+    client.force_login(player)
+    assert client.get(url).status_code == 404
+
+
+def test_the_home_lists_and_the_players_own_come_in_one_query_with_the_same_counts() -> None:
+    """The first ten open or running tournaments and the player's own are read together
+    (``home._listed_and_mine``); a tournament in both is counted once, and every list
+    shows what it showed when each was read alone, in order of their start."""
+    from tests.factories import RegistrationFactory, TournamentFactory
+    from tournaments.selectors.home import _mine, _open_or_running
+
+    tournament, _, matches = _round_one(6)
+    player = matches[0].a.player
+    coming = [TournamentFactory() for _ in range(12)]  # more than the ten listed
+    for other in coming[:3]:
+        for _ in range(2):
+            RegistrationFactory(tournament=other)
+    RegistrationFactory(tournament=coming[-1], player=player)  # theirs, not in the ten
+    page = home_page(player.user)
+    alone = list(_open_or_running())
+    listed = page["running"] + page["upcoming"]
+    assert [t.pk for t in sorted(listed, key=lambda t: (t.scheduled_start, t.pk))] == [
+        t.pk for t in alone
+    ]
+    assert {t.pk: t.registered_count for t in listed} == {t.pk: t.registered_count for t in alone}
+    assert [(t.pk, t.registered_count, t.open_match) for t in page["mine"]] == [
+        (t.pk, t.registered_count, t.open_match) for t in _mine(player.user_id)
+    ]
+    assert {t.pk for t in page["mine"]} == {tournament.pk, coming[-1].pk}
+    assert page["mine"][0].club.name == tournament.club.name

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.dispatch import Signal
 
 from core.compiled import rows
@@ -25,7 +25,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import policies
-from tournaments.selectors.matches import entrants_of
+from tournaments.selectors.matches import entrants_of, play_now
 from tournaments.selectors.names import round_title
 from tournaments.selectors.timer import RoundClock, round_clock
 from tournaments.selectors.tournaments import _visible_to_id, registered_count
@@ -219,13 +219,6 @@ def _chosen_matches(
     return chosen
 
 
-def _my_seats(user_id: int) -> QuerySet[MatchSeat]:
-    """The user's seats in the outer query's tournament (a subquery's rows)."""
-    return MatchSeat.objects.filter(
-        registration_id__in=entrants_of(user_id), round__tournament=OuterRef("pk")
-    )
-
-
 def _open_or_running() -> QuerySet[Tournament]:
     """The running tournaments (under way: they started, maybe hours ago) and those open
     for registration (coming up), first ten by their start. Everyone sees them alike (no
@@ -250,26 +243,37 @@ def _mine(user_id: int) -> QuerySet[Tournament]:
         .annotate(registered_count=registered_count())
         .filter(_visible_to_id(user_id), pk__in=entered)
         .exclude(status=TournamentStatus.FINISHED)
-        .annotate(
-            latest_round=Subquery(
-                Round.objects.filter(tournament=OuterRef("pk"))
-                .order_by("-number")
-                .values("number")[:1]
-            ),
-            open_match=Subquery(
-                _my_seats(user_id)
-                .exclude(match__status=MatchStatus.CONFIRMED)
-                .order_by("-round__number")
-                .values("match_id")[:1]
-            ),
-            last_match=Subquery(
-                _my_seats(user_id)
-                .filter(round__number=OuterRef("latest_round"))
-                .values("match_id")[:1]
-            ),
-        )
+        .annotate(**play_now(user_id))
         .order_by("scheduled_start")
     )
+
+
+def _listed_and_mine(user_id: int) -> QuerySet[Tournament]:
+    """:func:`_open_or_running` and :func:`_mine` in one statement (``listed``: 1 for the
+    first, 0 for the second; the caller sorts each by start): a tournament that is in
+    both is counted once, in :func:`_mine` (its row in the list has no count), and the
+    home asks one question fewer. The first ten are chosen in a subquery, so that neither
+    side of the union is sorted or cut (SQLite, the embedded default, refuses both)."""
+    first_ten = _open_or_running().values("pk")
+    entered = Registration.objects.filter(pk__in=entrants_of(user_id)).values("tournament_id")
+    nothing = Value(None, output_field=IntegerField())
+    listed = (
+        Tournament.objects.select_related("club")
+        .filter(pk__in=first_ten)
+        .annotate(
+            registered_count=Case(When(pk__in=entered, then=nothing), default=registered_count()),
+            latest_round=nothing,
+            open_match=nothing,
+            last_match=nothing,
+            listed=Value(1),
+        )
+        .order_by()
+    )
+    return listed.union(_mine(user_id).annotate(listed=Value(0)).order_by(), all=True)
+
+
+def _by_start(tournaments: Iterable[Any]) -> list[Any]:
+    return sorted(tournaments, key=lambda t: (t.scheduled_start, t.pk))
 
 
 def _clubs(user_id: int) -> QuerySet[Membership]:
@@ -277,23 +281,26 @@ def _clubs(user_id: int) -> QuerySet[Membership]:
 
 
 def home_page(user: AnyUser) -> dict[str, Any]:
-    """The home page's lists: running and upcoming tournaments, the user's unfinished ones,
-    their clubs (3 queries, whatever the number of rows), and ``playing``: a "your match"
-    card for each running tournament where the user has a match now
-    (``playing_now``: 2 queries more, 3 with a pod, whatever the number of
-    tournaments). Each read is compiled once per thread (``core.compiled``): every player
+    """The home page's lists: running and upcoming tournaments and the user's unfinished
+    ones (one query: :func:`_listed_and_mine`), their clubs (one more, whatever the number
+    of rows), and ``playing``: a "your match" card for each running tournament where the
+    user has a match now (``playing_now``: 2 queries more, 3 with a pod, whatever the
+    number of tournaments). Each read is compiled once per thread (``core.compiled``): every player
     opens this page at a round's start."""
-    open_or_running = rows("home.open_or_running", _open_or_running)
-    mine: list[Tournament] = []
+    mine: list[Any] = []  # Tournament rows with their annotations
     clubs: list[Membership] = []
     if user.is_authenticated:
-        mine = rows("home.mine", _mine, user.pk)
+        both = rows("home.listed_and_mine", _listed_and_mine, user.pk)
+        mine = _by_start(t for t in both if not t.listed)
+        open_or_running: list[Any] = _by_start(t for t in both if t.listed)
+        counted = {t.pk: t.registered_count for t in mine}
+        for row in open_or_running:
+            if row.registered_count is None:  # the user's: counted in ``mine``
+                row.registered_count = counted.get(row.pk)
         clubs = rows("home.clubs", _clubs, user.pk)
-    current = {
-        t.pk: t.open_match or t.last_match  # type: ignore[attr-defined]
-        for t in mine
-        if t.open_match or t.last_match  # type: ignore[attr-defined]
-    }
+    else:
+        open_or_running = rows("home.open_or_running", _open_or_running)
+    current = {t.pk: t.open_match or t.last_match for t in mine if t.open_match or t.last_match}
     return {
         "running": [t for t in open_or_running if t.status == TournamentStatus.RUNNING],
         "upcoming": [t for t in open_or_running if t.status != TournamentStatus.RUNNING],

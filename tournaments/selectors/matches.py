@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Prefetch, Q, QuerySet, Subquery, prefetch_related_objects
+from django.db.models import (
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    prefetch_related_objects,
+)
 
 from core.compiled import rows
 from tournaments import formats
@@ -25,7 +32,6 @@ from tournaments.models import (
     Round,
     Tournament,
 )
-from tournaments.selectors.rounds import current_round
 
 if TYPE_CHECKING:
     from core.auth import AnyUser
@@ -64,59 +70,61 @@ def entrants_of(user_id: int) -> QuerySet[Registration, Any]:
     ).values("pk")
 
 
-def _latest_seats(user_id: int, tournament_id: int) -> QuerySet[MatchSeat, Any]:
-    """The user's latest four seats in the tournament: match, its status, the round's
-    number and the tournament's latest round number."""
-    latest = Round.objects.filter(tournament_id=tournament_id).order_by("-number").values("number")
-    return (
-        MatchSeat.objects.filter(
-            registration_id__in=entrants_of(user_id), round__tournament_id=tournament_id
-        )
-        .annotate(latest=Subquery(latest[:1]))
-        .order_by("-round__number")
-        .values_list("match_id", "match__status", "round__number", "latest")[:4]
+def _my_seats(user_id: int) -> QuerySet[MatchSeat]:
+    """The user's seats in the outer query's tournament (a subquery's rows)."""
+    return MatchSeat.objects.filter(
+        registration_id__in=entrants_of(user_id), round__tournament=OuterRef("pk")
     )
+
+
+def play_now(user_id: int) -> dict[str, Any]:
+    """Annotations of a ``Tournament`` queryset that find the user's match to play now by
+    index, whatever the size of the event: ``latest_round`` (the tournament's latest round
+    number), ``open_match`` (the user's latest unconfirmed match: in a double elimination
+    it can be in an earlier round than the latest) and ``last_match`` (theirs in the latest
+    round). The match is ``open_match or last_match`` (:func:`current_match_id_of`'s rule,
+    the home's cards and the tabs' "My match" alike)."""
+    return {
+        "latest_round": Subquery(
+            Round.objects.filter(tournament=OuterRef("pk")).order_by("-number").values("number")[:1]
+        ),
+        "open_match": Subquery(
+            _my_seats(user_id)
+            .exclude(match__status=MatchStatus.CONFIRMED)
+            .order_by("-round__number")
+            .values("match_id")[:1]
+        ),
+        "last_match": Subquery(
+            _my_seats(user_id).filter(round__number=OuterRef("latest_round")).values("match_id")[:1]
+        ),
+    }
+
+
+def _play_now_of(user_id: int, tournament_id: int) -> QuerySet[Tournament, Any]:
+    found: Any = Tournament.objects.filter(pk=tournament_id).annotate(**play_now(user_id))
+    return found.order_by().values_list("open_match", "last_match")
 
 
 def current_match_id_of(user: AnyUser, tournament: Tournament | int) -> int | None:
-    """The id of :func:`current_match_of`'s match, in one query (the user's latest seats
-    with their matches' states and the tournament's latest round number): where "my
-    match" leads, which needs nothing else of the match. ``tournament``: the row or its
-    id."""
+    """The id of :func:`current_match_of`'s match, in one query (:func:`play_now` on the
+    tournament's row): where "my match" leads, which needs nothing else of the match.
+    ``tournament``: the row or its id."""
     if not user.is_authenticated:
         return None
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    seats = rows("matches.current_match_id", _latest_seats, user.pk, tournament_id)
-    unplayed = next((s for s in seats if s[1] != MatchStatus.CONFIRMED), None)
-    if unplayed is not None:
-        return unplayed[0]
-    if seats and seats[0][2] == seats[0][3]:
-        return seats[0][0]
-    return None
+    found = rows("matches.current_match_id", _play_now_of, user.pk, tournament_id)
+    if not found:
+        return None
+    open_match, last_match = found[0]
+    return open_match or last_match
 
 
-def current_match_of(
-    user: AnyUser, tournament: Tournament, *, latest: Round | None = None
-) -> Match | None:
-    """The user's match to play now: their unconfirmed one (in a double elimination it can
-    be in an earlier round than the latest), else theirs in the tournament's latest round
-    (``latest``: that round, when the caller has read it already)."""
-    if not user.is_authenticated:
-        return None
-    rnd = latest or current_round(tournament)
-    if rnd is None:
-        return None
-    seats = list(
-        MatchSeat.objects.select_related("match")
-        .filter(registration_id__in=entrants_of(user.pk), round__tournament=tournament)
-        .order_by("-round__number")[:4]
-    )
-    unplayed = next((s for s in seats if s.match.status != MatchStatus.CONFIRMED), None)
-    if unplayed is not None:
-        return match_for_page(unplayed.match_id)
-    if seats and seats[0].round_id == rnd.pk:
-        return match_for_page(seats[0].match_id)
-    return None
+def current_match_of(user: AnyUser, tournament: Tournament) -> Match | None:
+    """The user's match to play now, as its page reads it (:func:`match_for_page`): their
+    latest unconfirmed one (in a double elimination it can be in an earlier round than
+    the latest), else theirs in the tournament's latest round (:func:`play_now`)."""
+    match_id = current_match_id_of(user, tournament)
+    return None if match_id is None else match_for_page(match_id)
 
 
 def pod_seats_prefetch(*, users: bool = False) -> Prefetch[Any]:

@@ -65,6 +65,18 @@ def role_in_club(user: AnyUser, club: Club) -> str | None:
     return cache[club.pk]
 
 
+def remember_role(user: AnyUser, club_id: int, role: str | None) -> None:
+    """The user's role in the club, read with something else (a page's first query):
+    :func:`role_in_club` answers it for the rest of the request without asking."""
+    if not user.is_authenticated:
+        return
+    cache: dict[int, str | None] | None = getattr(user, _ROLES_MEMO, None)
+    if cache is None:
+        cache = {}
+        setattr(user, _ROLES_MEMO, cache)
+    cache[club_id] = role
+
+
 def can_manage_club(user: AnyUser, club: Club) -> bool:
     """Owners and organisers create and run the club's tournaments."""
     return role_in_club(user, club) in MANAGING_ROLES

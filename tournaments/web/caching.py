@@ -9,11 +9,21 @@ from typing import Any
 from django.http import HttpRequest
 
 from core.page_cache import PageVersion, View, cached_page
-from tournaments.selectors.page_versions import tournament_version
+from tournaments.selectors.page_versions import reader_tournament, tournament_version
+from tournaments.web.common import remember_reader_tournament
 
 
 def _version(request: HttpRequest, *args: Any, pk: int, **kwargs: Any) -> PageVersion | None:
-    return tournament_version(request.user, pk)
+    """The tournament's version; for a signed-in reader, read with the tournament, their
+    role and their match (``reader_tournament``), which the page then uses
+    (``common.tournament_for``, ``tournament_context``) instead of asking again."""
+    if not request.user.is_authenticated:
+        return tournament_version(request.user, pk)
+    read = reader_tournament(request.user, pk)
+    if read is None:
+        return None
+    remember_reader_tournament(request, read)
+    return read.version
 
 
 def public(view: View) -> View:

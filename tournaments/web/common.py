@@ -18,10 +18,29 @@ from tournaments.models import Club, EntrantType, Round, Tournament
 from tournaments.selectors import policies
 from tournaments.selectors.brackets import stage_page
 from tournaments.selectors.home import playing_now
+from tournaments.selectors.page_versions import ReaderTournament
 from tournaments.selectors.timer import round_clock
 from tournaments.selectors.tournaments import visible_tournament
 from tournaments.web.forms import AddPlayerForm
 from tournaments.web.paging import paging_of
+
+#: The request's attribute holding what ``caching.public`` read first for a signed-in
+#: reader (``selectors.page_versions.ReaderTournament``).
+_READER_TOURNAMENT = "_reader_tournament"
+
+
+def remember_reader_tournament(request: HttpRequest, read: ReaderTournament) -> None:
+    """Keep ``read`` for the page: its tournament, the reader's role and match are not
+    asked again (:func:`tournament_for`, :func:`tournament_context`)."""
+    setattr(request, _READER_TOURNAMENT, read)
+    policies.remember_role(request.user, read.tournament.club_id, read.role)
+
+
+def _reader_tournament(request: HttpRequest, pk: int) -> ReaderTournament | None:
+    read: ReaderTournament | None = getattr(request, _READER_TOURNAMENT, None)
+    if read is None or read.tournament.pk != pk or read.user_id != request.user.pk:
+        return None
+    return read
 
 
 def tournament_for(request: HttpRequest, pk: int, *, counted: bool = False) -> Tournament:
@@ -36,7 +55,8 @@ def tournament_for(request: HttpRequest, pk: int, *, counted: bool = False) -> T
     request starts and ends (:func:`_reset_time_zone`), so it never leaks into the next
     request a thread serves. ``counted``: with the counts of entrants
     (``selectors.visible_tournament``), for a page that shows them."""
-    tournament = visible_tournament(request.user, pk, counted=counted)
+    read = None if counted else _reader_tournament(request, pk)
+    tournament = read.tournament if read else visible_tournament(request.user, pk, counted=counted)
     if tournament is None:
         raise Http404("No tournament here.")
     activate_club_time_zone(tournament.club)
@@ -81,8 +101,11 @@ def tournament_context(
         "can_judge": policies.can_judge(user, tournament.club),
         "current_round": current,
         "clock": round_clock(current),
-        # Where the tabs' "My match" leads: its id alone, in one query.
-        "my_match_id": selectors.current_match_id_of(user, tournament),
+        # Where the tabs' "My match" leads: its id alone, in one query (or read with the
+        # tournament: ``caching.public``).
+        "my_match_id": read.my_match_id
+        if (read := _reader_tournament(request, tournament.pk))
+        else selectors.current_match_id_of(user, tournament),
         "actions": actions,
         "round_controls": bool(actions & policies.ROUND_CONTROLS),
         "started": policies.tournament_has_started(tournament),
