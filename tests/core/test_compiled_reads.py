@@ -119,3 +119,36 @@ def test_a_build_that_leaves_an_argument_out_is_refused() -> None:
 
 def test_a_value_beyond_any_key_is_answered_as_django_would() -> None:
     assert rows("test.huge", lambda pk: Registration.objects.filter(pk=pk), 2**70) == []
+
+
+def test_columns_are_converted_on_every_run_and_their_converters_found_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A value's conversion (a time made aware, a decimal, an annotation's output field)
+    runs for every row of every call; which converters each column needs is asked of
+    Django once per statement (it asked on every run)."""
+    from django.db.models.sql.compiler import SQLCompiler
+
+    asked = 0
+    original = SQLCompiler.get_converters
+
+    def counted(self: SQLCompiler, expressions: Any) -> Any:
+        nonlocal asked
+        asked += 1
+        return original(self, expressions)
+
+    tournaments = [TournamentFactory() for _ in range(2)]
+    monkeypatch.setattr(SQLCompiler, "get_converters", counted)  # the reads' from here
+    for tournament in tournaments * 2:
+        [(pk, start, count)] = rows(
+            "test.converted",
+            lambda pk: (
+                Tournament.objects.filter(pk=pk)
+                .annotate(n=_open_or_running().query.annotations["registered_count"])
+                .values_list("pk", "scheduled_start", "n")
+            ),
+            tournament.pk,
+        )
+        assert (pk, start, count) == (tournament.pk, tournament.scheduled_start, 0)
+        assert start.tzinfo is not None
+    assert asked == 1
