@@ -182,6 +182,8 @@ TEMPLATES = [
                 # No CSRF token on a page served to every anonymous reader (core.page_cache).
                 "core.page_cache.shared_page_csrf",
             ],
+            # ``{% url %}`` answered from memory after its first reverse (core/templatetags).
+            "builtins": ["core.templatetags.kept_urls"],
         },
     },
 ]
@@ -240,7 +242,8 @@ if REDIS_URL:
     REDIS_RECONNECT = {"retry_on_error": [RedisConnectionError]}
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's Redis backend, keeping its client (core/cache.py).
+            "BACKEND": "core.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env("CACHE_KEY_PREFIX", "cardclub"),
             # An unreachable host (not a refused port) would otherwise hang a sign-in (the

@@ -59,7 +59,7 @@ def test_counts_lock_a_name_at_the_limit_and_report_the_time_left(settings: Any)
 #: A port nothing listens on (the suite's range): the cache there refuses every connection.
 DEAD_CACHE = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "core.cache.RedisCache",
         "LOCATION": "redis://127.0.0.1:18399/0",
     }
 }
