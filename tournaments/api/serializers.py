@@ -10,7 +10,7 @@ from typing import Any
 from rest_framework import serializers
 
 from core import text
-from core.api import StrictInput, games_input
+from core.api import KeptFields, StrictInput, games_input
 from core.errors import InvalidInput
 from core.models import Event
 from tournaments import selectors
@@ -36,7 +36,7 @@ from tournaments.presenters.notes import describe_all
 # --- output -------------------------------------------------------------------------------
 
 
-class ClubSerializer(serializers.ModelSerializer[Club]):
+class ClubSerializer(KeptFields, serializers.ModelSerializer[Club]):
     member_count = serializers.IntegerField(read_only=True, required=False)
     tournament_count = serializers.IntegerField(read_only=True, required=False)
 
@@ -56,7 +56,7 @@ class ClubSerializer(serializers.ModelSerializer[Club]):
         read_only_fields = ["time_zone"]
 
 
-class MembershipSerializer(serializers.ModelSerializer[Membership]):
+class MembershipSerializer(KeptFields, serializers.ModelSerializer[Membership]):
     username = serializers.CharField(source="user.username")
     display_name = serializers.SerializerMethodField()
 
@@ -69,7 +69,7 @@ class MembershipSerializer(serializers.ModelSerializer[Membership]):
         return player.display_name if player else obj.user.get_username()
 
 
-class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+class TournamentSerializer(KeptFields, serializers.ModelSerializer[Tournament]):
     club: serializers.SlugRelatedField[Club] = serializers.SlugRelatedField(
         slug_field="slug", read_only=True
     )
@@ -110,7 +110,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         return obj.check_in_is_open()
 
 
-class RegistrationSerializer(serializers.ModelSerializer[Registration]):
+class RegistrationSerializer(KeptFields, serializers.ModelSerializer[Registration]):
     """An entrant. ``player`` and ``username``: who registered it (a team's captain;
     ``username`` is null for a guest, a player added by name without an account);
     ``name``: the entrant's name (the team's, or the player's); ``members``: who plays for
@@ -269,7 +269,7 @@ class EntrantRef(serializers.Serializer[Registration]):
         return [p.display_name for p in obj.members]
 
 
-class MatchSerializer(serializers.ModelSerializer[Match]):
+class MatchSerializer(KeptFields, serializers.ModelSerializer[Match]):
     round = serializers.IntegerField(source="round.number")
     a = EntrantRef()
     b = EntrantRef(allow_null=True)
@@ -335,7 +335,7 @@ class MatchDetailSerializer(MatchSerializer):
         return serializers.ListSerializer(current, child=ReportSerializer()).data
 
 
-class RoundSerializer(serializers.ModelSerializer[Round]):
+class RoundSerializer(KeptFields, serializers.ModelSerializer[Round]):
     stage = serializers.IntegerField(
         source="stage.number", read_only=True, help_text="The number of the round's stage."
     )
