@@ -143,7 +143,7 @@ PAGES: list[tuple[str, str, Url, int]] = [
     # (name, who looks, url, most queries)
     # Signed in: the session is read from the cache (core.sessions), the player with the
     # user (core.throttle.ThrottledModelBackend.get_user).
-    ("home", "player", lambda w: "/", 5),
+    ("home", "player", lambda w: "/", 4),
     ("tournament list", "anonymous", lambda w: "/tournaments/", 3),
     ("tournament detail", "organiser", lambda w: f"/tournaments/{w.tournament.pk}/", 13),
     ("tournament detail (public)", "anonymous", lambda w: f"/tournaments/{w.tournament.pk}/", 7),

@@ -14,11 +14,10 @@ from django.db.models import QuerySet
 from django.test.utils import CaptureQueriesContext
 
 from core.compiled import rows
-from gameplay.selectors.home import _links
 from tests.core.test_compiled_locks import _flat, compilations
 from tests.factories import ClubFactory, TournamentFactory, member, running_tournament
 from tournaments.models import Membership, Registration, Round, Tournament
-from tournaments.selectors.home import _mine, _open_or_running
+from tournaments.selectors.home import _card_matches, _listed_and_mine, _mine, _open_or_running
 from tournaments.services import swiss
 
 pytestmark = pytest.mark.django_db
@@ -43,16 +42,19 @@ def test_a_players_tournaments_with_annotations_and_related_are_as_django_makes_
     _same(rows("test.open", _open_or_running), list(_open_or_running()))
 
 
-def test_list_arguments_of_each_length_and_a_union_of_values() -> None:
+def test_list_arguments_of_each_length_and_a_union() -> None:
     tournament, organiser, registrations = running_tournament(4)
     swiss.pair_next_round(actor=organiser, tournament=tournament)
     matches = list(tournament.rounds.get().matches.values_list("pk", flat=True))
     user = registrations[0].player.user_id
     for wanted in ([], matches[:1], matches, matches[:1]):
-        _same(
-            rows("test.links", _links, user, wanted, [tournament.pk]),
-            list(_links(user, wanted, [tournament.pk])),
-        )
+        compiled = rows("test.cards", _card_matches, user, wanted)
+        _same(compiled, list(_card_matches(user, wanted)))
+        assert all(m.live_table_id is None and m.draft_pod_id is None for m in compiled)
+    TournamentFactory()
+    for registration in registrations[:2]:
+        user = registration.player.user_id
+        _same(rows("test.both", _listed_and_mine, user), list(_listed_and_mine(user)))
 
 
 def test_small_positive_fields_take_their_values() -> None:

@@ -120,8 +120,8 @@ def test_the_home_page_costs_the_same_queries_however_big_the_event(client) -> N
     large = _home_queries(client, 40)
     assert small == large, (small, large)
     # The user with their player (the session is cached), the tournaments' lists (one
-    # query), the clubs, the match, its links.
-    assert large <= 5
+    # query), the clubs, the match with its links.
+    assert large <= 4
 
 
 def test_a_signed_in_readers_pairings_read_the_tournament_role_and_match_with_the_version(

@@ -11,9 +11,7 @@ from core.page_cache import PageVersion, View, cached_page
 from tournaments.selectors.page_versions import tournament_version
 
 
-def _version(
-    request: HttpRequest, *args: Any, pk: int | str, **kwargs: Any
-) -> PageVersion | None:
+def _version(request: HttpRequest, *args: Any, pk: int | str, **kwargs: Any) -> PageVersion | None:
     # A pattern's ``pk`` is text (the exports' regular expression), a converter's a number.
     return tournament_version(request.user, int(pk))
 

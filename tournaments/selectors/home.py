@@ -4,7 +4,7 @@ links to their open live table or draft (asked of the gameplay app by a signal).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -14,13 +14,11 @@ from django.dispatch import Signal
 from core.compiled import rows
 from tournaments import formats
 from tournaments.models import (
-    MATCH_ENTRANTS,
     Match,
     MatchSeat,
     MatchStatus,
     Membership,
     Registration,
-    Round,
     Tournament,
     TournamentStatus,
 )
@@ -37,40 +35,20 @@ if TYPE_CHECKING:
 # --- the player's home during an event ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PlayingLinks:
-    """Where a player's card links (``playing_links``): the open live table of each match
-    (match id -> table id) and the open draft pod in each tournament (tournament id ->
-    pod id)."""
+#: Asked for what a player's cards link to, as annotations of the cards' matches:
+#: ``send(sender=Match, user_id=...)``; each receiver answers a dict of expressions on the
+#: match's row, among :data:`CARD_LINKS`: ``live_table_id`` (the match's open live table)
+#: and ``draft_pod_id`` (the user's open draft pod in the match's tournament). The gameplay
+#: app answers it (``gameplay.selectors.home``), connected in its ``AppConfig.ready``: live
+#: tables and drafts are its rows, and this app never imports it. Asked once a thread,
+#: when the cards' read is built (``core.compiled``): the links cost no query of their own.
+card_links = Signal()
 
-    tables: Mapping[int, int]
-    drafts: Mapping[int, int]
-
-
-#: Asked for the links of the player's cards: ``send(sender=Match, user_id=...,
-#: match_ids=[...], tournament_ids=[...])``; each receiver answers a ``PlayingLinks``.
-#: The gameplay app answers it (``gameplay.selectors.home``), connected in its
-#: ``AppConfig.ready``: live tables and drafts are its rows, and this app never imports it.
-playing_links = Signal()
-
+#: The annotations a card reads, None when no receiver gives one.
+CARD_LINKS = ("live_table_id", "draft_pod_id")
 
 #: What a card reads of its match's entrants: names and the players' user ids.
 CARD_ENTRANTS = ("a__player", "b__player", "a__partner", "b__partner")
-
-
-def _links(user_id: int, matches: list[Match]) -> PlayingLinks:
-    tables: dict[int, int] = {}
-    drafts: dict[int, int] = {}
-    for _, reply in playing_links.send(
-        sender=Match,
-        user_id=user_id,
-        match_ids=[m.pk for m in matches],
-        tournament_ids=sorted({m.round.tournament_id for m in matches}),
-    ):
-        if isinstance(reply, PlayingLinks):
-            tables.update(reply.tables)
-            drafts.update(reply.drafts)
-    return PlayingLinks(tables=tables, drafts=drafts)
 
 
 @dataclass(frozen=True)
@@ -101,11 +79,7 @@ def _names(names: list[str]) -> str:
 
 
 def _card(
-    user_id: int,
-    tournament: Tournament,
-    match: Match,
-    pod_seats: list[MatchSeat],
-    links: PlayingLinks,
+    user_id: int, tournament: Tournament, match: Match, pod_seats: list[MatchSeat]
 ) -> PlayingNow:
     pod = bool(pod_seats)
     if pod:
@@ -128,8 +102,8 @@ def _card(
         pod=pod,
         clock=round_clock(match.round),
         report=match.status != MatchStatus.CONFIRMED and (pod or not match.is_bye),
-        live_table_id=links.tables.get(match.pk),
-        draft_pod_id=links.drafts.get(tournament.pk),
+        live_table_id=getattr(match, "live_table_id", None),
+        draft_pod_id=getattr(match, "draft_pod_id", None),
     )
 
 
@@ -137,29 +111,31 @@ def playing_now(
     user: AnyUser,
     tournaments: Iterable[Tournament],
     *,
-    latest: dict[int, int] | None = None,
     current: dict[int, int] | None = None,
 ) -> list[PlayingNow]:
     """The user's card in each of ``tournaments`` that is running and where they have a
-    match to play now (the rule of :func:`current_match_of`: their unconfirmed match, else
-    theirs in the latest round; ``latest``: tournament id -> its latest round number, when
-    the caller read it; else one query more; ``current``: tournament id -> the match, when
-    the caller found it, as :func:`home_page` does). At most four queries whatever the
-    number of tournaments: the latest rounds (unless given), the user's matches with their
-    entrants, the seats of pods among them; and what the ``playing_links`` receivers read
-    (gameplay: the open tables, the open draft pods)."""
+    match to play now (``matches.play_now``: their unconfirmed match, else theirs in the
+    latest round; ``current``: tournament id -> the match, when the caller found it, as
+    :func:`home_page` does; else one query more). At most three queries whatever the
+    number of tournaments: the matches to play (unless given), those matches with their
+    entrants and links (:data:`card_links`), the seats of pods among them."""
     running = {t.pk: t for t in tournaments if policies.tournament_is_running(t)}
     if not user.is_authenticated or not running:
         return []
-    if current is not None:
-        # The matches by their ids: read by index, nothing else of a big event is joined.
-        wanted = [match_id for tid, match_id in current.items() if tid in running]
-        found = rows("home.cards", _card_matches, wanted) if wanted else []
-        chosen = {m.round.tournament_id: m for m in found}
-    else:
-        chosen = _chosen_matches(user.pk, running, latest)
-    if not chosen:
+    if current is None:
+        current = {
+            tid: open_match or last_match
+            for tid, open_match, last_match in rows(
+                "home.play_now", _play_now, user.pk, sorted(running)
+            )
+            if open_match or last_match
+        }
+    # The matches by their ids: read by index, nothing else of a big event is joined.
+    wanted = sorted(match_id for tid, match_id in current.items() if tid in running)
+    if not wanted:
         return []
+    found = rows("home.cards", _card_matches, user.pk, wanted)
+    chosen = {m.round.tournament_id: m for m in found}
     pods: dict[int, list[MatchSeat]] = {}
     pod_matches = [m.pk for m in chosen.values() if formats.format_of(m.round.stage).many_seats]
     if pod_matches:
@@ -169,54 +145,33 @@ def playing_now(
             .order_by("position")
         ):
             pods.setdefault(seat.match_id, []).append(seat)
-    links = _links(user.pk, list(chosen.values()))
     return [
-        _card(user.pk, running[tid], match, pods.get(match.pk, []), links)
+        _card(user.pk, running[tid], match, pods.get(match.pk, []))
         for tid, match in sorted(chosen.items(), key=lambda kv: running[kv[0]].scheduled_start)
     ]
 
 
-def _card_matches(match_ids: list[int]) -> QuerySet[Match]:
+def _play_now(user_id: int, tournament_ids: list[int]) -> QuerySet[Tournament, Any]:
+    """Each tournament's id with the user's match to play now (``matches.play_now``)."""
+    found: Any = Tournament.objects.filter(pk__in=tournament_ids).annotate(**play_now(user_id))
+    return found.order_by().values_list("pk", "open_match", "last_match")
+
+
+def _card_matches(user_id: int, match_ids: list[int]) -> QuerySet[Match]:
     """The cards' matches by their ids, with their entrants' players, not their accounts
-    (``has_member`` reads the players' user ids), and no ordering: fewer joins, and a plan
-    PostgreSQL makes in a fraction of the time (nine tables, not fourteen, at every
-    player's home)."""
+    (``has_member`` reads the players' user ids), the links the :data:`card_links`
+    receivers add, and no ordering: fewer joins, and a plan PostgreSQL makes in a fraction
+    of the time (nine tables, not fourteen, at every player's home)."""
+    links: dict[str, Any] = {}
+    for _, reply in card_links.send(sender=Match, user_id=user_id):
+        given: dict[str, Any] = reply if isinstance(reply, dict) else {}
+        links.update({name: given[name] for name in CARD_LINKS if name in given})
     return (
         Match.objects.filter(pk__in=match_ids)
         .select_related("round__stage", *CARD_ENTRANTS)
+        .annotate(**links)
         .order_by()
     )
-
-
-def _chosen_matches(
-    user_id: int, running: dict[int, Tournament], latest: dict[int, int] | None
-) -> dict[int, Match]:
-    """Tournament id -> the user's match to play now, from their seats (the latest rounds
-    read when not given: one query more)."""
-    if latest is None:
-        latest = {}
-        for tournament_id, number in Round.objects.filter(
-            tournament_id__in=list(running)
-        ).values_list("tournament_id", "number"):
-            latest[tournament_id] = max(number, latest.get(tournament_id, 0))
-    seats = (
-        MatchSeat.objects.filter(
-            registration_id__in=entrants_of(user_id), round__tournament_id__in=list(running)
-        )
-        .select_related("match__round__stage", *(f"match__{name}" for name in MATCH_ENTRANTS))
-        .order_by("-round__number")
-    )
-    chosen: dict[int, Match] = {}
-    last_seen: dict[int, Match] = {}
-    for seat in seats:
-        tournament_id = seat.match.round.tournament_id
-        last_seen.setdefault(tournament_id, seat.match)
-        if tournament_id not in chosen and seat.match.status != MatchStatus.CONFIRMED:
-            chosen[tournament_id] = seat.match
-    for tournament_id, match in last_seen.items():
-        if tournament_id not in chosen and match.round.number == latest.get(tournament_id):
-            chosen[tournament_id] = match
-    return chosen
 
 
 def _open_or_running() -> QuerySet[Tournament]:
