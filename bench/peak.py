@@ -459,17 +459,23 @@ def _event(
     return problems + checked
 
 
-def _environment_of_peak() -> dict[str, str]:
-    """``bench.http``'s environment with a database, queues and prefixes of its own."""
+def environment_of(name: str) -> dict[str, str]:
+    """``bench.http``'s environment with a database, queues and prefixes of its own
+    (``<name>_bench_<name>``, ``bench-<name>``)."""
     env = _environment()
-    base, _, name = env["DATABASE_URL"].rpartition("/")
+    base, _, database = env["DATABASE_URL"].rpartition("/")
     env.update(
-        DATABASE_URL=f"{base}/{name.removesuffix('_bench_http')}_bench_peak",
-        CHANNELS_PREFIX="bench-peak",
-        CACHE_KEY_PREFIX="bench-peak",
-        CELERY_TASK_DEFAULT_QUEUE="bench-peak",
-        PYTHON=sys.executable,  # scripts/web: this interpreter, whatever the checkout holds
+        DATABASE_URL=f"{base}/{database.removesuffix('_bench_http')}_bench_{name}",
+        CHANNELS_PREFIX=f"bench-{name}",
+        CACHE_KEY_PREFIX=f"bench-{name}",
+        CELERY_TASK_DEFAULT_QUEUE=f"bench-{name}",
     )
+    return env
+
+
+def _environment_of_peak() -> dict[str, str]:
+    env = environment_of("peak")
+    env["PYTHON"] = sys.executable  # scripts/web: this interpreter, whatever the checkout holds
     return env
 
 
