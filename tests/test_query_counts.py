@@ -204,6 +204,14 @@ PAGES: list[tuple[str, str, Url, int]] = [
     # own registration (1 query).
     ("standings (player)", "player", lambda w: f"/tournaments/{w.tournament.pk}/standings/", 9),
     ("history", "anonymous", lambda w: f"/tournaments/{w.tournament.pk}/history/", 6),
+    # Signed in, the first read is the tournament with the reader's role and match.
+    ("history (player)", "player", lambda w: f"/tournaments/{w.tournament.pk}/history/", 5),
+    (
+        "projector content (player)",
+        "player",
+        lambda w: f"/tournaments/{w.tournament.pk}/projector/content/",
+        6,
+    ),
     (
         "match as player",
         "player",

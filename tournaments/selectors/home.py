@@ -23,7 +23,12 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import policies
-from tournaments.selectors.matches import entrants_of, play_now
+from tournaments.selectors.matches import (
+    entrants_of,
+    match_to_play,
+    matches_to_play,
+    play_now,
+)
 from tournaments.selectors.names import round_title
 from tournaments.selectors.timer import RoundClock, round_clock
 from tournaments.selectors.tournaments import _visible_to_id, registered_count
@@ -123,13 +128,7 @@ def playing_now(
     if not user.is_authenticated or not running:
         return []
     if current is None:
-        current = {
-            tid: open_match or last_match
-            for tid, open_match, last_match in rows(
-                "home.play_now", _play_now, user.pk, sorted(running)
-            )
-            if open_match or last_match
-        }
+        current = matches_to_play(user.pk, list(running))
     # The matches by their ids: read by index, nothing else of a big event is joined.
     wanted = sorted(match_id for tid, match_id in current.items() if tid in running)
     if not wanted:
@@ -149,12 +148,6 @@ def playing_now(
         _card(user.pk, running[tid], match, pods.get(match.pk, []))
         for tid, match in sorted(chosen.items(), key=lambda kv: running[kv[0]].scheduled_start)
     ]
-
-
-def _play_now(user_id: int, tournament_ids: list[int]) -> QuerySet[Tournament, Any]:
-    """Each tournament's id with the user's match to play now (``matches.play_now``)."""
-    found: Any = Tournament.objects.filter(pk__in=tournament_ids).annotate(**play_now(user_id))
-    return found.order_by().values_list("pk", "open_match", "last_match")
 
 
 def _card_matches(user_id: int, match_ids: list[int]) -> QuerySet[Match]:
@@ -255,7 +248,7 @@ def home_page(user: AnyUser) -> dict[str, Any]:
         clubs = rows("home.clubs", _clubs, user.pk)
     else:
         open_or_running = rows("home.open_or_running", _open_or_running)
-    current = {t.pk: t.open_match or t.last_match for t in mine if t.open_match or t.last_match}
+    current = {t.pk: match for t in mine if (match := match_to_play(t))}
     return {
         "running": [t for t in open_or_running if t.status == TournamentStatus.RUNNING],
         "upcoming": [t for t in open_or_running if t.status != TournamentStatus.RUNNING],

@@ -100,23 +100,33 @@ def play_now(user_id: int) -> dict[str, Any]:
     }
 
 
-def _play_now_of(user_id: int, tournament_id: int) -> QuerySet[Tournament, Any]:
-    found: Any = Tournament.objects.filter(pk=tournament_id).annotate(**play_now(user_id))
-    return found.order_by().values_list("open_match", "last_match")
+def match_to_play(row: Any) -> int | None:
+    """The match to play now of a row annotated with :func:`play_now`: the rule in one
+    place (their latest unconfirmed match, else theirs in the latest round)."""
+    return row.open_match or row.last_match
+
+
+def _play_now_of(user_id: int, tournament_ids: list[int]) -> QuerySet[Tournament]:
+    found: Any = Tournament.objects.filter(pk__in=tournament_ids).annotate(**play_now(user_id))
+    return found.order_by().only("pk")
+
+
+def matches_to_play(user_id: int, tournament_ids: list[int]) -> dict[int, int]:
+    """Tournament id -> the user's match to play now, for those of ``tournament_ids``
+    where they have one: one query (:func:`play_now` on the tournaments' rows), compiled
+    once a thread."""
+    found = rows("matches.to_play", _play_now_of, user_id, sorted(tournament_ids))
+    return {row.pk: match for row in found if (match := match_to_play(row))}
 
 
 def current_match_id_of(user: AnyUser, tournament: Tournament | int) -> int | None:
-    """The id of :func:`current_match_of`'s match, in one query (:func:`play_now` on the
-    tournament's row): where "my match" leads, which needs nothing else of the match.
-    ``tournament``: the row or its id."""
+    """The id of :func:`current_match_of`'s match, in one query (:func:`matches_to_play`):
+    where "my match" leads, which needs nothing else of the match. ``tournament``: the
+    row or its id."""
     if not user.is_authenticated:
         return None
     tournament_id = tournament if isinstance(tournament, int) else tournament.pk
-    found = rows("matches.current_match_id", _play_now_of, user.pk, tournament_id)
-    if not found:
-        return None
-    open_match, last_match = found[0]
-    return open_match or last_match
+    return matches_to_play(user.pk, [tournament_id]).get(tournament_id)
 
 
 def current_match_of(user: AnyUser, tournament: Tournament) -> Match | None:

@@ -24,7 +24,7 @@ from core.compiled import rows
 from core.models import Event
 from core.page_cache import PageVersion
 from tournaments.models import Membership, Tournament
-from tournaments.selectors.matches import play_now
+from tournaments.selectors.matches import match_to_play, play_now
 from tournaments.selectors.tournaments import _visible_to_id
 
 if TYPE_CHECKING:
@@ -34,15 +34,17 @@ if TYPE_CHECKING:
 def _version_row(pk: int, user_id: int | None = None) -> QuerySet[Tournament, Any]:
     """Tournament ``pk``'s ``updated_at`` and newest event (id, time), if the user (by id;
     None: anonymous) may see it; compiled once a thread (``core.compiled``)."""
+    found: Any = Tournament.objects.filter(_visible_to_id(user_id), pk=pk)
+    return found.annotate(**_newest_event()).values_list("updated_at", "event_id", "event_at")[:1]
+
+
+def _newest_event() -> dict[str, Any]:
+    """Annotations of a tournament row: its feed's newest event, id and time."""
     newest = Event.objects.filter(tournament=OuterRef("pk")).order_by("-id")
-    return (
-        Tournament.objects.filter(_visible_to_id(user_id), pk=pk)
-        .annotate(
-            event_id=Subquery(newest.values("id")[:1]),
-            event_at=Subquery(newest.values("created_at")[:1]),
-        )
-        .values_list("updated_at", "event_id", "event_at")[:1]
-    )
+    return {
+        "event_id": Subquery(newest.values("id")[:1]),
+        "event_at": Subquery(newest.values("created_at")[:1]),
+    }
 
 
 def tournament_version(user: AnyUser, pk: int) -> PageVersion | None:
@@ -82,14 +84,12 @@ class ReaderTournament:
 
 
 def _reader_row(pk: int, user_id: int) -> QuerySet[Tournament]:
-    newest = Event.objects.filter(tournament=OuterRef("pk")).order_by("-id")
     role = Membership.objects.filter(club=OuterRef("club_id"), user_id=user_id)
     return (
         Tournament.objects.select_related("club")
         .filter(_visible_to_id(user_id), pk=pk)
         .annotate(
-            event_id=Subquery(newest.values("id")[:1]),
-            event_at=Subquery(newest.values("created_at")[:1]),
+            **_newest_event(),
             reader_role=Subquery(role.values("role")[:1]),
             **play_now(user_id),
         )
@@ -111,5 +111,5 @@ def reader_tournament(user: AnyUser, pk: int) -> ReaderTournament | None:
         tournament=tournament,
         version=_version(pk, tournament.updated_at, tournament.event_id, tournament.event_at),
         role=tournament.reader_role,
-        my_match_id=tournament.open_match or tournament.last_match,
+        my_match_id=match_to_play(tournament),
     )
