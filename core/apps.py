@@ -20,3 +20,23 @@ class CoreConfig(AppConfig):
         post_save.connect(
             access.on_user_saved, sender=get_user_model(), dispatch_uid="core.access.user_saved"
         )
+        _longer_statements_kept()
+
+
+#: The longest statement whose placeholders psycopg converts once and keeps (its own
+#: limit is 4 KB). A signed-in reader's first read and the home's lists are compiled once
+#: (``core.compiled``) into statements of 5 to 7 KB, the same text at every request:
+#: psycopg would scan each for its placeholders anew (a tenth of a millisecond each).
+#: Statements with more than 50 parameters (long ``IN`` lists) are still never kept.
+KEPT_STATEMENT_LENGTH = 16 * 1024
+
+
+def _longer_statements_kept() -> None:
+    try:
+        from psycopg import _queries
+    except ImportError:  # SQLite only: no psycopg
+        return
+    if getattr(_queries, "MAX_CACHED_STATEMENT_LENGTH", None) is not None:
+        _queries.MAX_CACHED_STATEMENT_LENGTH = max(
+            _queries.MAX_CACHED_STATEMENT_LENGTH, KEPT_STATEMENT_LENGTH
+        )

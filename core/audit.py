@@ -26,6 +26,7 @@ from django.db import models
 from django.dispatch import Signal
 
 from core.auth import Actor, user_or_none
+from core.compiled import insert
 from core.events import EventKind, check_payload
 from core.models import AuditEntry, Event
 from core.presenters import Book, check
@@ -58,17 +59,19 @@ def record_audit(
 ) -> AuditEntry:
     """Who did what (``action``, a code with words in an app's ``presenters``, made from
     ``params``: refused when they cannot be, ``core.presenters.NoWords``)."""
-    return AuditEntry.objects.create(
-        actor=user_or_none(actor),
-        action=action,
-        params=_params("audit", action, params),
-        # By id: core knows the club and the tournament only by model label (core.models).
-        club_id=None if club is None else club.pk,
-        tournament_id=None if tournament is None else tournament.pk,
-        object_type=type(obj).__name__,
-        object_id=str(obj.pk),
-        before=None if before is None else {k: _json(v) for k, v in before.items()},
-        after=None if after is None else {k: _json(v) for k, v in after.items()},
+    return insert(
+        AuditEntry(
+            actor=user_or_none(actor),
+            action=action,
+            params=_params("audit", action, params),
+            # By id: core knows the club and the tournament only by model label (core.models).
+            club_id=None if club is None else club.pk,
+            tournament_id=None if tournament is None else tournament.pk,
+            object_type=type(obj).__name__,
+            object_id=str(obj.pk),
+            before=None if before is None else {k: _json(v) for k, v in before.items()},
+            after=None if after is None else {k: _json(v) for k, v in after.items()},
+        )
     )
 
 
@@ -90,11 +93,13 @@ def record_event(
     it (:data:`event_recorded`). The kind's payload has its shape (``core.events``) and its
     words are made from ``params`` (``core.presenters``), or the event is refused."""
     known = check_payload(kind, payload)
-    event = Event.objects.create(
-        tournament_id=tournament.pk,
-        kind=known.value,
-        payload=dict(payload),
-        params=_params("event", known.value, params),
+    event = insert(
+        Event(
+            tournament_id=tournament.pk,
+            kind=known.value,
+            payload=dict(payload),
+            params=_params("event", known.value, params),
+        )
     )
     event_recorded.send(sender=Event, event=event)
     return event

@@ -17,7 +17,9 @@ statement holds the values it was compiled with, except the arguments). A branch
 value belongs in ``name`` (two names, two statements). :func:`rows` refuses a build that
 leaves an argument out of the statement or writes one into the SQL text.
 
-``core.locks.lock_by_key`` is the same idea for the locking statements.
+``core.locks.lock_by_key`` is the same idea for the locking statements, and
+:func:`insert` for the rows every result writes (its report, audit entry, event and the
+event's outbox entry).
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from django.core.exceptions import EmptyResultSet
-from django.db import connections, models
+from django.db import connections, models, router
+from django.db.models.signals import post_save, pre_save
+from django.db.models.sql import InsertQuery
 
 Value: TypeAlias = int | str
 Argument: TypeAlias = Value | Sequence[Value]
@@ -44,6 +48,8 @@ _ARGUMENTS = 17
 _INT_RANGE = (-(2**63), 2**63 - 1)
 
 _threads = threading.local()
+
+M = TypeVar("M", bound=models.Model)
 
 
 @dataclass
@@ -173,3 +179,67 @@ def rows(name: str, build: Callable[..., models.QuerySet[Any]], *args: Argument)
     run._fields = source._fields
     run._known_related_objects = source._known_related_objects
     return list(run)
+
+
+# --- inserts ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Insert:
+    sql: str
+    fields: list[models.Field[Any, Any]]
+    returning: list[models.Field[Any, Any]]
+
+
+def _insert_statement(obj: models.Model, alias: str, with_pk: bool) -> _Insert | None:
+    meta = obj._meta
+    connection = connections[alias]
+    if meta.parents or not connection.features.can_return_columns_from_insert:
+        return None
+    fields = [f for f in meta.local_concrete_fields if with_pk or f is not meta.auto_field]
+    returning = list(meta.db_returning_fields)
+    query = InsertQuery(type(obj))
+    query.insert_values(fields, [obj])
+    compiler = query.get_compiler(using=alias)
+    compiler.returning_fields = returning
+    ((sql, params),) = compiler.as_sql()
+    if len(params) != len(fields):  # a field with a placeholder of its own: Django's way
+        return None
+    return _Insert(sql, fields, returning)
+
+
+def insert(obj: M) -> M:
+    """``obj.save(force_insert=True)`` for a new row, its INSERT written once per model,
+    database and thread and then only run: Django builds and compiles an insert anew for
+    each row (0.15 ms of the 0.4 ms of a row's insert). The values are what Django would
+    write (each field's ``pre_save``, ``auto_now_add`` included, and its prepared value).
+    Saved as Django saves it (``save(force_insert=True)``) for what this does not cover:
+    a model some receiver watches (``pre_save``, ``post_save``), a child of another
+    model, a value that is an expression, a database that cannot return the new id."""
+    model = type(obj)
+    alias = router.db_for_write(model, instance=obj)
+    if pre_save.has_listeners(model) or post_save.has_listeners(model):
+        obj.save(force_insert=True, using=alias)
+        return obj
+    connection = connections[alias]
+    with_pk = obj.pk is not None
+    cache: dict[tuple[Any, ...], _Insert | None] = _threads.__dict__.setdefault("inserts", {})
+    key = (model, alias, with_pk, id(connection))
+    if key not in cache:
+        cache[key] = _insert_statement(obj, alias, with_pk)
+    statement = cache[key]
+    raw = None if statement is None else [f.pre_save(obj, True) for f in statement.fields]
+    if statement is None or raw is None or any(hasattr(v, "resolve_expression") for v in raw):
+        obj.save(force_insert=True, using=alias)
+        return obj
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(statement.fields, raw, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, params)
+        returned = cursor.fetchone()
+    for column, value in zip(statement.returning, returned, strict=True):
+        for converter in column.get_db_converters(connection):
+            value = converter(value, column, connection)
+        setattr(obj, column.attname, value)
+    obj._state.adding = False
+    obj._state.db = alias
+    return obj

@@ -108,7 +108,7 @@ class Personal:
 
 def on_event_recorded(sender: Any, *, event: Event, **_: Any) -> None:
     """``core.audit.event_recorded``: the event's outbox entry, in its transaction."""
-    Dispatch.objects.create(event=event)
+    compiled.insert(Dispatch(event=event))
     delivery.kick_after_commit()
 
 

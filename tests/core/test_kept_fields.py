@@ -1,5 +1,6 @@
 """A model serializer's fields built once per class (``core.api.KeptFields``): the same
-answer as DRF building them each time, and each instance with fields of its own."""
+answer as DRF building them each time, and each instance with fields of its own: a plain
+field copied (the kept one never bound), a field holding others deep-copied."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import pytest
 from rest_framework import serializers
 
+from core.api import KeptFields
 from tests.factories import running_tournament
 from tournaments import selectors
 from tournaments.api import serializers as api
@@ -40,3 +42,30 @@ def test_the_same_answer_as_fields_built_each_time_and_each_instance_its_own() -
     assert set(api.MatchDetailSerializer._kept_fields) == set(api.MatchSerializer.Meta.fields) | {
         "reports"
     }
+    kept = api.MatchDetailSerializer._kept_fields
+    assert all(field.parent is None and field.field_name is None for field in kept.values())
+    for name, field in first.fields.items():
+        assert field is not kept[name] and field.field_name == name
+        if isinstance(field, serializers.BaseSerializer):  # its own inner fields
+            assert all(inner.parent is field for inner in field.fields.values())
+
+
+def test_a_list_fields_child_and_a_nested_serializer_are_not_shared() -> None:
+    class Inner(serializers.Serializer[Any]):
+        n = serializers.IntegerField()
+
+    class Outer(KeptFields, serializers.Serializer[Any]):
+        numbers = serializers.ListField(child=serializers.IntegerField())
+        inner = Inner()
+        label = serializers.CharField(source="name")
+
+    first, second = (
+        Outer({"numbers": [1], "inner": {"n": 2}, "name": "a"}),
+        Outer({"numbers": [3], "inner": {"n": 4}, "name": "b"}),
+    )
+    assert first.data == {"numbers": [1], "inner": {"n": 2}, "label": "a"}
+    assert second.data == {"numbers": [3], "inner": {"n": 4}, "label": "b"}
+    assert first.fields["numbers"].child is not second.fields["numbers"].child
+    assert first.fields["numbers"].child.parent is first.fields["numbers"]
+    assert first.fields["inner"].fields["n"].parent is first.fields["inner"]
+    assert first.fields["label"].source == "name" and first.fields["label"].parent is first

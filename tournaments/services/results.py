@@ -37,10 +37,12 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
+from core.compiled import insert, rows
 from core.errors import Conflict, NotAllowed
 from core.events import EventKind, Result, ResultConfirmed
 from core.locks import try_lock
@@ -85,15 +87,18 @@ def _check(
     return seat_rules.rules_of(match).check(match, entrants, games, final=final)
 
 
+def _current_of(match_id: int) -> QuerySet[ResultReport]:
+    # Unsorted: the default ordering (by match, then time) would join the match's round
+    # and tournament to sort at most three rows. Compiled once (``core.compiled``).
+    return ResultReport.objects.filter(match_id=match_id, current=True).order_by()
+
+
 def _current_reports(match: Match) -> dict[str, ResultReport]:
     """The current report of each side, by side: one query (the caller holds the match's
     lock, which every report write takes). Kept on the match as ``current_reports``,
     which :func:`_new_report` keeps up to date: the answer to a result post shows them
     without reading them again."""
-    # Unsorted: the default ordering (by match, then time) would join the match's round
-    # and tournament to sort at most three rows.
-    reports = ResultReport.objects.filter(match=match, current=True).order_by()
-    current = {r.side: r for r in reports}
+    current = {r.side: r for r in rows("results.current_reports", _current_of, match.pk)}
     match.current_reports = current
     return current
 
@@ -116,8 +121,10 @@ def _new_report(
     replaced = current.get(side)
     if replaced is not None:
         ResultReport.objects.filter(pk=replaced.pk).update(current=False)
-    report = ResultReport.objects.create(
-        match=match, side=side, reported_by=user_or_none(actor), games=games, complete=final
+    report = insert(
+        ResultReport(
+            match=match, side=side, reported_by=user_or_none(actor), games=games, complete=final
+        )
     )
     current[side] = report
     return report
