@@ -551,6 +551,17 @@ def _settled_cpu(pid: int, quiet: float = 0.5, most: float = 30.0) -> float:
     return last
 
 
+def _drained(sides: list[Side]) -> None:
+    """Wait until every side's worker has drained its queue (a few minutes at most): a
+    slower tree's worker can still be fanning out its last phase's results after the
+    phase's own wait (``_settled_cpu``), on the cores the next side's turn is measured on
+    (at ``3425dd1``, 30 ms of worker CPU a result: the other side's reports ran at two
+    thirds of their rate)."""
+    for side in sides:
+        if side.worker is not None:
+            _settled_cpu(side.worker.pid, quiet=2.0, most=300.0)
+
+
 def _rate(phase: Phase) -> float:
     return len(phase.latencies) / phase.seconds
 
@@ -621,6 +632,7 @@ def main() -> int:
         for spec in servers:
             for number in range(1, turns + 1):
                 for side in sides:  # by turns: old, new, old, new
+                    _drained(sides)
                     failed |= _turn(side, spec, args, logs, f"{side.name}-{number}")
         if args.revision:
             _compare(sides[0], sides[1], servers)
