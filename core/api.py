@@ -121,8 +121,9 @@ def _fresh(field: serializers.Field[Any, Any, Any, Any]) -> serializers.Field[An
     """A kept field's copy for one serializer. A field that holds no other field gets a
     shallow copy: binding it to its serializer sets its name, parent and source on the
     copy alone, and what it shares with the kept one (its arguments, choices, messages)
-    is only read. DRF's deep copy makes the field anew from its arguments (40 fields in a
-    match's answer: half a millisecond). A field holding others (a nested serializer, a
+    is only read. DRF's deep copy makes the field anew from its arguments (a match's answer,
+    its 21 fields and its entrants' and reports': 1.6 ms with deep copies, 1.1 ms with
+    these, on the development machine). A field holding others (a nested serializer, a
     list's ``child``, a relation's ``child_relation``) is deep-copied as DRF does: its
     inner fields are bound to it."""
     if isinstance(field, serializers.BaseSerializer) or any(

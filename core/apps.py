@@ -26,7 +26,8 @@ class CoreConfig(AppConfig):
 #: The longest statement whose placeholders psycopg converts once and keeps (its own
 #: limit is 4 KB). A signed-in reader's first read and the home's lists are compiled once
 #: (``core.compiled``) into statements of 5 to 7 KB, the same text at every request:
-#: psycopg would scan each for its placeholders anew (a tenth of a millisecond each).
+#: psycopg would scan each for its placeholders anew (0.11 ms for the home's 6.4 KB
+#: statement, against 0.4 µs kept).
 #: Statements with more than 50 parameters (long ``IN`` lists) are still never kept.
 KEPT_STATEMENT_LENGTH = 16 * 1024
 

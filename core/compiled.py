@@ -186,17 +186,24 @@ def rows(name: str, build: Callable[..., models.QuerySet[Any]], *args: Argument)
 
 @dataclass(frozen=True)
 class _Insert:
-    sql: str
-    fields: list[models.Field[Any, Any]]
+    sql: str  # its values in the order of ``_insert_fields``
     returning: list[models.Field[Any, Any]]
 
 
+def _insert_fields(obj: models.Model, with_pk: bool) -> list[models.Field[Any, Any]]:
+    """The columns Django's ``save`` inserts: the model's own, the id only when given."""
+    meta = obj._meta
+    return [f for f in meta.local_concrete_fields if with_pk or f is not meta.auto_field]
+
+
 def _insert_statement(obj: models.Model, alias: str, with_pk: bool) -> _Insert | None:
+    """The INSERT of ``obj``'s row, written by Django's compiler from an object whose values
+    are all plain (an expression would be written into the statement's text)."""
     meta = obj._meta
     connection = connections[alias]
     if meta.parents or not connection.features.can_return_columns_from_insert:
         return None
-    fields = [f for f in meta.local_concrete_fields if with_pk or f is not meta.auto_field]
+    fields = _insert_fields(obj, with_pk)
     returning = list(meta.db_returning_fields)
     query = InsertQuery(type(obj))
     query.insert_values(fields, [obj])
@@ -205,7 +212,7 @@ def _insert_statement(obj: models.Model, alias: str, with_pk: bool) -> _Insert |
     ((sql, params),) = compiler.as_sql()
     if len(params) != len(fields):  # a field with a placeholder of its own: Django's way
         return None
-    return _Insert(sql, fields, returning)
+    return _Insert(sql, returning)
 
 
 def insert(obj: M) -> M:
@@ -223,16 +230,22 @@ def insert(obj: M) -> M:
         return obj
     connection = connections[alias]
     with_pk = obj.pk is not None
+    fields = _insert_fields(obj, with_pk)
+    raw = [f.pre_save(obj, True) for f in fields]
+    if any(hasattr(value, "resolve_expression") for value in raw):
+        # Before the statement is built: built from this object, it would keep the
+        # expression's SQL for every later row of the model.
+        obj.save(force_insert=True, using=alias)
+        return obj
     cache: dict[tuple[Any, ...], _Insert | None] = _threads.__dict__.setdefault("inserts", {})
     key = (model, alias, with_pk, id(connection))
     if key not in cache:
         cache[key] = _insert_statement(obj, alias, with_pk)
     statement = cache[key]
-    raw = None if statement is None else [f.pre_save(obj, True) for f in statement.fields]
-    if statement is None or raw is None or any(hasattr(v, "resolve_expression") for v in raw):
+    if statement is None:
         obj.save(force_insert=True, using=alias)
         return obj
-    params = [f.get_db_prep_save(v, connection) for f, v in zip(statement.fields, raw, strict=True)]
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(fields, raw, strict=True)]
     with connection.cursor() as cursor:
         cursor.execute(statement.sql, params)
         returned = cursor.fetchone()

@@ -85,3 +85,33 @@ def test_a_watched_model_and_an_expression_are_saved_by_django() -> None:
     assert seen == [entry.pk]
     shaped = compiled.insert(_entry(object_type=Concat(Value("Ma"), Value("tch"))))
     assert AuditEntry.objects.get(pk=shaped.pk).object_type == "Match"
+
+
+def test_an_expression_first_leaves_the_statement_of_plain_rows_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A thread whose first row of a model holds an expression: Django saves that one,
+    and the statement later rows run is built from a plain row (not with the
+    expression's SQL in it)."""
+    monkeypatch.setattr(compiled._threads, "inserts", {}, raising=False)
+    first = compiled.insert(_entry(object_type=Concat(Value("Po"), Value("d"))))
+    saved_by_django: list[AuditEntry] = []
+    original = AuditEntry.save
+
+    def counted(self: AuditEntry, *args: Any, **kwargs: Any) -> None:
+        saved_by_django.append(self)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(AuditEntry, "save", counted)
+    later = [compiled.insert(_entry(object_id=str(n))) for n in range(2)]
+    assert saved_by_django == []  # the compiled statement, for both
+    assert AuditEntry.objects.get(pk=first.pk).object_type == "Pod"
+    assert [AuditEntry.objects.get(pk=e.pk).object_type for e in later] == ["Match", "Match"]
+    assert [AuditEntry.objects.get(pk=e.pk).object_id for e in later] == ["0", "1"]
+
+
+def test_psycopg_keeps_the_placeholders_of_the_compiled_reads() -> None:
+    from core.apps import KEPT_STATEMENT_LENGTH
+
+    psycopg_queries = pytest.importorskip("psycopg._queries")
+    assert psycopg_queries.MAX_CACHED_STATEMENT_LENGTH >= KEPT_STATEMENT_LENGTH
