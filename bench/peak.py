@@ -105,8 +105,10 @@ def _people(label: str, tables: list[Table], judges: int) -> Event:
     )
     from django.contrib.auth.hashers import make_password
     from django.contrib.sessions.models import Session
+    from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
     from django.test import Client
     from django.utils import timezone
+    from django.utils.crypto import get_random_string
 
     from core.sessions import CACHE_SECONDS, SessionStore
     from tournaments.models import Club, Registration, Role, Tournament
@@ -142,7 +144,10 @@ def _people(label: str, tables: list[Table], judges: int) -> Event:
         }
         rows.append(Session(session_key=key, session_data=store.encode(data), expire_date=expires))
         copies[store.cache_key_prefix + key] = data
-        return f"{settings.SESSION_COOKIE_NAME}={key}"
+        # And the CSRF cookie the login page left (a browser sends it with every page):
+        # without it each page would make a new secret and set its cookie.
+        csrf = get_random_string(CSRF_SECRET_LENGTH, allowed_chars=CSRF_ALLOWED_CHARS)
+        return f"{settings.SESSION_COOKIE_NAME}={key}; {settings.CSRF_COOKIE_NAME}={csrf}"
 
     rows: list[Session] = []
     copies: dict[str, dict[str, str]] = {}

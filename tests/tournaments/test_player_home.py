@@ -141,3 +141,38 @@ def test_the_home_page_lists_running_tournaments_under_way_not_coming_up(client)
     under_way, coming_up = page.split("<h2>Under way</h2>")[1].split("<h2>Coming up</h2>")
     assert escape(running.name) in under_way and escape(running.name) not in coming_up
     assert escape(upcoming.name) in coming_up and escape(upcoming.name) not in under_way
+
+
+def _card_and_queries(client: Any, user: Any) -> tuple[str, int]:
+    client.force_login(user)
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get("/").content.decode()
+    card = page[page.index('class="card playing-now"') :]
+    return card[: card.index("</section>")], len(queries)
+
+
+def test_a_teams_and_a_pods_card_read_no_column_left_out(
+    client, django_capture_on_commit_callbacks
+) -> None:
+    """The home reads only the columns its cards and lists show (``CARD_COLUMNS``,
+    ``LIST_COLUMNS``): a card that needed another would read it row by row, one query
+    more. A teammate's card (the partner's columns) and a pod player's (the seats) cost
+    what a lone player's does, plus the pod's seats."""
+    from tests.tournaments.test_pods import _open_pods, _pod_event, _users
+
+    player = PlayerFactory()
+    _paired_for(player, 1)
+    _, alone = _card_and_queries(client, player.user)
+
+    tournament, organiser, teams = running_team_tournament(2, auto_pair=False)
+    swiss.pair_next_round(actor=organiser, tournament=tournament)
+    card, team = _card_and_queries(client, teams[0].partner.user)
+    assert f"vs {escape(teams[1].team_name)}" in card
+    assert team == alone, (team, alone)
+
+    with django_capture_on_commit_callbacks(execute=True):  # the pods are made on commit
+        _, _, stage = _pod_event(4, rounds=1)
+    (match,) = _open_pods(stage)
+    card, pod = _card_and_queries(client, _users(match)[0])
+    assert " and " in card  # "vs Ann, Bo and Cy"
+    assert pod == alone + 1, (pod, alone)  # the pod's seats

@@ -56,6 +56,27 @@ CARD_LINKS = ("live_table_id", "draft_pod_id")
 CARD_ENTRANTS = ("a__player", "b__player", "a__partner", "b__partner")
 
 
+#: The columns a card reads: the match's seat and status, its round's title and clock, the
+#: stage's kind (a pod or not), the entrants' names and members.
+CARD_COLUMNS = (
+    "table",
+    "status",
+    "a",
+    "b",
+    *(
+        f"round__{f}"
+        for f in ("tournament", "stage", "number", "name", "status", "ends_at", "time_handled_at")
+    ),
+    "round__stage__kind",
+    *(
+        f"{side}__{f}"
+        for side in ("a", "b")
+        for f in ("team_name", "player", "partner", "partner_accepted_at")
+    ),
+    *(f"{who}__{f}" for who in CARD_ENTRANTS for f in ("display_name", "user")),
+)
+
+
 @dataclass(frozen=True)
 class PlayingNow:
     """A player's "your match" card: "Round 3 · table 4 · vs Bruno", the round's clock,
@@ -163,8 +184,22 @@ def _card_matches(user_id: int, match_ids: list[int]) -> QuerySet[Match]:
         Match.objects.filter(pk__in=match_ids)
         .select_related("round__stage", *CARD_ENTRANTS)
         .annotate(**links)
+        .only(*CARD_COLUMNS)
         .order_by()
     )
+
+
+#: The columns the home's tournament lists show (``_tournament_table.html``), and what its
+#: code reads of them (the status, the start): not the descriptions or settings.
+LIST_COLUMNS = (
+    "name",
+    "game",
+    "status",
+    "capacity",
+    "scheduled_start",
+    "start_handled_at",
+    "club__name",
+)
 
 
 def _open_or_running() -> QuerySet[Tournament]:
@@ -175,6 +210,7 @@ def _open_or_running() -> QuerySet[Tournament]:
         Tournament.objects.select_related("club")
         .annotate(registered_count=registered_count())
         .filter(status__in=[TournamentStatus.REGISTRATION, TournamentStatus.RUNNING])
+        .only(*LIST_COLUMNS)
         .order_by("scheduled_start")[:10]
     )
 
@@ -192,6 +228,7 @@ def _mine(user_id: int) -> QuerySet[Tournament]:
         .filter(_visible_to_id(user_id), pk__in=entered)
         .exclude(status=TournamentStatus.FINISHED)
         .annotate(**play_now(user_id))
+        .only(*LIST_COLUMNS)
         .order_by("scheduled_start")
     )
 
@@ -215,6 +252,7 @@ def _listed_and_mine(user_id: int) -> QuerySet[Tournament]:
             last_match=nothing,
             listed=Value(1),
         )
+        .only(*LIST_COLUMNS)
         .order_by()
     )
     return listed.union(_mine(user_id).annotate(listed=Value(0)).order_by(), all=True)
