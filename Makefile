@@ -7,7 +7,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/cardclub
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 PORT ?= 8000
 
-.PHONY: venv demo demo-reset web test fuzz lint format typecheck bench clean
+.PHONY: venv demo demo-reset web test fuzz lint format typecheck bench clean messages
 
 $(BIN)/python: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,12 @@ test: venv
 # FUZZ_EXAMPLES cases per operation (default 25). CI runs it without letting it decide.
 fuzz: venv
 	$(TEST_ENV) FUZZ_EXPLORE=1 $(BIN)/pytest -m fuzz tests/test_api_fuzz.py $(PYTEST_ARGS)
+
+# After any change of words in the code or templates: collect them into the catalogues
+# (locale/<code>/LC_MESSAGES/django.po; needs GNU gettext's xgettext), then compile the
+# .mo files the site reads (committed with them). docs/translating.md.
+messages: venv
+	SECRET_KEY=messages $(BIN)/python manage.py catalogues --update
 
 lint: venv
 	$(BIN)/ruff check .

@@ -150,6 +150,8 @@ MIDDLEWARE = [
     # are always JSON.
     "core.middleware.BadInputMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language (core/languages.py), before anything that speaks.
+    "core.languages.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -177,6 +179,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 # No CSRF token on a page served to every anonymous reader (core.page_cache).
@@ -305,7 +308,16 @@ LOGIN_FAILURE_WINDOW_SECONDS = env_int("LOGIN_FAILURE_WINDOW_SECONDS", 15 * 60, 
 #: refreshes always ask (a 304 costs one query); 0 makes the proxy ask every time.
 PAGE_CACHE_SHARED_SECONDS = env_int("PAGE_CACHE_SHARED_SECONDS", 2, minimum=0)
 
+#: The source language (English) and the languages the site is read in: adding one is a
+#: line here and its catalogue in locale/<code>/ (docs/translating.md). The reader's
+#: language: their account's choice, else the one they picked (a cookie), else their
+#: browser's, else the club's (core/languages.py).
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "French"), ("el", "Greek")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600  # a visitor's pick is kept for a year
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 TIME_ZONE = env("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -360,6 +372,7 @@ if not DEBUG:
     # turned off for a deployment without TLS (``manage.py check --deploy`` then says so).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", True)
+    LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE
     CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", True)
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

@@ -39,8 +39,9 @@ object is not there or not visible, and the view answers as it would).
   no-cache``: a shared cache must ask us each time, so a refresh never gets the page from
   before the change it was told about. A private page: ``private, no-cache``.
   ``Vary``: ``Cookie`` (a signed-in reader sees another page), ``HX-Request``, the
-  caller's headers, and ``Accept-Language`` when ``LocaleMiddleware`` chooses the
-  language from it (it does not today: the language is in the ETag and the key anyway).
+  caller's headers, and ``Accept-Language`` when the reader's browser chose the language
+  (``core.languages``: the language, or that the page chose it, is in the ETag and the
+  key anyway).
 - **A private page's shared piece.** The tag a page is served under (with how long a
   copy of it may be kept) is left on the request for the view: ``core.page_pieces`` keeps
   the part of a signed-in reader's page every reader shares (a big table's page of rows)
@@ -68,6 +69,8 @@ from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
 from django.utils.translation import get_language
+
+from core.languages import language_key
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +193,7 @@ def _serve(
             request.get_host(),
             request.path,
             request.META.get("QUERY_STRING", ""),
-            get_language() or "",
+            language_key(request),
             "htmx" if htmx else "",
             *(request.headers.get(name, "") for name in vary),
         )
@@ -235,6 +238,9 @@ def _serve(
             "content_type": response["Content-Type"],
             "body": response.content,  # type: ignore[attr-defined]
             "headers": headers,
+            # The page's language: the reader's, or the one its club chose for readers
+            # who named none (core.languages), which only the view knew.
+            "language": get_language(),
         }
         return stored, lasts
 
@@ -305,9 +311,12 @@ def _rendered(response: HttpResponseBase) -> HttpResponseBase:
 
 
 def _from_stored(stored: dict[str, Any]) -> HttpResponse:
-    return HttpResponse(
+    response = HttpResponse(
         stored["body"], content_type=stored["content_type"], status=stored["status"]
     )
+    if stored.get("language"):
+        response["Content-Language"] = stored["language"]
+    return response
 
 
 def _seconds(moment: datetime | None) -> int | None:

@@ -38,8 +38,8 @@ from django.core.cache import cache
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 
+from core.languages import language_key
 from core.page_cache import (
     SHARED_FLAG,
     VERSION_FLAG,
@@ -64,7 +64,7 @@ def shared_piece(request: HttpRequest, name: str, render: Callable[[], dict[str,
             request.get_host(),
             request.path,
             request.META.get("QUERY_STRING", ""),
-            get_language() or "",
+            language_key(request),
             "htmx" if request.headers.get("HX-Request") == "true" else "",
             name,
         )

@@ -18,5 +18,11 @@ class TournamentsConfig(AppConfig):
         projector_changed.connect(
             broadcast.on_projector_changed, dispatch_uid="tournaments.announcement_live"
         )
+        # A player's language follows them: into the session at sign-in.
+        from django.contrib.auth.signals import user_logged_in
+
+        from tournaments.web.accounts import remember_language
+
+        user_logged_in.connect(remember_language, dispatch_uid="tournaments.remember_language")
         # A confirmed result sets its stage advancing (a bracket, a round robin, pods).
         event_recorded.connect(on_result_confirmed, dispatch_uid="tournaments.stage_advance")

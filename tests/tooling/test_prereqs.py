@@ -16,11 +16,15 @@ from django.conf import settings
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "test-prereqs"
 
 
-def _fake_bin(tmp_path: Path, programs: dict[str, str]) -> str:
+def _fake_bin(tmp_path: Path, programs: dict[str, str | None]) -> str:
     """A PATH holding only these small programs (no chromium anywhere on it)."""
     folder = tmp_path / "bin"
     folder.mkdir()
+    # GNU gettext is there unless a test says otherwise (None: left out).
+    programs = {"xgettext": "exit 0", **programs}
     for name, body in programs.items():
+        if body is None:
+            continue
         path = folder / name
         path.write_text(f"#!/bin/sh\n{body}\n")
         path.chmod(path.stat().st_mode | stat.S_IXUSR)
@@ -73,6 +77,26 @@ def test_without_chromium_or_compose_as_root_it_installs_them_through_apt(tmp_pa
     assert "install -y --no-install-recommends chromium docker-compose" in log.read_text()
     assert done.returncode == 2
     assert "installing them failed" in done.stderr
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)")
+def test_without_gettext_it_names_it_for_the_catalogues_check(tmp_path):
+    path = _fake_bin(
+        tmp_path,
+        {
+            "id": "echo 1000",
+            "sudo": "exit 1",
+            "apt-get": "exit 99",
+            "docker-compose": "exit 0",
+            "nginx": "exit 0",
+            "chromium": "exit 0",
+            "xgettext": None,
+        },
+    )
+    done, _ = _run(path, CHROMIUM_PATH=str(tmp_path / "bin" / "chromium"))
+    assert done.returncode == 2
+    assert "missing: gettext (" in done.stderr and "gettext: the catalogues' check" in done.stderr
+    assert "apt-get install -y --no-install-recommends gettext" in done.stderr
 
 
 @pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)")

@@ -44,6 +44,11 @@ def find(kind: str) -> Format | None:
     return REGISTRY.get(kind)
 
 
+#: What :func:`format_of` reads of a stage: a read that loads only some of a stage's
+#: columns (``QuerySet.only``) loads these.
+STAGE_COLUMNS = ("kind",)
+
+
 def format_of(stage: Stage) -> Format:
     return REGISTRY[stage.kind]
 

@@ -64,6 +64,10 @@ class Player(models.Model):
     claim_code = models.CharField(max_length=CLAIM_CODE_LENGTH, null=True, blank=True, unique=True)
     #: When an account claimed this guest (``user`` is then that account).
     claimed_at = models.DateTimeField(null=True, blank=True)
+    #: The language the player reads the site in, on every device they sign in on (one of
+    #: ``settings.LANGUAGES``; empty: their browser's). Set through
+    #: ``services.people.set_language``.
+    language = models.CharField(max_length=12, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -121,6 +125,10 @@ class Club(models.Model):
     time_zone = models.CharField(
         max_length=64, default=default_time_zone, validators=[validate_time_zone]
     )
+    #: The club's language (one of ``settings.LANGUAGES``): its pages' language for a
+    #: reader whose own choices name none of the site's (``core.languages``). Set through
+    #: ``services.clubs.set_language``.
+    language = models.CharField(max_length=12, default="en")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
+from core.languages import own_name
 from core.presenters import Present, said
 from tournaments.models import OverduePolicy, SwissSettings
 from tournaments.presenters.notes import describe_stats
@@ -332,10 +333,19 @@ AUDIT: dict[str, Present] = {
     "team.assigned": said(_("%(player)s put in %(team)s")),
     "team.renamed": _renamed(),
     "player.renamed": _renamed(),
+    "player.language_set": lambda p: (
+        gettext("reads the site in %(language)s") % {"language": own_name(p["language"])}
+        if p["language"]
+        else gettext("reads the site in their browser's language")
+    ),
     "player.claimed": said(_("%(user)s claimed the guest %(guest)s")),
     # clubs
     "club.created": said(_("%(club)s created")),
     "club.time_zone_set": said(_("%(club)s: times in %(time_zone)s")),
+    "club.language_set": lambda p: (
+        gettext("%(club)s: pages in %(language)s")
+        % {"club": p["club"], "language": own_name(p["language"])}
+    ),
     "membership.added": _member_added,
     "membership.role_set": _role_set,
     "membership.removed": said(_("%(user)s left %(club)s")),

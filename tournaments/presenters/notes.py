@@ -42,8 +42,15 @@ _RULES = {"games": BYE_GAMES_WON, "points": BYE_MATCH_POINTS}
 #: Added to a round-1 bye's label when everybody already had one.
 _EVERYONE_HAD_ONE = _(", everybody has had one")
 
-#: The counted words a label may use (``{points:~point}``).
-_COUNTED = {"point": (_("%(count)s point"), _("%(count)s points"))}
+
+def _points(value: object) -> str:
+    number = value if isinstance(value, int) else 0
+    return ngettext("%(count)s point", "%(count)s points", number) % {"count": value}
+
+
+#: The counted words a label may use (``{points:~point}``), each a plural in the
+#: catalogues (an ``ngettext`` call, so ``makemessages`` sees the pair).
+_COUNTED = {"point": _points}
 
 
 class _Words(string.Formatter):
@@ -51,9 +58,7 @@ class _Words(string.Formatter):
 
     def format_field(self, value: object, format_spec: str) -> str:
         if format_spec.startswith("~"):
-            one, many = _COUNTED[format_spec[1:]]
-            number = value if isinstance(value, int) else 0
-            return ngettext(one, many, number) % {"count": value}
+            return _COUNTED[format_spec[1:]](value)
         return str(super().format_field(value, format_spec))
 
 
@@ -66,15 +71,21 @@ def describe_stats(stats: Mapping[str, object], *, zeros: bool = True) -> str:
     matches are always said)."""
     matches = _number(stats.get("matches", 0))
     parts = [ngettext("%(count)d match", "%(count)d matches", matches) % {"count": matches}]
-    for key, one, many, none in (
-        ("rematches", _("%(count)d rematch"), _("%(count)d rematches"), _("no rematches")),
-        ("pair_downs", _("%(count)d pair-down"), _("%(count)d pair-downs"), _("no pair-downs")),
-    ):
-        number = _number(stats.get(key, 0))
-        if number:
-            parts.append(ngettext(one, many, number) % {"count": number})
-        elif zeros:
-            parts.append(gettext(none))
+    rematches = _number(stats.get("rematches", 0))
+    if rematches:
+        parts.append(
+            ngettext("%(count)d rematch", "%(count)d rematches", rematches) % {"count": rematches}
+        )
+    elif zeros:
+        parts.append(gettext("no rematches"))
+    pair_downs = _number(stats.get("pair_downs", 0))
+    if pair_downs:
+        parts.append(
+            ngettext("%(count)d pair-down", "%(count)d pair-downs", pair_downs)
+            % {"count": pair_downs}
+        )
+    elif zeros:
+        parts.append(gettext("no pair-downs"))
     return ", ".join(parts)
 
 

@@ -67,7 +67,7 @@ CARD_COLUMNS = (
         f"round__{f}"
         for f in ("tournament", "stage", "number", "name", "status", "ends_at", "time_handled_at")
     ),
-    "round__stage__kind",
+    *(f"round__stage__{f}" for f in formats.STAGE_COLUMNS),
     *(
         f"{side}__{f}"
         for side in ("a", "b")

@@ -23,6 +23,7 @@ from core import access
 from core.audit import record_audit
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput, NotFound
+from core.languages import require_language
 from core.locks import lock_all, lock_one
 from tournaments.models import Club, Invitation, Membership, Role
 from tournaments.models.clubs import validate_time_zone
@@ -74,10 +75,6 @@ def create_club(*, actor: AnyUser, name: str, description: str = "") -> Club:
 def set_time_zone(*, actor: AnyUser, club: Club, time_zone: str) -> Club:
     """An owner sets the club's time zone (an IANA name, "Europe/Paris"): its tournaments'
     pages show times in it. Refuses a name ``zoneinfo`` does not know."""
-    locked = lock_one(Club, pk=club.pk)
-    if locked is None:
-        raise NotFound("No such club.")
-    policies.require_owner(actor, locked)
     time_zone = (time_zone or "").strip()
     try:
         validate_time_zone(time_zone)
@@ -87,19 +84,37 @@ def set_time_zone(*, actor: AnyUser, club: Club, time_zone: str) -> Club:
             code="unknown_time_zone",
             field="time_zone",
         ) from None
-    if locked.time_zone == time_zone:
+    return _set_setting(actor, club, "time_zone", time_zone, action="club.time_zone_set")
+
+
+@transaction.atomic(durable=True)
+def set_language(*, actor: AnyUser, club: Club, language: str) -> Club:
+    """An owner sets the club's language: its pages' for a reader whose own choices name
+    none of the site's (``core.languages``)."""
+    language = require_language(language)
+    return _set_setting(actor, club, "language", language, action="club.language_set")
+
+
+def _set_setting(actor: AnyUser, club: Club, field: str, value: str, *, action: str) -> Club:
+    """One of the club's settings, by an owner, under the club's lock; audited as
+    ``action`` when it changes, and the club's pages told."""
+    locked = lock_one(Club, pk=club.pk)
+    if locked is None:
+        raise NotFound("No such club.")
+    policies.require_owner(actor, locked)
+    before = getattr(locked, field)
+    if before == value:
         return locked
-    before = locked.time_zone
-    locked.time_zone = time_zone
-    locked.save(update_fields=["time_zone"])
+    setattr(locked, field, value)
+    locked.save(update_fields=[field])
     record_audit(
         actor=actor,
-        action="club.time_zone_set",
-        params={"club": locked.name, "time_zone": time_zone},
+        action=action,
+        params={"club": locked.name, field: value},
         obj=locked,
         club=locked,
-        before={"time_zone": before},
-        after={"time_zone": time_zone},
+        before={field: before},
+        after={field: value},
     )
     club_pages_changed(locked.pk)
     return locked

@@ -17,6 +17,7 @@ from core import access, text
 from core.audit import record_audit
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput
+from core.languages import require_language
 from core.locks import lock_one
 from tournaments.models import AccountName, Player
 from tournaments.models.clubs import CLAIM_CODE_ALPHABET, CLAIM_CODE_LENGTH
@@ -120,6 +121,29 @@ def update_profile(*, user: AnyUser, display_name: str) -> Player:
         after={"display_name": player.display_name},
     )
     player_pages_changed(player.pk)
+    return player
+
+
+@transaction.atomic(durable=True)
+def set_language(*, user: AnyUser, language: str) -> Player:
+    """The language the user reads the site in on every device (one of the site's, or
+    "" for their browser's); audited."""
+    language = require_language(language, blank=True)
+    user = require_user(user)
+    player = ensure_player(user)
+    before = player.language
+    if before == language:
+        return player
+    player.language = language
+    player.save(update_fields=["language"])
+    record_audit(
+        actor=user,
+        action="player.language_set",
+        params={"language": language},
+        obj=player,
+        before={"language": before},
+        after={"language": language},
+    )
     return player
 
 

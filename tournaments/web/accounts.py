@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -9,7 +12,10 @@ from django.contrib.auth.views import LoginView, LogoutView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
+from core import languages
 from core.errors import DomainError
 from core.web import add_form_error, safe_next
 from tournaments import selectors
@@ -24,6 +30,47 @@ from tournaments.web.forms import (
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/home.html", selectors.home_page(request.user))
+
+
+def choose_language(request: HttpRequest) -> HttpResponse:
+    """The switcher at the foot of every page (``?language=fr&next=/the/page/``): the
+    reader's pick, kept in a cookie for a year, and for a signed-in reader in their
+    session too, so it wins over the profile's language until they sign in again (the
+    profile's is the one that follows them to every device). A link, not a form: the
+    pages served alike to every visitor carry no CSRF token, and a language is no secret
+    to guard. An unknown language: a 400 saying which there are."""
+    back = safe_next(request, reverse("home"))
+    try:
+        code = languages.require_language(request.GET.get("language", ""))
+    except DomainError as error:
+        context = {"detail": error.detail, "back": back}
+        return render(request, "problem.html", context, status=400)
+    response = redirect(back)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]  # "Lax"
+    )
+    if request.user.is_authenticated:
+        request.session[languages.SESSION_KEY] = code
+    return response
+
+
+def remember_language(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """At sign-in (``user_logged_in``), the profile's language into the session
+    (``core.languages``: the account's choice, without a query a request)."""
+    if request is None or not hasattr(request, "session"):
+        return
+    chosen = people.ensure_player(user).language
+    if chosen:
+        request.session[languages.SESSION_KEY] = chosen
+    else:
+        request.session.pop(languages.SESSION_KEY, None)
 
 
 class SafeNextMixin:
@@ -74,14 +121,26 @@ def sign_up(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest, claim_form: ClaimForm | None = None) -> HttpResponse:
     player = people.ensure_player(request.user)
     posted = request.POST if claim_form is None else None
-    form = ProfileForm(posted or None, initial={"display_name": player.display_name})
+    form = ProfileForm(
+        posted or None,
+        initial={"display_name": player.display_name, "language": player.language},
+    )
     if request.method == "POST" and claim_form is None and form.is_valid():
         try:
-            people.update_profile(user=request.user, **form.cleaned_data)
+            people.update_profile(user=request.user, display_name=form.cleaned_data["display_name"])
+            chosen = people.set_language(
+                user=request.user, language=form.cleaned_data["language"]
+            ).language
         except DomainError as error:
             add_form_error(form, error)
         else:
-            messages.success(request, "Profile saved.")
+            # The new choice from this request on (the session holds the account's).
+            if chosen:
+                request.session[languages.SESSION_KEY] = chosen
+                translation.activate(chosen)
+            else:
+                request.session.pop(languages.SESSION_KEY, None)
+            messages.success(request, gettext("Profile saved."))
             return redirect("profile")
     registrations = list(selectors.registrations_of(player))
     return render(

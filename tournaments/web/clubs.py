@@ -9,8 +9,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from core import languages
 from core.errors import DomainError
 from core.web import add_form_error
 from tournaments import selectors
@@ -24,6 +26,7 @@ from tournaments.services import clubs
 from tournaments.web.forms import (
     AddMemberForm,
     ClubForm,
+    ClubLanguageForm,
     ClubTimeZoneForm,
     InviteForm,
     RoleForm,
@@ -52,6 +55,7 @@ def club_create(request: HttpRequest) -> HttpResponse:
 
 def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
+    languages.fall_back_to(request, club.language)
     is_owner = policies.is_club_owner(request.user, club)
     tournaments = selectors.visible_tournaments(request.user).filter(club=club)
     context: dict[str, Any] = {
@@ -64,6 +68,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "add_form": AddMemberForm(prefix="add"),
         "invite_form": InviteForm(prefix="invite"),
         "time_zone_form": ClubTimeZoneForm(prefix="tz", initial={"time_zone": club.time_zone}),
+        "language_form": ClubLanguageForm(prefix="lang", initial={"language": club.language}),
         "role_choices": Role.choices,  # what RoleForm offers
     }
     if request.method == "POST":
@@ -98,8 +103,24 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
                         request, f"Times are shown in {tz_form.cleaned_data['time_zone']}."
                     )
                     return redirect("club-detail", slug=club.slug)
+            elif form_name == "language":
+                language_form = ClubLanguageForm(request.POST, prefix="lang")
+                context["language_form"] = language_form
+                if language_form.is_valid():
+                    code = language_form.cleaned_data["language"]
+                    clubs.set_language(actor=request.user, club=club, language=code)
+                    messages.success(
+                        request,
+                        gettext("The club's pages are in %(language)s for visitors.")
+                        % {"language": languages.own_name(code)},
+                    )
+                    return redirect("club-detail", slug=club.slug)
         except DomainError as error:
-            forms_by_name = {"add": "add_form", "time_zone": "time_zone_form"}
+            forms_by_name = {
+                "add": "add_form",
+                "time_zone": "time_zone_form",
+                "language": "language_form",
+            }
             add_form_error(context[forms_by_name.get(form_name or "", "invite_form")], error)
     return render(request, "tournaments/club_detail.html", context)
 

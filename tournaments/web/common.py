@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 
+from core.languages import fall_back_to
 from tournaments import selectors
 from tournaments.models import Club, EntrantType, Round, Tournament
 from tournaments.selectors import policies
@@ -60,6 +61,8 @@ def tournament_for(request: HttpRequest, pk: int, *, counted: bool = False) -> T
     if tournament is None:
         raise Http404("No tournament here.")
     activate_club_time_zone(tournament.club)
+    # And the club's language, for a reader whose own choices name none of the site's.
+    fall_back_to(request, tournament.club.language)
     return tournament
 
 

@@ -16,8 +16,10 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import QueryDict
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from core import text, throttle
+from core import languages, text, throttle
 from core.errors import InvalidInput
 from rules import games as game_rules
 from rules.outcome import Alignment, GameRecord
@@ -133,8 +135,32 @@ class BulkAddForm(forms.Form):
     )
 
 
+def _language_choices() -> list[tuple[str, str]]:
+    return [("", gettext("Your browser's language")), *languages.choices()]
+
+
 class ProfileForm(forms.Form):
     display_name = NameField(what="the display name", max_length=80)
+    #: On every device the player signs in on (``services.people.set_language``).
+    language = forms.ChoiceField(
+        choices=_language_choices,
+        required=False,
+        label=_("Language"),
+        help_text=_("The site's language on every device you sign in on."),
+    )
+
+
+class ClubLanguageForm(forms.Form):
+    """An owner sets the club's language (``services.clubs.set_language``)."""
+
+    language = forms.ChoiceField(
+        choices=languages.choices,
+        label=_("Language"),
+        help_text=_(
+            "The club's pages are in this language for visitors whose browser asks for "
+            "none of the site's languages."
+        ),
+    )
 
 
 class ClubForm(forms.Form):

@@ -21,6 +21,7 @@ urlpatterns = [
     path("", accounts.home, name="home"),
     path("accounts/signup/", accounts.sign_up, name="signup"),
     path("accounts/profile/", accounts.profile, name="profile"),
+    path("language/", accounts.choose_language, name="choose-language"),
     path("accounts/profile/claim/", accounts.claim, name="profile-claim"),
     path("clubs/", clubs.club_list, name="club-list"),
     path("clubs/new/", clubs.club_create, name="club-create"),
