@@ -39,8 +39,8 @@ object is not there or not visible, and the view answers as it would).
   no-cache``: a shared cache must ask us each time, so a refresh never gets the page from
   before the change it was told about. A private page: ``private, no-cache``.
   ``Vary``: ``Cookie`` (a signed-in reader sees another page), ``HX-Request``, the
-  caller's headers, and ``Accept-Language`` when the reader's browser chose the language
-  (``core.languages``: the language, or that the page chose it, is in the ETag and the
+  caller's headers, and ``Accept-Language`` (a visitor's language may come from it:
+  ``core.languages``; the language, or that the page chose it, is in the ETag and the
   key anyway).
 - **A private page's shared piece.** The tag a page is served under (with how long a
   copy of it may be kept) is left on the request for the view: ``core.page_pieces`` keeps
@@ -73,6 +73,12 @@ from django.utils.translation import get_language
 from core.languages import language_key
 
 logger = logging.getLogger(__name__)
+
+#: The middlewares that may choose the language from ``Accept-Language``.
+_LANGUAGE_MIDDLEWARES = {
+    "core.languages.LanguageMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+}
 
 #: A change younger than this may still have writers in flight with a lower id (above).
 SETTLE_SECONDS = 10
@@ -345,8 +351,8 @@ def _headers(
     if modified is not None:
         headers["Last-Modified"] = http_date(modified.timestamp())
     varies = ["Cookie", "HX-Request", *vary]
-    if "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE:
-        varies.append("Accept-Language")
+    if _LANGUAGE_MIDDLEWARES & set(settings.MIDDLEWARE):
+        varies.append("Accept-Language")  # a visitor's language may come from it
     headers["Vary"] = ", ".join(varies)
     return headers
 

@@ -34,6 +34,7 @@ import re
 import unicodedata
 
 from confusable_homoglyphs import categories, confusables
+from django.utils.translation import get_language
 
 from core.errors import InvalidInput
 
@@ -209,6 +210,10 @@ def username_key(raw: str) -> str:
 
 def possessive(name: object) -> str:
     """A name's possessive as English writes it: "Ada's", but "The Aces'" and "Jonas'" (a
-    name that ends in s takes the apostrophe alone, as a team's plural name must)."""
+    name that ends in s takes the apostrophe alone, as a team's plural name must). In any
+    other language, the name as it is: their translations say whose around it ("le
+    rapport de %(whose)s"), since the English ending means nothing there."""
     text = str(name)
+    if not (get_language() or "en").startswith("en"):
+        return text
     return f"{text}'" if text[-1:].lower() == "s" else f"{text}'s"

@@ -31,18 +31,19 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 
 class PodStatus(models.TextChoices):
-    READY = "ready", "Ready to start"
-    RUNNING = "running", "Drafting"
-    PAUSED = "paused", "Paused"
-    FINISHED = "finished", "Finished"
+    READY = "ready", pgettext_lazy("draft pod status", "Ready to start")
+    RUNNING = "running", pgettext_lazy("draft pod status", "Drafting")
+    PAUSED = "paused", pgettext_lazy("draft pod status", "Paused")
+    FINISHED = "finished", pgettext_lazy("draft pod status", "Finished")
 
 
 class PassDirection(models.TextChoices):
-    LEFT = "left", "Left (to the next seat)"
-    RIGHT = "right", "Right (to the previous seat)"
+    LEFT = "left", pgettext_lazy("pass direction", "Left (to the next seat)")
+    RIGHT = "right", pgettext_lazy("pass direction", "Right (to the previous seat)")
 
 
 class DraftPod(models.Model):
@@ -163,10 +164,10 @@ class DraftPack(models.Model):
 
 
 class PickSource(models.TextChoices):
-    PLAYER = "player", "The player"
-    TIMER = "timer", "Timed out: picked by the server"
-    AUTO = "auto", "Seat on auto-pick"
-    ORGANISER = "organiser", "Ended by the organiser"
+    PLAYER = "player", pgettext_lazy("pick source", "The player")
+    TIMER = "timer", pgettext_lazy("pick source", "Timed out: picked by the server")
+    AUTO = "auto", pgettext_lazy("pick source", "Seat on auto-pick")
+    ORGANISER = "organiser", pgettext_lazy("pick source", "Ended by the organiser")
 
 
 class Pick(models.Model):
@@ -200,15 +201,15 @@ class Pick(models.Model):
 
 
 class DraftTiming(models.TextChoices):
-    BEFORE_FIRST_ROUND = "first", "Once, before round 1"
-    BEFORE_EACH_ROUND = "each", "Before every round"
+    BEFORE_FIRST_ROUND = "first", pgettext_lazy("draft timing", "Once, before round 1")
+    BEFORE_EACH_ROUND = "each", pgettext_lazy("draft timing", "Before every round")
 
 
 class TeamSeating(models.TextChoices):
     """Where teammates sit in a team event's pod (``rules.draft.TeamSeating``)."""
 
-    ADJACENT = "adjacent", "Next to each other"
-    OPPOSITE = "opposite", "Opposite each other (across the pod)"
+    ADJACENT = "adjacent", pgettext_lazy("team seating", "Next to each other")
+    OPPOSITE = "opposite", pgettext_lazy("team seating", "Opposite each other (across the pod)")
 
 
 class DraftSettings(models.Model):
@@ -308,17 +309,17 @@ class TableSettings(models.Model):
 
 
 class TableMode(models.TextChoices):
-    PHONES = "phones", "Each player on their own phone"
-    SHARED = "shared", "One shared phone or tablet"
+    PHONES = "phones", pgettext_lazy("live table mode", "Each player on their own phone")
+    SHARED = "shared", pgettext_lazy("live table mode", "One shared phone or tablet")
 
 
 class TableStatus(models.TextChoices):
     #: A game round is being played: turns are tapped.
-    PLAYING = "playing", "Playing"
+    PLAYING = "playing", pgettext_lazy("live table status", "Playing")
     #: The game round has ended: its scores are to be entered.
-    SCORING = "scoring", "Scores to enter"
+    SCORING = "scoring", pgettext_lazy("live table status", "Scores to enter")
     #: The match is decided: the table's result is in the match's report.
-    DONE = "done", "Result reported"
+    DONE = "done", pgettext_lazy("live table status", "Result reported")
 
 
 class LiveTable(models.Model):
@@ -380,9 +381,9 @@ class LiveTable(models.Model):
 
 
 class TurnKind(models.TextChoices):
-    PLAY = "play", "Played a card"
-    EXTRA = "extra", "Played a card with an extra turn"
-    PASS = "pass", "Passed"
+    PLAY = "play", pgettext_lazy("turn kind", "Played a card")
+    EXTRA = "extra", pgettext_lazy("turn kind", "Played a card with an extra turn")
+    PASS = "pass", pgettext_lazy("turn kind", "Passed")
 
 
 class TurnEvent(models.Model):

@@ -15,20 +15,42 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import pgettext_lazy
 
 
 class Topic(models.TextChoices):
-    ROUND_PAIRED = "round_paired", "A round is paired (your table and opponent)"
-    ROUND_STARTED = "round_started", "A round starts"
-    TIME_WARNING = "time_warning", "10 minutes left in the round"
-    TIME_CALLED = "time_called", "Time is called"
-    RESULT_TO_CONFIRM = "result_to_confirm", "Your opponent reported a result to confirm"
-    DISPUTE_RESOLVED = "dispute_resolved", "A judge decided your disputed match"
-    TOURNAMENT_FINISHED = "tournament_finished", "A tournament you played is over"
-    DRAFT_STARTED = "draft_started", "Your draft starts: your first pack is waiting"
-    JUDGE_CALLED = "judge_called", "A player calls a judge to their table (judges)"
+    ROUND_PAIRED = (
+        "round_paired",
+        pgettext_lazy("notification topic", "A round is paired (your table and opponent)"),
+    )
+    ROUND_STARTED = "round_started", pgettext_lazy("notification topic", "A round starts")
+    TIME_WARNING = (
+        "time_warning",
+        pgettext_lazy("notification topic", "10 minutes left in the round"),
+    )
+    TIME_CALLED = "time_called", pgettext_lazy("notification topic", "Time is called")
+    RESULT_TO_CONFIRM = (
+        "result_to_confirm",
+        pgettext_lazy("notification topic", "Your opponent reported a result to confirm"),
+    )
+    DISPUTE_RESOLVED = (
+        "dispute_resolved",
+        pgettext_lazy("notification topic", "A judge decided your disputed match"),
+    )
+    TOURNAMENT_FINISHED = (
+        "tournament_finished",
+        pgettext_lazy("notification topic", "A tournament you played is over"),
+    )
+    DRAFT_STARTED = (
+        "draft_started",
+        pgettext_lazy("notification topic", "Your draft starts: your first pack is waiting"),
+    )
+    JUDGE_CALLED = (
+        "judge_called",
+        pgettext_lazy("notification topic", "A player calls a judge to their table (judges)"),
+    )
     #: Webhooks only: every other event of the feed (results confirmed, brackets ...).
-    OTHER = "other", "Everything else in the tournament's feed"
+    OTHER = "other", pgettext_lazy("notification topic", "Everything else in the tournament's feed")
 
 
 #: What a player receives unless they choose otherwise, by channel.
@@ -67,9 +89,9 @@ PLAYER_TOPIC_CHOICES = [(t.value, t.label) for t in PLAYER_TOPICS]
 
 
 class Channel(models.TextChoices):
-    EMAIL = "email", "E-mail"
-    PUSH = "push", "Web push"
-    WEBHOOK = "webhook", "Webhook"
+    EMAIL = "email", pgettext_lazy("notification channel", "E-mail")
+    PUSH = "push", pgettext_lazy("notification channel", "Web push")
+    WEBHOOK = "webhook", pgettext_lazy("notification channel", "Webhook")
 
 
 class Preference(models.Model):
@@ -103,9 +125,9 @@ class PushSubscription(models.Model):
 
 
 class WebhookFormat(models.TextChoices):
-    JSON = "json", "JSON (signed)"
-    DISCORD = "discord", "Discord"
-    SLACK = "slack", "Slack"
+    JSON = "json", pgettext_lazy("webhook format", "JSON (signed)")
+    DISCORD = "discord", pgettext_lazy("webhook format", "Discord")
+    SLACK = "slack", pgettext_lazy("webhook format", "Slack")
 
 
 class Webhook(models.Model):
@@ -164,11 +186,11 @@ class Dispatch(models.Model):
 
 
 class DeliveryStatus(models.TextChoices):
-    PENDING = "pending", "Waiting to be sent"
-    SENDING = "sending", "Being sent"
-    SENT = "sent", "Sent"
+    PENDING = "pending", pgettext_lazy("delivery status", "Waiting to be sent")
+    SENDING = "sending", pgettext_lazy("delivery status", "Being sent")
+    SENT = "sent", pgettext_lazy("delivery status", "Sent")
     #: Given up after the last try, or the address refused it for good.
-    FAILED = "failed", "Failed"
+    FAILED = "failed", pgettext_lazy("delivery status", "Failed")
 
 
 class Notification(models.Model):

@@ -178,3 +178,31 @@ def test_a_kept_anonymous_page_is_kept_per_language() -> None:
     again = Client().get(path, HTTP_ACCEPT_LANGUAGE="en")
     assert again["Content-Language"] == "en" and again.content == english.content
     assert french.content != english.content
+
+
+def test_the_english_possessive_only_in_english() -> None:
+    """``core.text.possessive`` is English grammar ("Ada's report"); the translations say
+    whose around the plain name ("le rapport de Ada" is the translator's phrase)."""
+    from django.utils import translation
+
+    from core.text import possessive
+
+    assert possessive("Ada") == "Ada's" and possessive("The Aces") == "The Aces'"
+    with translation.override("fr"):
+        assert possessive("Ada") == "Ada"
+    with translation.override("el"):
+        assert possessive("Jonas") == "Jonas"
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("fr", ["Classement", "Appariements"]), ("el", ["Κατάταξη", "Ζευγαρώματα"])],
+)
+def test_a_tournaments_pages_speak_the_readers_language(language: str, words: list[str]) -> None:
+    from tests.factories import running_tournament
+
+    tournament, _, _ = running_tournament(4)
+    page = Client().get(reverse("standings", args=[tournament.pk]), HTTP_ACCEPT_LANGUAGE=language)
+    text = page.content.decode()
+    assert page["Content-Language"] == language
+    assert all(word in text for word in words), words

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django_stubs_ext import StrOrPromise
+
 from tournaments.formats import elimination, pods, round_robin, swiss
 from tournaments.formats.base import Correction, Format, Projector, Refusal, Standings
 from tournaments.models import Stage, StageKind
@@ -59,9 +61,10 @@ def kinds(answer: Callable[[Format], object]) -> tuple[str, ...]:
     return tuple(kind for kind, fmt in REGISTRY.items() if answer(fmt))
 
 
-def choices(found: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(kind, its label) for a form's or the API's choices."""
-    labels = dict(StageKind.choices)
+def choices(found: tuple[str, ...]) -> list[tuple[str, StrOrPromise]]:
+    """(kind, its label) for a form's or the API's choices (the label in the reader's
+    language when shown: kept lazy)."""
+    labels: dict[str, StrOrPromise] = dict(StageKind.choices)
     return [(kind, labels.get(kind, kind)) for kind in found]
 
 

@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import pgettext_lazy
 
 #: A claim code's characters: no 0/O, 1/I/L (read aloud, typed from paper). 31 symbols,
 #: 10 of them: about 50 bits, drawn with ``secrets`` (``services.guests``).
@@ -139,10 +140,10 @@ class Club(models.Model):
 
 
 class Role(models.TextChoices):
-    OWNER = "owner", "Owner"
-    ORGANISER = "organiser", "Organiser"
-    JUDGE = "judge", "Judge"
-    MEMBER = "member", "Member"
+    OWNER = "owner", pgettext_lazy("club role", "Owner")
+    ORGANISER = "organiser", pgettext_lazy("club role", "Organiser")
+    JUDGE = "judge", pgettext_lazy("club role", "Judge")
+    MEMBER = "member", pgettext_lazy("club role", "Member")
 
 
 #: Roles that may create and edit a club's tournaments.

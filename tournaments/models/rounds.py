@@ -10,15 +10,16 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from tournaments.models.stages import Stage
 from tournaments.models.tournaments import Registration, Tournament
 
 
 class RoundStatus(models.TextChoices):
-    PAIRED = "paired", "Paired"
-    IN_PROGRESS = "in_progress", "In progress"
-    COMPLETE = "complete", "Complete"
+    PAIRED = "paired", pgettext_lazy("round status", "Paired")
+    IN_PROGRESS = "in_progress", pgettext_lazy("round status", "In progress")
+    COMPLETE = "complete", pgettext_lazy("round status", "Complete")
 
 
 class Round(models.Model):
@@ -70,21 +71,21 @@ MATCH_ENTRANTS = ("a__player__user", "b__player__user", "a__partner__user", "b__
 
 
 class MatchStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for a report"
-    REPORTED = "reported", "Reported, waiting for the opponent"
-    DISPUTED = "disputed", "Disputed"
-    CONFIRMED = "confirmed", "Confirmed"
+    PENDING = "pending", pgettext_lazy("match status", "Waiting for a report")
+    REPORTED = "reported", pgettext_lazy("match status", "Reported, waiting for the opponent")
+    DISPUTED = "disputed", pgettext_lazy("match status", "Disputed")
+    CONFIRMED = "confirmed", pgettext_lazy("match status", "Confirmed")
 
 
 class Winner(models.TextChoices):
     """Who won a match: the letter of the winner's seat (``MatchSeat.position`` 0 is
     ``a``; a pod's third and fourth seats ``c`` and ``d``), or a draw (a pod nobody won)."""
 
-    A = "a", "First player"
-    B = "b", "Second player"
-    C = "c", "Third player"
-    D = "d", "Fourth player"
-    DRAW = "draw", "Draw"
+    A = "a", pgettext_lazy("winner", "First player")
+    B = "b", pgettext_lazy("winner", "Second player")
+    C = "c", pgettext_lazy("winner", "Third player")
+    D = "d", pgettext_lazy("winner", "Fourth player")
+    DRAW = "draw", pgettext_lazy("winner", "Draw")
 
 
 #: The seat letters, by ``MatchSeat.position`` (a report's side and a winner say a seat so).
@@ -208,12 +209,12 @@ class MatchSeat(models.Model):
 
 
 class ReportSide(models.TextChoices):
-    A = "a", "First player"
-    B = "b", "Second player"
+    A = "a", pgettext_lazy("report side", "First player")
+    B = "b", pgettext_lazy("report side", "Second player")
     #: The third and fourth seats of a pod (``MatchSeat.position`` 2 and 3).
-    C = "c", "Third player"
-    D = "d", "Fourth player"
-    JUDGE = "judge", "Judge"
+    C = "c", pgettext_lazy("report side", "Third player")
+    D = "d", pgettext_lazy("report side", "Fourth player")
+    JUDGE = "judge", pgettext_lazy("report side", "Judge")
 
 
 class ResultReport(models.Model):

@@ -6,16 +6,17 @@ from __future__ import annotations
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import pgettext_lazy
 
 from tournaments.models.tournaments import Tournament
 
 
 class StageKind(models.TextChoices):
-    SWISS = "swiss", "Swiss"
-    SINGLE_ELIMINATION = "single_elim", "Single elimination"
-    DOUBLE_ELIMINATION = "double_elim", "Double elimination"
-    ROUND_ROBIN = "round_robin", "Round robin"
-    PODS = "pods", "Pods of four"
+    SWISS = "swiss", pgettext_lazy("stage kind", "Swiss")
+    SINGLE_ELIMINATION = "single_elim", pgettext_lazy("stage kind", "Single elimination")
+    DOUBLE_ELIMINATION = "double_elim", pgettext_lazy("stage kind", "Double elimination")
+    ROUND_ROBIN = "round_robin", pgettext_lazy("stage kind", "Round robin")
+    PODS = "pods", pgettext_lazy("stage kind", "Pods of four")
 
 
 #: The kinds played as a bracket (``tournaments.pairing.elimination``).
@@ -28,9 +29,9 @@ POD_KINDS = (StageKind.PODS,)
 
 
 class StageStatus(models.TextChoices):
-    PENDING = "pending", "Not started"
-    RUNNING = "running", "Running"
-    COMPLETE = "complete", "Complete"
+    PENDING = "pending", pgettext_lazy("stage status", "Not started")
+    RUNNING = "running", pgettext_lazy("stage status", "Running")
+    COMPLETE = "complete", pgettext_lazy("stage status", "Complete")
 
 
 class Stage(models.Model):
@@ -70,19 +71,22 @@ class Stage(models.Model):
 
 
 class OverduePolicy(models.TextChoices):
-    NONE = "none", "Flag overdue matches for a judge"
-    DRAW = "draw", "Record unfinished matches as draws"
-    AHEAD = "ahead", "The player ahead in game rounds wins; level is a draw"
+    NONE = "none", pgettext_lazy("overdue policy", "Flag overdue matches for a judge")
+    DRAW = "draw", pgettext_lazy("overdue policy", "Record unfinished matches as draws")
+    AHEAD = (
+        "ahead",
+        pgettext_lazy("overdue policy", "The player ahead in game rounds wins; level is a draw"),
+    )
 
 
 class FirstRoundPairing(models.TextChoices):
-    RANDOM = "random", "Random (seeded)"
-    RATING = "rating", "By seed / rating"
+    RANDOM = "random", pgettext_lazy("first round pairing", "Random (seeded)")
+    RATING = "rating", pgettext_lazy("first round pairing", "By seed / rating")
 
 
 class LateEntry(models.TextChoices):
-    LOSSES = "losses", "Missed rounds count as losses"
-    ZERO = "zero", "Missed rounds are not counted"
+    LOSSES = "losses", pgettext_lazy("late entry", "Missed rounds count as losses")
+    ZERO = "zero", pgettext_lazy("late entry", "Missed rounds are not counted")
 
 
 DEFAULT_TIEBREAKERS = ["omw", "gw", "ogw"]
@@ -165,9 +169,19 @@ class SwissSettings(models.Model):
 
 
 class GrandFinal(models.TextChoices):
-    RESET = "reset", "Grand final, and a second one if the losers' bracket player wins"
-    SINGLE = "single", "One grand final match"
-    NONE = "none", "No grand final (the two brackets' winners are first and second)"
+    RESET = (
+        "reset",
+        pgettext_lazy(
+            "grand final", "Grand final, and a second one if the losers' bracket player wins"
+        ),
+    )
+    SINGLE = "single", pgettext_lazy("grand final", "One grand final match")
+    NONE = (
+        "none",
+        pgettext_lazy(
+            "grand final", "No grand final (the two brackets' winners are first and second)"
+        ),
+    )
 
 
 class BracketSettings(models.Model):
@@ -244,13 +258,13 @@ class BracketSettings(models.Model):
 
 
 class PodFill(models.TextChoices):
-    THREES = "threes", "Pods of three where the count needs them"
-    BYES = "byes", "Byes for the entrants left over"
+    THREES = "threes", pgettext_lazy("pod fill", "Pods of three where the count needs them")
+    BYES = "byes", pgettext_lazy("pod fill", "Byes for the entrants left over")
 
 
 class PodScoring(models.TextChoices):
-    WINNER = "winner", "The winner scores 3, the others 0"
-    PLACEMENT = "placement", "Places score 4, 2, 1 and 0"
+    WINNER = "winner", pgettext_lazy("pod scoring", "The winner scores 3, the others 0")
+    PLACEMENT = "placement", pgettext_lazy("pod scoring", "Places score 4, 2, 1 and 0")
 
 
 class PodSettings(models.Model):

@@ -15,27 +15,28 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import pgettext_lazy
 
 from tournaments.models.clubs import Club, Player
 
 
 class Game(models.TextChoices):
-    GESOSEKA = "gesoseka", "Gesoseka"
-    VANILLA_GWENT = "vanilla_gwent", "Vanilla Gwent"
-    KONTSINA = "kontsina", "Kontsina"
-    GENERIC = "generic", "Other pass-based card game"
+    GESOSEKA = "gesoseka", pgettext_lazy("game", "Gesoseka")
+    VANILLA_GWENT = "vanilla_gwent", pgettext_lazy("game", "Vanilla Gwent")
+    KONTSINA = "kontsina", pgettext_lazy("game", "Kontsina")
+    GENERIC = "generic", pgettext_lazy("game", "Other pass-based card game")
 
 
 class EntrantType(models.TextChoices):
-    PLAYER = "player", "Single players"
-    TEAM = "team", "Teams of two"
+    PLAYER = "player", pgettext_lazy("entrant type", "Single players")
+    TEAM = "team", pgettext_lazy("entrant type", "Teams of two")
 
 
 class TournamentStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    REGISTRATION = "registration", "Registration"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    DRAFT = "draft", pgettext_lazy("tournament status", "Draft")
+    REGISTRATION = "registration", pgettext_lazy("tournament status", "Registration")
+    RUNNING = "running", pgettext_lazy("tournament status", "Running")
+    FINISHED = "finished", pgettext_lazy("tournament status", "Finished")
 
 
 class Tournament(models.Model):
@@ -132,10 +133,13 @@ class Tournament(models.Model):
 
 
 class RegistrationStatus(models.TextChoices):
-    REGISTERED = "registered", "Registered"
-    WITHDRAWN = "withdrawn", "Withdrawn"
-    NOT_PLAYING = "not_playing", "Not playing (did not check in)"
-    DROPPED = "dropped", "Dropped"
+    REGISTERED = "registered", pgettext_lazy("registration status", "Registered")
+    WITHDRAWN = "withdrawn", pgettext_lazy("registration status", "Withdrawn")
+    NOT_PLAYING = (
+        "not_playing",
+        pgettext_lazy("registration status", "Not playing (did not check in)"),
+    )
+    DROPPED = "dropped", pgettext_lazy("registration status", "Dropped")
 
 
 class Registration(models.Model):

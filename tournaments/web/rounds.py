@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from core.errors import InvalidInput
@@ -84,7 +85,10 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         "round": rnd,
         "view": "name" if by_name else "table",
         "by_param": "name" if by_name else "",
-        "pager_what": "names" if by_name else "tables",
+        # What the pager counts, in the reader's words ("tables 1-100 of 1,024").
+        "pager_what": pgettext("counted by the pager", "names")
+        if by_name
+        else pgettext("counted by the pager", "tables"),
         "teams": tournament.entrant_type == EntrantType.TEAM,
     }
     context.update(shared)

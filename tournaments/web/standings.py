@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import pgettext
 
 from core.errors import DomainError, InvalidInput
 from core.web import parse_int, safe_next
@@ -33,7 +34,9 @@ def standings(request: HttpRequest, pk: int) -> HttpResponse:
     context = tournament_context(request, tournament)
     shared: dict[str, Any] = {
         "tournament": tournament,
-        "pager_what": "teams" if tournament.entrant_type == EntrantType.TEAM else "players",
+        "pager_what": pgettext("counted by the pager", "teams")
+        if tournament.entrant_type == EntrantType.TEAM
+        else pgettext("counted by the pager", "players"),
         "teams": tournament.entrant_type == EntrantType.TEAM,
         "actions": frozenset(),  # no form in the rows of a kept piece
     }
