@@ -125,6 +125,10 @@ class LanguageMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language, source = _chosen(request)
+        # The thread's language before the request, given back after it: a thread that
+        # next runs something outside a request (a task, a test) must not speak this
+        # reader's language.
+        before = translation.get_language()
         translation.activate(language or settings.LANGUAGE_CODE)
         request.LANGUAGE_CODE = translation.get_language()
         request.language_source = source  # type: ignore[attr-defined]
@@ -135,4 +139,8 @@ class LanguageMiddleware:
         if source in (BROWSER, DEFAULT, CLUB):
             patch_vary_headers(response, ("Accept-Language",))
         response.headers.setdefault("Content-Language", translation.get_language())
+        if before:
+            translation.activate(before)
+        else:
+            translation.deactivate()
         return response

@@ -206,3 +206,12 @@ def test_a_tournaments_pages_speak_the_readers_language(language: str, words: li
     text = page.content.decode()
     assert page["Content-Language"] == language
     assert all(word in text for word in words), words
+
+
+def test_the_readers_language_ends_with_the_request() -> None:
+    """A thread that served a Greek page speaks English again after it (a task or a test
+    run next on the thread must not inherit the reader's language)."""
+    from django.utils import translation
+
+    Client().get(HOME, HTTP_ACCEPT_LANGUAGE="el")
+    assert translation.get_language() == "en"
