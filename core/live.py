@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import threading
 import weakref
@@ -44,6 +45,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser, User
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
 
 from core import access, queue
@@ -426,6 +428,12 @@ class ActionConsumer(LiveConsumer):
     async def decode_json(cls, text_data: str) -> Any:
         # The API's JSON reader: bounded depth and number size, no NUL (core/parsers.py).
         return parse_json(text_data)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        # Django's encoder: a label marked for translation (a lazy string) is sent as the
+        # words of the active language, as a page would show it.
+        return json.dumps(content, cls=DjangoJSONEncoder)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

@@ -213,7 +213,9 @@ def snapshot_of(
         ],
         "games": table.games,
         "match_status": match.status,
-        "match_status_label": MatchStatus(match.status).label,
+        "match_status_label": str(
+            MatchStatus(match.status).label
+        ),  # words, not a lazy label: sent as JSON
         "confirm_by": confirm_by,
         "confirm_seats": _confirm_seats(table, match, reports),
         "power": live_power(table, events),
