@@ -215,3 +215,16 @@ def test_the_readers_language_ends_with_the_request() -> None:
 
     Client().get(HOME, HTTP_ACCEPT_LANGUAGE="el")
     assert translation.get_language() == "en"
+
+
+def test_the_profiles_name_and_language_are_saved_together_or_not_at_all() -> None:
+    from core.errors import DomainError
+
+    player = PlayerFactory(display_name="Ann")
+    with pytest.raises(DomainError) as refused:
+        people.update_profile(user=player.user, display_name="Anna", language="de")
+    assert refused.value.code == "unknown_language"
+    assert Player.objects.get(pk=player.pk).display_name == "Ann"  # nothing half-saved
+    people.update_profile(user=player.user, display_name="Anna", language="fr")
+    saved = Player.objects.get(pk=player.pk)
+    assert (saved.display_name, saved.language) == ("Anna", "fr")

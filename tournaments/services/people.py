@@ -103,11 +103,15 @@ def _refuse_look_alike(username: str) -> str:
 
 
 @transaction.atomic(durable=True)
-def update_profile(*, user: AnyUser, display_name: str) -> Player:
+def update_profile(*, user: AnyUser, display_name: str, language: str | None = None) -> Player:
+    """The profile page's save: the display name and, when given, the language ("" for
+    the browser's), in one transaction (both or neither)."""
     display_name = text.clean_name(display_name, what="the display name", field="display_name")
     user = require_user(user)
     if not display_name:
         raise InvalidInput("A display name cannot be empty.", field="display_name")
+    if language is not None:
+        language = require_language(language, blank=True)
     player = ensure_player(user)
     before = {"display_name": player.display_name}
     player.display_name = display_name[:80]
@@ -121,6 +125,8 @@ def update_profile(*, user: AnyUser, display_name: str) -> Player:
         after={"display_name": player.display_name},
     )
     player_pages_changed(player.pk)
+    if language is not None:
+        _set_language(user, player, language)
     return player
 
 
@@ -131,9 +137,14 @@ def set_language(*, user: AnyUser, language: str) -> Player:
     language = require_language(language, blank=True)
     user = require_user(user)
     player = ensure_player(user)
+    _set_language(user, player, language)
+    return player
+
+
+def _set_language(user: AnyUser, player: Player, language: str) -> None:
     before = player.language
     if before == language:
-        return player
+        return
     player.language = language
     player.save(update_fields=["language"])
     record_audit(
@@ -144,7 +155,6 @@ def set_language(*, user: AnyUser, language: str) -> Player:
         before={"language": before},
         after={"language": language},
     )
-    return player
 
 
 # --- a guest's history claimed (``services.guests`` says what a guest is) ---------------

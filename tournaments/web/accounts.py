@@ -127,10 +127,8 @@ def profile(request: HttpRequest, claim_form: ClaimForm | None = None) -> HttpRe
     )
     if request.method == "POST" and claim_form is None and form.is_valid():
         try:
-            people.update_profile(user=request.user, display_name=form.cleaned_data["display_name"])
-            chosen = people.set_language(
-                user=request.user, language=form.cleaned_data["language"]
-            ).language
+            # The name and the language together: both saved or neither.
+            chosen = people.update_profile(user=request.user, **form.cleaned_data).language
         except DomainError as error:
             add_form_error(form, error)
         else:
