@@ -29,6 +29,7 @@ from django.core.exceptions import (
     TooManyFilesSent,
 )
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext, gettext_lazy
 from django.views import defaults
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers
@@ -90,10 +91,9 @@ class StrictInput(serializers.Serializer[Any]):
             taken = [name for name, field in self.fields.items() if not field.read_only]
             for key in data:
                 if key not in taken and key not in self.IGNORED_KEYS:
-                    message = (
-                        f"{str(key)[:40]!r} is not a field here; "
-                        f"the fields are: {', '.join(taken)}."
-                    )
+                    message = gettext(
+                        "%(key)s is not a field here; the fields are: %(fields)s."
+                    ) % {"key": repr(str(key)[:40]), "fields": ", ".join(taken)}
                     raise exceptions.ValidationError(
                         {str(key): [exceptions.ErrorDetail(message, code="unknown_field")]}
                     )
@@ -222,17 +222,22 @@ def _validation_body(detail: Any) -> dict[str, Any]:
     unknown key if there is one (``unknown_field``), else the first message."""
     errors = list(_errors(detail))
     unknown = [(p, m) for p, m in errors if getattr(m, "code", None) == "unknown_field"]
-    path, message = (unknown or errors or [((), "The input is not valid.")])[0]
+    path, message = (unknown or errors or [((), gettext("The input is not valid."))])[0]
     field = _dotted(path)
     if unknown:
         parent = _dotted(path[:-1])
-        body = {"code": "unknown_field", "detail": f"{parent}: {message}" if parent else message}
+        body = {"code": "unknown_field", "detail": _at(parent, message) if parent else message}
     else:
-        body = {"code": "invalid", "detail": f"{field}: {message}" if field else str(message)}
+        body = {"code": "invalid", "detail": _at(field, message) if field else str(message)}
     if field:
         body["field"] = field
     body["fields"] = detail if isinstance(detail, dict) else {}
     return body
+
+
+def _at(field: str, message: object) -> str:
+    """A field's message with the field it is about: "games[0].rounds: ..."."""
+    return gettext("%(field)s: %(message)s") % {"field": field, "message": message}
 
 
 def _first_message(data: Any) -> str:
@@ -277,13 +282,15 @@ STATUS_CODES = {
     429: "throttled",
     500: "server_error",
 }
-#: The words of each status, for the person acting.
+#: The words of each status, for the person acting (in the reader's language at use).
 STATUS_DETAILS = {
-    400: "The request cannot be read: check its format and headers.",
-    403: "You may not do this.",
-    404: "There is nothing at this address.",
-    405: "This address does not take that method.",
-    500: "Something went wrong on our side; it has been logged. Please try again later.",
+    400: gettext_lazy("The request cannot be read: check its format and headers."),
+    403: gettext_lazy("You may not do this."),
+    404: gettext_lazy("There is nothing at this address."),
+    405: gettext_lazy("This address does not take that method."),
+    500: gettext_lazy(
+        "Something went wrong on our side; it has been logged. Please try again later."
+    ),
 }
 
 
@@ -297,9 +304,11 @@ def error_response(
     status: int, code: str | None = None, detail: str | None = None, *, field: str | None = None
 ) -> JsonResponse:
     """``{"code", "detail"}`` (and ``field``) with ``status``, outside DRF."""
+    words = STATUS_DETAILS.get(status)
     body = {
         "code": code or STATUS_CODES.get(status, "error"),
-        "detail": detail or STATUS_DETAILS.get(status) or HTTPStatus(status).phrase + ".",
+        # A status without words here: its English reason phrase ("I'm a teapot.").
+        "detail": detail or (str(words) if words else HTTPStatus(status).phrase + "."),
     }
     if field:
         body["field"] = field
@@ -314,9 +323,11 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if isinstance(exception, RequestDataTooBig):
         return error_response(413, "too_large", too_large_detail())
     if isinstance(exception, TooManyFieldsSent | TooManyFilesSent):
-        return error_response(400, "too_many_fields", "The request has too many fields.")
+        return error_response(400, "too_many_fields", gettext("The request has too many fields."))
     if isinstance(exception, DisallowedHost):
-        return error_response(400, "bad_host", "This site is not served under that host name.")
+        return error_response(
+            400, "bad_host", gettext("This site is not served under that host name.")
+        )
     return error_response(400)
 
 

@@ -42,7 +42,7 @@ Actor: TypeAlias = User | AnonymousUser | None
 def require_user(actor: AnyUser) -> User:
     """The actor's account; anonymous users are refused (403, ``not_logged_in``)."""
     if not actor.is_authenticated:
-        raise NotAllowed("Log in first.", code="not_logged_in")
+        raise NotAllowed(_("Log in first."), code="not_logged_in")
     return actor
 
 

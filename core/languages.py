@@ -22,7 +22,8 @@ in (``Content-Language``), and vary on ``Accept-Language`` when it decided.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -81,23 +82,44 @@ def require_language(value: object, *, field: str = "language", blank: bool = Fa
     return code
 
 
-def _chosen(request: HttpRequest) -> tuple[str | None, str]:
-    # The session only when the browser has one: reading it must not make one.
-    if settings.SESSION_COOKIE_NAME in request.COOKIES and hasattr(request, "session"):
-        code = supported(request.session.get(SESSION_KEY))
+def chosen(
+    session: Mapping[str, Any] | None, cookies: Mapping[str, str], accept_language: str
+) -> tuple[str | None, str]:
+    """The reader's own choice (1 to 3 above) and where it came from: the ``session``'s
+    (None: no session, or one that must not be read), the ``cookies``' and the
+    ``Accept-Language`` header's; ``(None, DEFAULT)`` when none names a language."""
+    if session is not None:
+        code = supported(session.get(SESSION_KEY))
         if code:
             return code, ACCOUNT
-    code = supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+    code = supported(cookies.get(settings.LANGUAGE_COOKIE_NAME))
     if code:
         return code, COOKIE
-    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
-    for tag, _ in parse_accept_lang_header(header[:500]):
+    for tag, _ in parse_accept_lang_header(accept_language[:500]):
         if tag == "*":
             break
         code = supported(tag)
         if code:
             return code, BROWSER
     return None, DEFAULT
+
+
+def language_from(
+    session: Mapping[str, Any] | None, cookies: Mapping[str, str], accept_language: str
+) -> str:
+    """The reader's language from the same sources as a request's (:func:`chosen`), else
+    English: for what the middleware never sees (a websocket, a refusal made before it)."""
+    return chosen(session, cookies, accept_language)[0] or settings.LANGUAGE_CODE
+
+
+def _chosen(request: HttpRequest) -> tuple[str | None, str]:
+    # The session only when the browser has one: reading it must not make one.
+    has_session = settings.SESSION_COOKIE_NAME in request.COOKIES and hasattr(request, "session")
+    return chosen(
+        request.session if has_session else None,
+        request.COOKIES,
+        request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+    )
 
 
 def language_key(request: HttpRequest) -> str:

@@ -44,13 +44,19 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection, transaction
+from django.http.cookie import parse_cookie
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy
 
 from core import access, queue
 from core.auth import AnyUser
 from core.errors import DomainError, NotAllowed, RuleViolation
+from core.languages import language_from
 from core.parsers import BadJSON
 from core.parsers import loads as parse_json
 from core.words import problem as problem_of
@@ -248,6 +254,22 @@ def in_pool(func: Any) -> Any:
     return database_sync_to_async(func, thread_sensitive=False)
 
 
+def language_of(scope: Any) -> str:
+    """The reader's language for a socket, from the same sources as a page's
+    (``core.languages``: the session's choice, the switcher's cookie, ``Accept-Language``,
+    else English): no middleware of Django's sees a websocket. Reads the session (in the
+    pool) only when the browser sent its cookie."""
+    headers: dict[bytes, bytes] = {}
+    for name, value in scope.get("headers") or ():
+        headers[bytes(name).lower()] = bytes(value)
+    cookies = scope.get("cookies")
+    if cookies is None:  # routed without Channels' cookie middleware
+        cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+    session = scope.get("session") if settings.SESSION_COOKIE_NAME in cookies else None
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    return language_from(session, cookies, accept)
+
+
 def user_of(scope_user: object) -> AnyUser:
     """The connection's user: Channels' ``AuthMiddlewareStack`` puts a lazy proxy of the
     account or of ``AnonymousUser`` in the scope (``isinstance`` sees through the proxy);
@@ -270,15 +292,21 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     the viewer again; the account group's ``access.changed``, sent after every such change
     commits, makes it do so at once. A socket whose user may no longer see its page is told
     so in words and closed (4403).
+
+    Its words are in its reader's language (:func:`language_of`, chosen on connect and
+    kept in :attr:`language`): every message it handles is handled in that language
+    (:meth:`dispatch`), refusals and the words it sends included.
     """
 
     #: The kind of object (the group's prefix, the lock's key) and the URL's keyword.
     kind: ClassVar[str]
     url_kwarg: ClassVar[str]
     #: What a socket that may no longer see its page is told before it closes.
-    lost_detail: ClassVar[str] = (
+    lost_detail: ClassVar[str | Promise] = gettext_lazy(
         "You may no longer see this page: your role or your session changed."
     )
+    #: The reader's language (None until connected: the site's default).
+    language: str | None = None
 
     object_id: int
     user: AnyUser
@@ -298,11 +326,18 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     # -- connecting
 
+    async def dispatch(self, message: Any) -> None:
+        """Every message (the socket's frames, the group's broadcasts) handled in the
+        reader's language, on this socket's task alone."""
+        with translation.override(self.language or settings.LANGUAGE_CODE):
+            await super().dispatch(message)
+
     async def connect(self) -> None:
         self.object_id = int(self.scope["url_route"]["kwargs"][self.url_kwarg])
         if not await in_pool(self._open)():
             await self.close(code=4404)
             return
+        translation.activate(self.language or settings.LANGUAGE_CODE)  # until dispatch ends
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.joined = True
         if self.account_id is not None:
@@ -319,6 +354,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """Who the socket is for (in the pool, on connect, before :meth:`reread`)."""
         self.user = user_of(self.scope.get("user"))
         self.account_id = self.user.pk if self.user.is_authenticated else None
+        self.language = language_of(self.scope)
         session = self.scope.get("session")
         self.session_key = None if session is None else session.session_key
         if self.account_id is not None:
@@ -393,7 +429,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             if not self.closing:  # told once; messages already on their way find it shut
                 self.closing = True
                 await self.send_json(
-                    {"type": "error", "code": "not_visible", "detail": self.lost_detail}
+                    {"type": "error", "code": "not_visible", "detail": str(self.lost_detail)}
                 )
                 await self.close(code=4403)
         else:
@@ -415,8 +451,13 @@ class ActionConsumer(LiveConsumer):
     socket's user is now (:meth:`user_as_now`), inside :func:`deferred`: the client is
     acknowledged first, then the snapshots the action made are published."""
 
-    #: What the user is told they must log in to do ("draft", "play at this table").
-    doing: ClassVar[str]
+    #: What a visitor who never logged in is told when they act ("Log in to draft.").
+    login_detail: ClassVar[str | Promise] = gettext_lazy("Log in to do this.")
+    #: What a user whose session ended is told when they act.
+    session_ended_detail: ClassVar[str | Promise] = gettext_lazy(
+        "Your session has ended (you logged out, or your password changed): log in again "
+        "to do this."
+    )
     #: Whether a refused action is followed by the current snapshot (what won instead).
     snapshot_after_refusal: ClassVar[bool] = False
     answers_ping: ClassVar[bool] = False
@@ -441,7 +482,7 @@ class ActionConsumer(LiveConsumer):
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data, **kwargs)
         except BadJSON as error:
-            await self.send_json({"type": "error", "code": error.code, "detail": error.detail})
+            await self.send_json({"type": "error", "code": error.code, "detail": str(error.detail)})
 
     def act(self, user: AnyUser, message: dict[str, Any]) -> dict[str, Any]:
         """Do one action for ``user`` (in the pool); what the acknowledgement adds."""
@@ -453,13 +494,9 @@ class ActionConsumer(LiveConsumer):
         may no longer see, or a session that ended, is refused in words."""
         self.followed = self.follow()
         if not self.visible:
-            raise NotAllowed(self.lost_detail, code="not_visible")
+            raise NotAllowed(str(self.lost_detail), code="not_visible")
         if not self.user.is_authenticated:
-            raise NotAllowed(
-                "Your session has ended (you logged out, or your password changed): "
-                f"log in again to {self.doing}.",
-                code="not_logged_in",
-            )
+            raise NotAllowed(str(self.session_ended_detail), code="not_logged_in")
         return self.user
 
     def _act_as_now(self, message: dict[str, Any]) -> tuple[dict[str, Any], list[Pending]]:
@@ -470,7 +507,7 @@ class ActionConsumer(LiveConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self.send_json(
-                {"type": "error", "code": "invalid", "detail": "Send a JSON object."}
+                {"type": "error", "code": "invalid", "detail": gettext("Send a JSON object.")}
             )
             return
         request_id = content.get("id")
@@ -486,7 +523,7 @@ class ActionConsumer(LiveConsumer):
                     "type": "error",
                     "id": request_id,
                     "code": "not_logged_in",
-                    "detail": f"Log in to {self.doing}.",
+                    "detail": str(self.login_detail),
                 }
             )
             return

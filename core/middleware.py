@@ -24,9 +24,12 @@ from collections.abc import Callable
 
 from django.core.handlers.wsgi import LimitedStream, WSGIRequest
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, QueryDict
+from django.utils import translation
 from django.utils.html import escape
+from django.utils.translation import gettext
 
 from core.api import error_response, is_api
+from core.languages import language_from
 from core.parsers import body_limit, too_large_detail
 
 NUL = "\x00"
@@ -63,41 +66,73 @@ def _nul_field(request: HttpRequest) -> str | None:
     return None if key is None else key.replace(NUL, "\\0")[:40]
 
 
-PAGE_400 = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>This request cannot be read</title></head>
+#: A short page for a request refused before any view (its words in the reader's language).
+PAGE = """<!doctype html>
+<html lang="{language}">
+<head><meta charset="utf-8"><title>{title}</title></head>
 <body>
-<h1>This request cannot be read</h1>
+<h1>{title}</h1>
 <p>{message}</p>
-<p><a href="/">Back to the home page</a></p>
+<p><a href="/">{back}</a></p>
 </body>
 </html>
 """
 
 
+def _page(title: str, message: str) -> str:
+    return PAGE.format(
+        language=escape(translation.get_language() or "en"),
+        title=escape(title),
+        message=escape(message),
+        back=escape(gettext("Back to the home page")),
+    )
+
+
+def _reader_language(request: HttpRequest) -> str:
+    """The reader's language for a refusal made before ``core.languages``' middleware runs:
+    their cookie's or their browser's (the session is not read yet)."""
+    return language_from(None, request.COOKIES, request.META.get("HTTP_ACCEPT_LANGUAGE", ""))
+
+
 def refuse_nul(request: HttpRequest, field: str) -> HttpResponse:
     """The 400 for a NUL: JSON under ``/api/``, a short page in plain words elsewhere."""
-    where = f"{field!r}" if field else "The address"
-    if is_api(request):
-        detail = (
-            f"{where} contains a null character (%00), which is never valid here: "
-            "remove it and send the request again."
-        )
-        return error_response(400, "null_character", detail, field=field or None)
-    place = f"the link or the form (in {field!r})" if field else "the address"
-    message = (
-        f"Part of {place} contains a character that cannot be used (a null character, "
-        "%00). Go back, check the link or what you typed, and try again."
-    )
-    return HttpResponseBadRequest(PAGE_400.format(message=escape(message)))
+    with translation.override(_reader_language(request)):
+        if is_api(request):
+            if field:
+                detail = gettext(
+                    "%(field)s contains a null character (%(nul)s), which is never valid "
+                    "here: remove it and send the request again."
+                ) % {"field": repr(field), "nul": "%00"}
+            else:
+                detail = gettext(
+                    "The address contains a null character (%(nul)s), which is never valid "
+                    "here: remove it and send the request again."
+                ) % {"nul": "%00"}
+            return error_response(400, "null_character", detail, field=field or None)
+        if field:
+            message = gettext(
+                "Part of the link or the form (in %(field)s) contains a character that cannot "
+                "be used (a null character, %(nul)s). Go back, check the link or what you "
+                "typed, and try again."
+            ) % {"field": repr(field), "nul": "%00"}
+        else:
+            message = gettext(
+                "Part of the address contains a character that cannot be used (a null "
+                "character, %(nul)s). Go back, check the link or what you typed, and try "
+                "again."
+            ) % {"nul": "%00"}
+        return HttpResponseBadRequest(_page(gettext("This request cannot be read"), message))
 
 
 def refuse_nul_header(request: HttpRequest, header: str) -> HttpResponse:
     """The 400 for a header with a NUL (no person types one: a broken or hostile client)."""
-    detail = f"The {header} header contains a null character, which HTTP does not allow."
-    if is_api(request):
-        return error_response(400, "null_character", detail)
-    return HttpResponseBadRequest(PAGE_400.format(message=escape(detail)))
+    with translation.override(_reader_language(request)):
+        detail = gettext(
+            "The %(header)s header contains a null character, which HTTP does not allow."
+        ) % {"header": header}
+        if is_api(request):
+            return error_response(400, "null_character", detail)
+        return HttpResponseBadRequest(_page(gettext("This request cannot be read"), detail))
 
 
 def _is_json(response: HttpResponse) -> bool:
@@ -109,10 +144,11 @@ def _is_json(response: HttpResponse) -> bool:
 _KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
 
 
-def _as_json_error(response: HttpResponse) -> HttpResponse:
+def _as_json_error(response: HttpResponse, language: str) -> HttpResponse:
     """An error response under ``/api/`` that a non-API layer rendered, as the API's JSON
     (status and the headers that matter kept, the words from the status)."""
-    json_response = error_response(response.status_code)
+    with translation.override(language):
+        json_response = error_response(response.status_code)
     for header in _KEPT_HEADERS:
         if header in response:
             json_response[header] = response[header]
@@ -132,22 +168,14 @@ class BadInputMiddleware:
             return refuse_nul(request, field)
         response = self.get_response(request)
         if response.status_code >= 400 and is_api(request) and not _is_json(response):
-            return _as_json_error(response)
+            # The reader's language, chosen by core.languages (which has given the thread
+            # its language back by now).
+            language = getattr(request, "LANGUAGE_CODE", None) or _reader_language(request)
+            return _as_json_error(response, language)
         return response
 
 
 # --- Body size ---------------------------------------------------------------------------
-
-PAGE_413 = """<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>This request is too large</title></head>
-<body>
-<h1>This request is too large</h1>
-<p>{message}</p>
-<p><a href="/">Back to the home page</a></p>
-</body>
-</html>
-"""
 
 
 def _declared_length(request: HttpRequest) -> int | None:
@@ -166,11 +194,14 @@ def _is_chunked(request: HttpRequest) -> bool:
 
 def refuse_too_large(request: HttpRequest) -> HttpResponse:
     """The 413: JSON under ``/api/``, a short page in plain words elsewhere."""
-    detail = too_large_detail()
-    if is_api(request):
-        return error_response(413, "too_large", detail)
-    message = f"{detail} Nothing was saved: shorten what you sent and try again."
-    return HttpResponse(PAGE_413.format(message=escape(message)), status=413)
+    with translation.override(_reader_language(request)):
+        detail = too_large_detail()
+        if is_api(request):
+            return error_response(413, "too_large", detail)
+        message = gettext("%(detail)s Nothing was saved: shorten what you sent and try again.") % {
+            "detail": detail
+        }
+        return HttpResponse(_page(gettext("This request is too large"), message), status=413)
 
 
 class BodyLimitMiddleware:

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import IO, Any
 
 from django.conf import settings
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from rest_framework import parsers, status
 from rest_framework.exceptions import APIException, ParseError
 
@@ -73,27 +74,48 @@ def _parse_float(text: str) -> float:
 
 
 def _refuse_constant(name: str) -> Any:
-    raise BadJSON(f"{name} is not a JSON number: send a number or null.", code="parse_error")
+    raise BadJSON(
+        gettext("%(value)s is not a JSON number: send a number or null.") % {"value": name},
+        code="parse_error",
+    )
 
 
 def _shown(text: str) -> str:
-    return text if len(text) <= 24 else f"{text[:10]}…{text[-6:]} ({len(text)} characters)"
+    if len(text) <= 24:
+        return text
+    return ngettext(
+        "%(start)s…%(end)s (%(count)d character)",
+        "%(start)s…%(end)s (%(count)d characters)",
+        len(text),
+    ) % {"start": text[:10], "end": text[-6:], "count": len(text)}
 
 
-def _check_text(text: str, where: str) -> None:
+def _check_text(text: str, key: str | None = None) -> None:
+    """Refuse NUL and lone surrogates in a text value, or in a key (``key``: its name)."""
     if "\x00" in text:
-        raise BadJSON(
-            f"{where} contains a null character (\\u0000), which is never valid here.",
-            code="null_character",
-        )
+        if key is None:
+            detail = gettext(
+                "A text value contains a null character (\\u0000), which is never valid here."
+            )
+        else:
+            detail = gettext(
+                "The key %(key)s contains a null character (\\u0000), which is never valid here."
+            ) % {"key": key}
+        raise BadJSON(detail, code="null_character")
     if not text.isascii():
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            raise BadJSON(
-                f"{where} contains a character that is not valid text (a lone surrogate).",
-                code="invalid_text",
-            ) from None
+            if key is None:
+                detail = gettext(
+                    "A text value contains a character that is not valid text (a lone surrogate)."
+                )
+            else:
+                detail = gettext(
+                    "The key %(key)s contains a character that is not valid text (a lone "
+                    "surrogate)."
+                ) % {"key": key}
+            raise BadJSON(detail, code="invalid_text") from None
 
 
 def check_value(data: Any) -> None:
@@ -104,15 +126,17 @@ def check_value(data: Any) -> None:
     while stack:
         value, depth = stack.pop()
         if isinstance(value, str):
-            _check_text(value, "A text value")
+            _check_text(value)
         elif isinstance(value, Mapping | list):
             if depth > MAX_DEPTH:
                 raise BadJSON(
-                    f"The JSON is nested more than {MAX_DEPTH} levels deep.", code="too_deep"
+                    gettext("The JSON is nested more than %(most)d levels deep.")
+                    % {"most": MAX_DEPTH},
+                    code="too_deep",
                 )
             if isinstance(value, Mapping):
                 for key, item in value.items():
-                    _check_text(str(key), f"The key {str(key)[:40]!r}")
+                    _check_text(str(key), repr(str(key)[:40]))
                     stack.append((item, depth + 1))
             else:
                 stack.extend((item, depth + 1) for item in value)
@@ -124,28 +148,34 @@ def loads(text: str | bytes) -> Any:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise BadJSON("The body is not UTF-8 text.", code="parse_error") from None
+            raise BadJSON(gettext("The body is not UTF-8 text."), code="parse_error") from None
     try:
         data = json.loads(
             text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_refuse_constant
         )
     except RecursionError:
         raise BadJSON(
-            f"The JSON is nested too deep: at most {MAX_DEPTH} levels.", code="too_deep"
+            gettext("The JSON is nested too deep: at most %(most)d levels.") % {"most": MAX_DEPTH},
+            code="too_deep",
         ) from None
     except _NumberTooLarge as error:
         raise BadJSON(
-            f"The number {_shown(error.text)} is too large: "
-            f"whole numbers have at most {MAX_INT_DIGITS} digits.",
+            gettext(
+                "The number %(number)s is too large: whole numbers have at most %(digits)d digits."
+            )
+            % {"number": _shown(error.text), "digits": MAX_INT_DIGITS},
             code="number_too_large",
         ) from None
     except _NumberOutOfRange as error:
         raise BadJSON(
-            f"The number {_shown(error.text)} is out of range.", code="number_too_large"
+            gettext("The number %(number)s is out of range.") % {"number": _shown(error.text)},
+            code="number_too_large",
         ) from None
     except json.JSONDecodeError as error:
+        # The reason is Python's own words (English): "Expecting value".
         raise BadJSON(
-            f"This is not valid JSON: {error.msg} (line {error.lineno}, column {error.colno}).",
+            gettext("This is not valid JSON: %(reason)s (line %(line)d, column %(column)d).")
+            % {"reason": error.msg, "line": error.lineno, "column": error.colno},
             code="parse_error",
         ) from None
     check_value(data)
@@ -155,7 +185,7 @@ def loads(text: str | bytes) -> Any:
 class RequestTooLarge(APIException):
     status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
     default_code = "too_large"
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
 
 
 def body_limit() -> int | None:
@@ -166,8 +196,9 @@ def body_limit() -> int | None:
 
 def too_large_detail() -> str:
     limit = body_limit()
-    size = f" (at most {limit // 1024} KiB)" if limit else ""
-    return f"The request body is too large{size}."
+    if not limit:
+        return gettext("The request body is too large.")
+    return gettext("The request body is too large (at most %(kib)d KiB).") % {"kib": limit // 1024}
 
 
 class JSONParser(parsers.JSONParser):
@@ -183,7 +214,7 @@ class JSONParser(parsers.JSONParser):
         parser_context: Mapping[str, Any] | None = None,
     ) -> Any:
         if stream is None:
-            raise ParseError("The body is empty: send a JSON object.", code="parse_error")
+            raise ParseError(gettext("The body is empty: send a JSON object."), code="parse_error")
         limit = body_limit()
         raw = stream.read() if limit is None else stream.read(limit + 1)
         if limit is not None and len(raw) > limit:
@@ -192,7 +223,10 @@ class JSONParser(parsers.JSONParser):
         try:
             text = raw.decode(encoding)
         except (UnicodeDecodeError, LookupError):
-            raise ParseError(f"The body is not {encoding} text.", code="parse_error") from None
+            raise ParseError(
+                gettext("The body is not %(encoding)s text.") % {"encoding": encoding},
+                code="parse_error",
+            ) from None
         try:
             return loads(text)
         except BadJSON as error:

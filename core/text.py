@@ -34,7 +34,8 @@ import re
 import unicodedata
 
 from confusable_homoglyphs import categories, confusables
-from django.utils.translation import get_language
+from django.utils.functional import Promise
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 
 from core.errors import InvalidInput
 
@@ -59,11 +60,15 @@ def describe_character(char: str) -> str:
     return f"{code} {name}" if name else code
 
 
-def _refuse(char: str, *, what: str, field: str | None) -> InvalidInput:
+def _refuse(char: str, *, what: str | Promise, field: str | None) -> InvalidInput:
+    """``what``: the text refused, in words of the reader's language ("the display name")."""
+    named = str(what)
     return InvalidInput(
-        f"{what[:1].upper()}{what[1:]} cannot contain invisible or control characters "
-        f"(found {describe_character(char)}): they hide or reorder text. Remove it and "
-        "try again.",
+        gettext(
+            "%(what)s cannot contain invisible or control characters (found %(character)s): "
+            "they hide or reorder text. Remove it and try again."
+        )
+        % {"what": named[:1].upper() + named[1:], "character": describe_character(char)},
         code="invalid_characters",
         field=field,
     )
@@ -76,19 +81,21 @@ def _first_refused_in_name(value: str) -> str | None:
     return None
 
 
-def clean_name(raw: str, *, what: str = "the name", field: str | None = None) -> str:
+def clean_name(raw: str, *, what: str | Promise | None = None, field: str | None = None) -> str:
     """A one-line name as stored: NFC, trimmed, inner runs of spaces made one; refuses the
     characters listed in the module docstring. May return ``""`` (callers decide whether
-    a name is required)."""
+    a name is required). ``what``: the name in words for the refusal ("the team's name",
+    marked for translation; default "the name")."""
     bad = _first_refused_in_name(raw)
     if bad is not None:
-        raise _refuse(bad, what=what, field=field)
+        raise _refuse(bad, what=what if what is not None else gettext("the name"), field=field)
     return _SPACES.sub(" ", unicodedata.normalize("NFC", raw)).strip()
 
 
-def clean_text(raw: str, *, what: str = "the text", field: str | None = None) -> str:
+def clean_text(raw: str, *, what: str | Promise | None = None, field: str | None = None) -> str:
     """Free text as stored: NFC, trimmed; line breaks and tabs kept; refuses NUL and the
-    other control characters, lone surrogates and bidirectional overrides."""
+    other control characters, lone surrogates and bidirectional overrides. ``what``: the
+    text in words for the refusal (marked for translation; default "the text")."""
     for char in raw:
         category = unicodedata.category(char)
         if (
@@ -96,7 +103,7 @@ def clean_text(raw: str, *, what: str = "the text", field: str | None = None) ->
             or category == "Cs"
             or char in BIDI_CONTROLS
         ):
-            raise _refuse(char, what=what, field=field)
+            raise _refuse(char, what=what if what is not None else gettext("the text"), field=field)
     return unicodedata.normalize("NFC", raw).strip()
 
 
@@ -106,19 +113,19 @@ def normalise_username(raw: str, *, field: str | None = "username") -> str:
     (``InvalidInput`` naming what is wrong)."""
     value = unicodedata.normalize("NFKC", raw).strip()
     if not value:
-        raise InvalidInput("Choose a user name.", code="username_required", field=field)
+        raise InvalidInput(gettext("Choose a user name."), code="username_required", field=field)
     bad = _first_refused_in_name(value)
     if bad is not None:
-        raise _refuse(bad, what="a user name", field=field)
+        raise _refuse(bad, what=gettext("a user name"), field=field)
     if len(value) > USERNAME_MAX_LENGTH:
         raise InvalidInput(
-            f"A user name has at most {USERNAME_MAX_LENGTH} characters.",
+            gettext("A user name has at most %(most)d characters.") % {"most": USERNAME_MAX_LENGTH},
             code="username_too_long",
             field=field,
         )
     if not USERNAME_PATTERN.match(value):
         raise InvalidInput(
-            "A user name may contain only letters, digits and . _ - @ + (no spaces).",
+            gettext("A user name may contain only letters, digits and . _ - @ + (no spaces)."),
             code="invalid_username",
             field=field,
         )
@@ -137,7 +144,11 @@ ALLOWED_SCRIPT_MIXES = (
     frozenset({"LATIN", "HAN", "HANGUL"}),
 )
 #: Words for the scripts a mixed name is most likely to hold (others: their Unicode alias).
-SCRIPT_WORDS = {"LATIN": "Latin", "CYRILLIC": "Cyrillic", "GREEK": "Greek"}
+SCRIPT_WORDS = {
+    "LATIN": pgettext_lazy("alphabet", "Latin"),
+    "CYRILLIC": pgettext_lazy("alphabet", "Cyrillic"),
+    "GREEK": pgettext_lazy("alphabet", "Greek"),
+}
 #: Latin letters and digits that look alike, made one (after case folding: ``I`` and
 #: ``l`` look alike only as capital and small letter, so ``i`` joins them), as PyPI's
 #: ultranormalisation does; then the letter pairs UTS #39 folds into one letter.
@@ -193,10 +204,19 @@ def username_skeleton(raw: str) -> str:
 def _refuse_mixed_scripts(value: str, *, field: str | None) -> None:
     if not mixes_scripts(value):
         return
-    words = sorted(SCRIPT_WORDS.get(s, s.replace("_", " ").title()) for s in scripts_of(value))
+    words = sorted(str(SCRIPT_WORDS.get(s, s.replace("_", " ").title())) for s in scripts_of(value))
+    alphabets = words[0]
+    for word in words[1:]:  # "Cyrillic and Latin", "Cyrillic and Greek and Latin"
+        alphabets = pgettext("a list of alphabets", "%(alphabets)s and %(alphabet)s") % {
+            "alphabets": alphabets,
+            "alphabet": word,
+        }
     raise InvalidInput(
-        f"A user name cannot mix alphabets (this one has {' and '.join(words)} letters): "
-        "such a name can pass for another player's. Use the letters of one alphabet.",
+        gettext(
+            "A user name cannot mix alphabets (this one has %(alphabets)s letters): such a "
+            "name can pass for another player's. Use the letters of one alphabet."
+        )
+        % {"alphabets": alphabets},
         code="mixed_scripts",
         field=field,
     )

@@ -51,6 +51,7 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from django.utils.translation import gettext, ngettext
 from redis.exceptions import RedisError
 
 from core.compiled import rows
@@ -81,8 +82,11 @@ class SignInThrottled(PermissionDenied):
 def message(retry_after: int) -> str:
     """What the person reads: "Too many failed sign-ins: try again in 15 minutes."."""
     minutes = max(1, math.ceil(retry_after / 60))
-    unit = "minute" if minutes == 1 else "minutes"
-    return f"Too many failed sign-ins: try again in {minutes} {unit}."
+    return ngettext(
+        "Too many failed sign-ins: try again in %(minutes)d minute.",
+        "Too many failed sign-ins: try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
 
 
 def client_address(request: Any) -> str:
@@ -236,7 +240,7 @@ class ThrottledModelBackend(ModelBackend):
             return user
         if request is not None:
             record_failure(request, str(username))
-        raise PermissionDenied("Wrong user name or password.")
+        raise PermissionDenied(gettext("Wrong user name or password."))
 
     async def aauthenticate(
         self,

@@ -17,6 +17,7 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django_htmx.middleware import HtmxDetails
 
 from core import health
@@ -76,13 +77,14 @@ def parse_int(raw: str | None, *, field: str) -> int | None:
     shown = repr(text[:12] + "…" if len(text) > 12 else text)
     if not (text.isascii() and text.isdigit()):
         raise InvalidInput(
-            f"{shown} is not a whole number (digits 0 to 9 only).",
+            gettext("%(value)s is not a whole number (digits 0 to 9 only).") % {"value": shown},
             code="invalid_number",
             field=field,
         )
     if len(text) > MAX_DIGITS:
         raise InvalidInput(
-            f"{shown} is too large for a whole number here (at most {MAX_DIGITS} digits).",
+            gettext("%(value)s is too large for a whole number here (at most %(digits)d digits).")
+            % {"value": shown, "digits": MAX_DIGITS},
             code="invalid_number",
             field=field,
         )

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from django.utils.formats import number_format
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from core.errors import DomainError, Problem, RuleViolation, translate
 
@@ -428,10 +428,36 @@ def _limit_reached(s: _Said) -> str:
     return said + "."
 
 
+#: Why a game round ended, as ``rules.turn_limit`` says it (a table state's ``why``: its
+#: ``EVERYONE_PASSED``... constants, a test checks they agree; core imports no rules).
+WHY_GAME_ROUND_ENDED = (
+    "everyone passed",
+    "two passes in a row",
+    "turn limit reached",
+    "every player passed in a row",
+)
+
+
+def why_words(why: str) -> str:
+    """Why a game round ended (``rules.turn_limit``'s words) in the reader's language; an
+    unknown reason as it is."""
+    words = {
+        "everyone passed": pgettext("why a game round ended", "everyone passed"),
+        "two passes in a row": pgettext("why a game round ended", "two passes in a row"),
+        "turn limit reached": pgettext("why a game round ended", "turn limit reached"),
+        "every player passed in a row": pgettext(
+            "why a game round ended", "every player passed in a row"
+        ),
+    }
+    return words.get(why, why)
+
+
 def _game_round_over(s: _Said) -> str:
     why = s.text("why")
     if why:
-        return gettext("The game round is over (%(why)s): enter its scores.") % {"why": why}
+        return gettext("The game round is over (%(why)s): enter its scores.") % {
+            "why": why_words(why)
+        }
     return gettext("The game round is over: enter its scores.")
 
 

@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
 from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput, RuleViolation
@@ -115,7 +116,8 @@ def seat_players(table: LiveTable) -> list[Any]:
 
 def seat_names(table: LiveTable) -> list[str]:
     """Each seat's player's name, in seat order."""
-    return [p.display_name if p is not None else "bye" for p in seat_players(table)]
+    bye = pgettext("a match without an opponent", "bye")
+    return [p.display_name if p is not None else bye for p in seat_players(table)]
 
 
 def side_names(table: LiveTable) -> list[str]:
@@ -124,7 +126,9 @@ def side_names(table: LiveTable) -> list[str]:
     match = table.match
     if is_pod(match):
         return seat_names(table)
-    return [match.a.name, match.b.name if match.b is not None else "bye"]
+    if match.b is None:
+        return [match.a.name, pgettext("a match without an opponent", "bye")]
+    return [match.a.name, match.b.name]
 
 
 def seat_of(table: LiveTable, user: AnyUser) -> int | None:
@@ -228,12 +232,12 @@ def check_card(table: LiveTable, events: list[TurnEvent], seat: int, kind: str, 
         return ""
     if not table.score_helper:
         raise InvalidInput(
-            "This table does not keep the score: tap without a card.",
+            gettext("This table does not keep the score: tap without a card."),
             code="no_score_helper",
             field="card",
         )
     if kind == TurnKind.PASS:
-        raise InvalidInput("A pass plays no card.", code="card_on_pass", field="card")
+        raise InvalidInput(gettext("A pass plays no card."), code="card_on_pass", field="card")
     deck_type = game_rules.rules_for(table.match.round.tournament.game).deck_type
     parsed = card_rules.read_card(
         card, rule="cards.unknown_card", where="card", max_len=6, jokers=True
@@ -251,9 +255,12 @@ def check_card(table: LiveTable, events: list[TurnEvent], seat: int, kind: str, 
     except RuleViolation as error:
         already = "duplicate" in error.rule
         raise InvalidInput(
-            f"{parsed} was already played by this player in this game."
-            if already
-            else f"{parsed} is not in this game's deck.",
+            (
+                gettext("%(card)s was already played by this player in this game.")
+                if already
+                else gettext("%(card)s is not in this game's deck.")
+            )
+            % {"card": parsed},
             code="card_already_played" if already else "card_not_in_deck",
             field="card",
         ) from None

@@ -25,6 +25,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
@@ -160,7 +161,7 @@ class AutoInput(StrictInput):
 def _pod(request: Request, pk: str) -> DraftPod:
     pod = selectors.pod_for_viewer(path_int(pk), request.user)
     if pod is None:
-        raise NotFound("No such draft pod.")
+        raise NotFound(gettext("No such draft pod."))
     return pod
 
 
@@ -336,7 +337,7 @@ class PickLogView(APIView):
         pod = _pod(request, pk)
         if not draft_selectors.may_see_every_seat(pod, selectors.viewer(pod, request.user)):
             raise NotAllowed(
-                "The pick log is public once the draft is over.", code="draft_not_over"
+                gettext("The pick log is public once the draft is over."), code="draft_not_over"
             )
         rows = [
             [

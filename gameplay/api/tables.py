@@ -18,6 +18,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import permissions, serializers, status
@@ -99,14 +100,14 @@ class ConfirmInput(StrictInput):
 def _table(request: Request, pk: str) -> LiveTable:
     table = selectors.table_for_viewer(path_int(pk), request.user)
     if table is None:
-        raise NotFound("No such table.")
+        raise NotFound(gettext("No such table."))
     return table
 
 
 def _snapshot(request: Request, table_id: int) -> dict[str, Any]:
     table = selectors.table_for_viewer(table_id, request.user)
     if table is None:
-        raise NotFound("No such table.")
+        raise NotFound(gettext("No such table."))
     full = selectors.full_snapshot(table.pk)
     assert full is not None
     return selectors.view_for(full, selectors.viewer(table, request.user))
@@ -124,7 +125,7 @@ class OpenTableView(APIView):
     def post(self, request: Request, pk: str) -> Response:
         match_id = path_int(pk)
         if not tournament_selectors.match_visible_to(request.user, match_id):
-            raise NotFound("No such match.")
+            raise NotFound(gettext("No such match."))
         data = valid(OpenInput, request.data)
         existed = table_lists.table_of_match(match_id) is not None
         table = services.open_table(
@@ -302,7 +303,9 @@ class RoundTablesView(APIView):
             tournament_selectors.visible_tournaments(request.user), pk=path_int(pk)
         )
         if not policies.can_judge(request.user, tournament.club):
-            raise NotAllowed("Only judges and organisers see the live tables.", code="not_judge")
+            raise NotAllowed(
+                gettext("Only judges and organisers see the live tables."), code="not_judge"
+            )
         current = tournament_selectors.current_round(tournament)
         rows = table_lists.tables_of_round(current) if current is not None else []
         return Response(

@@ -31,6 +31,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import translation
+from django.utils.translation import gettext, gettext_lazy
+
 from core import clock, live
 from core.auth import AnyUser
 from core.errors import DomainError
@@ -47,7 +50,9 @@ def _run_action(pod_id: int, user: AnyUser, message: dict[str, Any]) -> int:
     if kind == "pick":
         pack, pick = message.get("pack"), message.get("pick")
         if not isinstance(pack, int) or not isinstance(pick, int):
-            raise DomainError("A pick names its pack and pick number.", code="invalid_pick")
+            raise DomainError(
+                gettext("A pick names its pack and pick number."), code="invalid_pick"
+            )
         result = picks.make_pick(
             actor=user,
             pod=pod_id,
@@ -60,7 +65,9 @@ def _run_action(pod_id: int, user: AnyUser, message: dict[str, Any]) -> int:
     if kind == "highlight":
         pack, pick = message.get("pack"), message.get("pick")
         if not isinstance(pack, int | None) or not isinstance(pick, int | None):
-            raise DomainError("A highlight names its pack and pick number.", code="invalid_pick")
+            raise DomainError(
+                gettext("A highlight names its pack and pick number."), code="invalid_pick"
+            )
         picks.highlight(
             actor=user,
             pod=pod_id,
@@ -80,18 +87,26 @@ def _run_action(pod_id: int, user: AnyUser, message: dict[str, Any]) -> int:
     elif kind == "auto":
         seat = message.get("seat")
         if not isinstance(seat, int):
-            raise DomainError("Say which seat (0 is the first).", code="invalid_seat")
+            raise DomainError(gettext("Say which seat (0 is the first)."), code="invalid_seat")
         services.set_auto_pick(actor=user, pod=pod_id, position=seat, auto=bool(message.get("on")))
     else:
-        raise DomainError(f"Unknown action {str(kind)[:30]!r}.", code="unknown_action")
+        raise DomainError(
+            gettext("Unknown action %(action)s.") % {"action": repr(str(kind)[:30])},
+            code="unknown_action",
+        )
     return selectors.pod_version(pod_id)
 
 
 class DraftConsumer(live.ActionConsumer):
     kind = broadcast.DRAFT
     url_kwarg = "pod_id"
-    doing = "draft"
-    lost_detail = "You may no longer see this draft: your role or your session changed."
+    login_detail = gettext_lazy("Log in to draft.")
+    session_ended_detail = gettext_lazy(
+        "Your session has ended (you logged out, or your password changed): log in again to draft."
+    )
+    lost_detail = gettext_lazy(
+        "You may no longer see this draft: your role or your session changed."
+    )
 
     user_id: int | None = None
     manager: bool = False
@@ -164,7 +179,10 @@ def _table_action(table_id: int, user: AnyUser, message: dict[str, Any]) -> None
     elif kind == "confirm":
         tables.confirm_result(actor=user, table=table_id)
     else:
-        raise DomainError(f"Unknown action {str(kind)[:30]!r}.", code="unknown_action")
+        raise DomainError(
+            gettext("Unknown action %(action)s.") % {"action": repr(str(kind)[:30])},
+            code="unknown_action",
+        )
 
 
 class TableConsumer(live.ActionConsumer):
@@ -187,10 +205,16 @@ class TableConsumer(live.ActionConsumer):
 
     kind = broadcast.TABLE
     url_kwarg = "table_id"
-    doing = "play at this table"
+    login_detail = gettext_lazy("Log in to play at this table.")
+    session_ended_detail = gettext_lazy(
+        "Your session has ended (you logged out, or your password changed): log in again "
+        "to play at this table."
+    )
     snapshot_after_refusal = True
     answers_ping = True
-    lost_detail = "You may no longer see this table: your role or your session changed."
+    lost_detail = gettext_lazy(
+        "You may no longer see this table: your role or your session changed."
+    )
 
     who: Any
 
@@ -211,3 +235,13 @@ class TableConsumer(live.ActionConsumer):
     def act(self, user: AnyUser, message: dict[str, Any]) -> dict[str, Any]:
         _table_action(self.object_id, user, message)
         return {}
+
+    async def live_snapshot(self, event: dict[str, Any]) -> None:
+        """A snapshot broadcast after a commit. Its words (headline, seats, log) are in the
+        language of whoever acted: a socket whose reader speaks another reads the table
+        again, in its own (3 queries; the same language: none)."""
+        if self.closing:
+            return
+        full = event["snapshot"]
+        same = full.get("language") == translation.get_language()
+        await self.send_snapshot(full if same else None)

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import ngettext
 
 from gameplay.models import LiveTable, TableStatus
 from tournaments.selectors.control import TableAlert
@@ -29,9 +30,17 @@ def table_alerts(sender: Any, *, round_id: int, now: datetime, **_: Any) -> list
         idle = (now - table.last_event_at).total_seconds() / 60
         url = reverse("live-table", args=[table.pk])
         if table.status == TableStatus.PLAYING and idle >= STALLED_MINUTES:
-            words = f"no turn tapped for {int(idle)} minutes"
+            words = ngettext(
+                "no turn tapped for %(minutes)d minute",
+                "no turn tapped for %(minutes)d minutes",
+                int(idle),
+            ) % {"minutes": int(idle)}
         elif table.status == TableStatus.SCORING and idle >= SCORES_MINUTES:
-            words = f"the game round's scores are waiting for {int(idle)} minutes"
+            words = ngettext(
+                "the game round's scores are waiting for %(minutes)d minute",
+                "the game round's scores are waiting for %(minutes)d minutes",
+                int(idle),
+            ) % {"minutes": int(idle)}
         else:
             continue
         found.append(TableAlert(table.match.pk, table.match.table, words, url))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from gameplay.models import DraftPod, PodStatus
 from tournaments.models import Tournament
 from tournaments.selectors.policies import RoundBlocker
@@ -35,8 +37,12 @@ def unfinished_drafts(
     if not pods:
         return None
     if len(pods) == 1:
-        detail = f"The draft for pod {pods[0]} has not finished: finish it or end it first."
+        detail = gettext(
+            "The draft for pod %(pod)d has not finished: finish it or end it first."
+        ) % {"pod": pods[0]}
     else:
-        names = ", ".join(str(p) for p in pods[:-1]) + f" and {pods[-1]}"
-        detail = f"The drafts for pods {names} have not finished: finish them or end them first."
+        detail = gettext(
+            "The drafts for pods %(pods)s and %(last)d have not finished: finish them or end "
+            "them first."
+        ) % {"pods": ", ".join(str(p) for p in pods[:-1]), "last": pods[-1]}
     return RoundBlocker(code="draft_unfinished", detail=detail)

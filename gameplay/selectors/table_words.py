@@ -1,12 +1,19 @@
 """The live table in words: a card as players write it, a tap ("Bruno played 7♥"), each
 seat's box ("On turn", "3 turns left"), the team limit line, the result once the match is
-over (``outcome_words``: "Greta wins 2-1", as the match page says it) and the headline."""
+over (``outcome_words``: "Greta wins 2-1", as the match page says it) and the headline.
+
+The words are made in the active language: the snapshot's (``tables.snapshot_of``) are the
+language of whoever's action built it; a live page in another language reads its own
+(``gameplay.realtime.consumers.TableConsumer``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
+
 from core.errors import RuleViolation
+from core.words import why_words
 from gameplay.models import LiveTable, TableStatus, TurnEvent, TurnKind
 from gameplay.table_engine import is_pod, is_pod_table, seat_names, side_names
 from rules import games as game_rules
@@ -40,9 +47,21 @@ def describe_event(table: LiveTable, event: TurnEvent) -> str:
     """One tap in words: "Ana passed", "Bruno played 7♥ (extra turn)"."""
     who = seat_names(table)[event.player]
     if event.kind == TurnKind.PASS:
-        return f"{who} passed"
-    what = f"played {card_label(event.card)}" if event.card else "played a card"
-    return f"{who} {what}" + (" (extra turn)" if event.kind == TurnKind.EXTRA else "")
+        return gettext("%(name)s passed") % {"name": who}
+    extra = event.kind == TurnKind.EXTRA
+    if event.card:
+        played = (
+            gettext("%(name)s played %(card)s (extra turn)")
+            if extra
+            else gettext("%(name)s played %(card)s")
+        )
+        return played % {"name": who, "card": card_label(event.card)}
+    played = (
+        gettext("%(name)s played a card (extra turn)")
+        if extra
+        else gettext("%(name)s played a card")
+    )
+    return played % {"name": who}
 
 
 def limit_line(
@@ -58,16 +77,25 @@ def limit_line(
             continue
         shares = []
         for index, p in enumerate(limited):
-            left = state.turns_left[p]
-            unit = f" {'turn' if left == 1 else 'turns'} left" if index == 0 else ""
-            shares.append(f"{names[p]}: {left}{unit}")
-        return f"Turn limit for {side_names(table)[side]}: " + ", ".join(shares)
+            left = state.turns_left[p] or 0  # never None: ``limited`` has a count
+            values = {"name": names[p], "count": left}
+            if index == 0:
+                share = ngettext(
+                    "%(name)s: %(count)d turn left", "%(name)s: %(count)d turns left", left
+                )
+            else:  # the first share says what the numbers are
+                share = pgettext("a player's turns left", "%(name)s: %(count)d")
+            shares.append(share % values)
+        return gettext("Turn limit for %(side)s: %(shares)s") % {
+            "side": side_names(table)[side],
+            "shares": ", ".join(shares),
+        }
     return None
 
 
 #: A seat's turns left while the infinity rule's granted extra turn is played (none are
 #: left after it: the headline says so).
-INFINITY_TURN = "Extra turn (infinity rule)"
+INFINITY_TURN = gettext_lazy("Extra turn (infinity rule)")
 
 
 def seat_words(
@@ -86,22 +114,27 @@ def seat_words(
         on_turn = state.to_play == seat
         if passed:
             words = (
-                "Passed · may still play or pass again"
+                pgettext("a seat at a live table", "Passed · may still play or pass again")
                 if on_turn and not table.pass_is_final
-                else "Passed"
+                else pgettext("a seat at a live table", "Passed")
             )
+        elif on_turn:
+            words = pgettext("a seat at a live table", "On turn")
         else:
-            words = "On turn" if on_turn else "Waiting"
+            words = pgettext("a seat at a live table", "Waiting")
         left = state.turns_left.get(seat)
         if left is not None and not passed:
             if on_turn and state.infinity:
-                left_words = INFINITY_TURN
+                left_words = str(INFINITY_TURN)
             else:
-                left_words = f"{left} {'turn' if left == 1 else 'turns'} left"
+                left_words = ngettext("%(count)d turn left", "%(count)d turns left", left) % {
+                    "count": left
+                }
             near = left <= NEAR_LIMIT
+        elif table.turn_limit is None or passed:
+            left_words, near = "", False
         else:
-            left_words = "" if table.turn_limit is None or passed else "No limit yet"
-            near = False
+            left_words, near = gettext("No limit yet"), False
         out.append({"state": words, "left": left_words, "on_turn": on_turn, "near": near})
     return out
 
@@ -161,29 +194,49 @@ def headline(
     names: list[str],
     outcome: str | None = None,
     waiting_for: str | None = None,
+    *,
+    pod_waits: bool = False,
 ) -> str:
+    """The table's line at the top: whose turn, the game round over, or the match's result
+    (``waiting_for``: the side whose confirmation it waits for; ``pod_waits``: a pod's,
+    which any other player of the pod gives)."""
     if table.status == TableStatus.DONE or table.match.status == MatchStatus.CONFIRMED:
-        return _end_line(table.match, outcome, waiting_for)
+        return _end_line(table.match, outcome, waiting_for, pod_waits=pod_waits)
     if state is None or state.to_play is None:
         why = state.why if state is not None else None
-        return f"Game round over ({why}): enter the scores." if why else "Game round over."
+        if why:
+            return gettext("Game round over (%(why)s): enter the scores.") % {"why": why_words(why)}
+        return gettext("Game round over.")
     who = names[state.to_play]
     left = state.turns_left.get(state.to_play)
     if state.infinity:
-        return f"{who}'s turn: the extra turn just granted (no turns left after it)"
+        return gettext("%(name)s's turn: the extra turn just granted (no turns left after it)") % {
+            "name": who
+        }
     if left is not None:
-        return f"{who}'s turn · {left} {'turn' if left == 1 else 'turns'} left"
-    return f"{who}'s turn"
+        return ngettext(
+            "%(name)s's turn · %(count)d turn left", "%(name)s's turn · %(count)d turns left", left
+        ) % {"name": who, "count": left}
+    return gettext("%(name)s's turn") % {"name": who}
 
 
-def _end_line(match: Match, outcome: str | None, waiting_for: str | None) -> str:
+def _end_line(
+    match: Match, outcome: str | None, waiting_for: str | None, *, pod_waits: bool = False
+) -> str:
     """The headline once the match is over: its result first, from the winner's side."""
     if outcome is None:
         if match.status == MatchStatus.DISPUTED:
-            return "The match is over: the reports differ, and a judge decides."
-        return "The match is over."
+            return gettext("The match is over: the reports differ, and a judge decides.")
+        return gettext("The match is over.")
     if match.status == MatchStatus.CONFIRMED:
-        return f"{outcome}: the result is confirmed."
+        return gettext("%(outcome)s: the result is confirmed.") % {"outcome": outcome}
     if waiting_for:
-        return f"{outcome}: waiting for {waiting_for} to confirm."
-    return f"{outcome}: waiting for a confirmation."
+        return gettext("%(outcome)s: waiting for %(name)s to confirm.") % {
+            "outcome": outcome,
+            "name": waiting_for,
+        }
+    if pod_waits:
+        return gettext("%(outcome)s: waiting for another player of the pod to confirm.") % {
+            "outcome": outcome
+        }
+    return gettext("%(outcome)s: waiting for a confirmation.") % {"outcome": outcome}

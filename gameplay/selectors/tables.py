@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from core.auth import AnyUser
 from core.errors import RuleViolation
@@ -132,15 +133,14 @@ def snapshot_of(
     outcome = outcome_words(table, match, reports)
     confirm_by = _confirm_by(match, reports)
     words = seat_words(table, state, closed)
-    waiting_for = (
-        sides[confirm_by]
-        if confirm_by is not None
-        else ("another player of the pod" if pod and outcome else None)
-    )
+    waiting_for = sides[confirm_by] if confirm_by is not None else None
     return {
         "type": "snapshot",
         "table": table.pk,
         "version": table.version,
+        #: The language of its words (the headline, the seats' boxes, the log...): that of
+        #: whoever's action made it; a page in another language reads its own.
+        "language": translation.get_language(),
         "match": match.pk,
         "round": match.round.number,
         "table_number": match.table,
@@ -189,11 +189,17 @@ def snapshot_of(
         "passed": sorted(state.passed) if state is not None else [],
         "turns_left": [state.turns_left.get(p) for p in range(table.players)] if state else [],
         "infinity": state.infinity if state is not None else False,
-        "headline": headline(table, state, names, outcome, waiting_for),
+        "headline": headline(
+            table, state, names, outcome, waiting_for, pod_waits=bool(pod and outcome)
+        ),
         #: The result once the match is over, from the winner's side ("Greta wins 2-1",
         #: "Draw 1-1"), and the question a confirmation asks with it.
         "outcome_words": outcome,
-        "confirm_question": f"{outcome}: confirm?" if outcome else "Is the reported result right?",
+        "confirm_question": (
+            gettext("%(outcome)s: confirm?") % {"outcome": outcome}
+            if outcome
+            else gettext("Is the reported result right?")
+        ),
         "limit_line": limit_line(table, state, names),
         "engine_limit": engine_rules.limit,
         "team_split": engine_rules.team_split if teams else None,

@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.dispatch import Signal
+from django.utils.translation import gettext
 
 from core.auth import Actor, user_or_none
 from core.errors import Conflict, NotFound
@@ -61,7 +62,7 @@ def _lock_pod(pod: DraftPod | int, *, with_club: bool = True) -> DraftPod:
     try:
         return query.get(pk=pk)
     except DraftPod.DoesNotExist:
-        raise NotFound("No such draft pod.") from None
+        raise NotFound(gettext("No such draft pod.")) from None
 
 
 #: The attribute of a pod object that holds the state this transaction wrote (version, state).
@@ -118,11 +119,11 @@ def _save_state(pod: DraftPod, state: engine.DraftState, now: datetime) -> None:
 
 def _require_running(pod: DraftPod) -> None:
     if pod.status == PodStatus.PAUSED:
-        raise Conflict("The draft is paused: wait for the organiser.", code="pod_paused")
+        raise Conflict(gettext("The draft is paused: wait for the organiser."), code="pod_paused")
     if pod.status == PodStatus.FINISHED:
-        raise Conflict("The draft is over.", code="pod_finished")
+        raise Conflict(gettext("The draft is over."), code="pod_finished")
     if pod.status != PodStatus.RUNNING:
-        raise Conflict("The draft has not started yet.", code="pod_not_started")
+        raise Conflict(gettext("The draft has not started yet."), code="pod_not_started")
 
 
 # --- after commit -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.dispatch import Signal
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound, RuleViolation
@@ -44,7 +45,7 @@ def lock_table(table_id: int) -> LiveTable:
     """The table's row, with its match, round, tournament, club and players (not locked)."""
     table = lock_one(LiveTable, related=engine.TABLE_RELATED, pk=table_id)
     if table is None:
-        raise NotFound("No such table.")
+        raise NotFound(gettext("No such table."))
     return table
 
 
@@ -53,7 +54,7 @@ def require_at_table(actor: AnyUser, match: Match) -> None:
         actor, match.round.tournament.club
     ):
         raise NotAllowed(
-            "Only the players of this match and the judges can use its table.",
+            gettext("Only the players of this match and the judges can use its table."),
             code="not_at_table",
         )
 
@@ -64,19 +65,19 @@ def acting_seat(actor: AnyUser, table: LiveTable, player: int | None) -> tuple[i
     judge = policies.can_judge(actor, table.match.round.tournament.club)
     if seat is None and not judge:
         raise NotAllowed(
-            "Only the players of this match and the judges can use its table.",
+            gettext("Only the players of this match and the judges can use its table."),
             code="not_at_table",
         )
     if player is not None and not (isinstance(player, int) and 0 <= player < table.players):
         raise InvalidInput(
-            f"A player is a seat from 0 to {table.players - 1}.",
+            gettext("A player is a seat from 0 to %(last)d.") % {"last": table.players - 1},
             code="invalid_player",
             field="player",
         )
     if player is None:
         if seat is None:
             raise InvalidInput(
-                "Say which player's turn this is.", code="invalid_player", field="player"
+                gettext("Say which player's turn this is."), code="invalid_player", field="player"
             )
         return seat, False
     if player == seat or (table.mode == TableMode.SHARED and seat is not None):
@@ -84,7 +85,7 @@ def acting_seat(actor: AnyUser, table: LiveTable, player: int | None) -> tuple[i
     if judge:
         return player, True
     raise NotAllowed(
-        "Each player taps on their own phone at this table: tap for yourself.",
+        gettext("Each player taps on their own phone at this table: tap for yourself."),
         code="not_your_seat",
     )
 
@@ -92,9 +93,14 @@ def acting_seat(actor: AnyUser, table: LiveTable, player: int | None) -> tuple[i
 def require_open(table: LiveTable) -> None:
     match = table.match
     if match.status == MatchStatus.CONFIRMED or table.status == TableStatus.DONE:
-        raise Conflict("This match's result is in: the table is closed.", code="table_closed")
+        raise Conflict(
+            gettext("This match's result is in: the table is closed."), code="table_closed"
+        )
     if match.round.status == RoundStatus.COMPLETE:
-        raise Conflict("This round is complete: the table is closed.", code="table_closed")
+        raise Conflict(
+            pgettext("round", "This round is complete: the table is closed."),
+            code="table_closed",
+        )
 
 
 def parse_scores(scores: object, count: int = 2) -> list[int]:
@@ -104,14 +110,19 @@ def parse_scores(scores: object, count: int = 2) -> list[int]:
         or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
     ):
         raise InvalidInput(
-            "The scores are two whole numbers, the first player's then the second's."
+            gettext("The scores are two whole numbers, the first player's then the second's.")
             if count == 2
-            else f"The scores are {count} whole numbers, one per player in seat order.",
+            else gettext("The scores are %(count)d whole numbers, one per player in seat order.")
+            % {"count": count},
             code="invalid_scores",
             field="scores",
         )
     if not all(0 <= s <= MAX_SCORE for s in scores):
-        raise InvalidInput(f"A score is 0 to {MAX_SCORE}.", code="invalid_scores", field="scores")
+        raise InvalidInput(
+            gettext("A score is 0 to %(most)d.") % {"most": MAX_SCORE},
+            code="invalid_scores",
+            field="scores",
+        )
     return list(scores)
 
 
@@ -145,22 +156,30 @@ def check_tap_input(
     code, row and seat (returned as they are, typed)."""
     if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 10_000:
         raise InvalidInput(
-            "A turn names its number (0 for the first).", code="invalid_turn", field="number"
+            gettext("A turn names its number (0 for the first)."),
+            code="invalid_turn",
+            field="number",
         )
     if kind not in TurnKind.values:
         raise InvalidInput(
-            "A turn is a play, a play with an extra turn, or a pass.",
+            gettext("A turn is a play, a play with an extra turn, or a pass."),
             code="invalid_kind",
             field="kind",
         )
     if not isinstance(card, str) or len(card) > 6:
         raise InvalidInput(
-            "A card is a code such as 7H, QS or JK.", code="cards.unknown_card", field="card"
+            gettext("A card is a code such as 7H, QS or JK."),
+            code="cards.unknown_card",
+            field="card",
         )
     if row not in ("", "clubs", "spades", "diamonds"):
-        raise InvalidInput("A row is clubs, spades or diamonds.", code="invalid_row", field="row")
+        raise InvalidInput(
+            gettext("A row is clubs, spades or diamonds."), code="invalid_row", field="row"
+        )
     if player is not None and (not isinstance(player, int) or isinstance(player, bool)):
-        raise InvalidInput("A player is a seat number.", code="invalid_player", field="player")
+        raise InvalidInput(
+            gettext("A player is a seat number."), code="invalid_player", field="player"
+        )
     return number, str(kind), card, str(row), player
 
 
@@ -176,8 +195,9 @@ def lock_for_scores(
     judge = policies.can_judge(actor, match.round.tournament.club)
     if seat is None and not judge:
         raise NotAllowed(
-            f"Only the players of this {seat_rules.rules_of(match).noun} and the judges "
-            "can use its table.",
+            gettext("Only the players of this pod and the judges can use its table.")
+            if seat_rules.rules_of(match).noun == "pod"
+            else gettext("Only the players of this match and the judges can use its table."),
             code="not_at_table",
         )
     return locked, match, seat
@@ -187,23 +207,27 @@ def require_scoring(locked: LiveTable, game_round: object, *, played: int) -> No
     """The table waits for the scores of game round ``played + 1`` (``game_round``)."""
     if game_round != played + 1 or not isinstance(game_round, int):
         raise Conflict(
-            f"The scores of game round {played} are already in: the table has moved on.",
+            gettext(
+                "The scores of game round %(game_round)d are already in: the table has moved on."
+            )
+            % {"game_round": played},
             code="scores_already_in",
             field="game_round",
         )
     require_open(locked)
     if locked.status != TableStatus.SCORING:
         raise Conflict(
-            "This game round is still being played: its scores come when it ends.",
+            gettext("This game round is still being played: its scores come when it ends."),
             code="game_round_not_over",
         )
 
 
 _SETTING_BOUNDS = {"turn_limit": (1, 100), "turn_seconds": (0, 600), "undo_seconds": (0, 600)}
+#: Each bounded setting's refusal (in the reader's language at use).
 _SETTING_WORDS = {
-    "turn_limit": "The turn limit after a pass",
-    "turn_seconds": "The time per turn",
-    "undo_seconds": "The undo window",
+    "turn_limit": gettext_lazy("The turn limit after a pass is %(low)d to %(high)d turns."),
+    "turn_seconds": gettext_lazy("The time per turn is %(low)d to %(high)d seconds."),
+    "undo_seconds": gettext_lazy("The undo window is %(low)d to %(high)d seconds."),
 }
 
 
@@ -213,20 +237,23 @@ def check_settings(changes: dict[str, object]) -> None:
     unknown = sorted(set(changes) - set(TableSettings.EDITABLE))
     if unknown:
         raise InvalidInput(
-            f"Unknown setting {unknown[0]!r}.", code="unknown_field", field=unknown[0]
+            gettext("Unknown setting %(name)s.") % {"name": repr(unknown[0])},
+            code="unknown_field",
+            field=unknown[0],
         )
     for name, value in changes.items():
         if name in _SETTING_BOUNDS:
             low, high = _SETTING_BOUNDS[name]
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise InvalidInput(
-                    f"{_SETTING_WORDS[name]} is {low} to {high}"
-                    + (" turns." if name == "turn_limit" else " seconds."),
+                    str(_SETTING_WORDS[name]) % {"low": low, "high": high},
                     code="out_of_range",
                     field=name,
                 )
         elif not isinstance(value, bool):
-            raise InvalidInput(f"{name} is on or off.", code="invalid", field=name)
+            raise InvalidInput(
+                gettext("%(name)s is on or off.") % {"name": name}, code="invalid", field=name
+            )
 
 
 # --- a game round's scores, by the rules the match's seats play --------------------------------

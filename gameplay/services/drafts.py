@@ -32,6 +32,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
@@ -105,10 +106,15 @@ def create_pods(
     tournament = lock_tournament(tournament.pk)
     _require_manager(actor, tournament)
     if not policies.may_seat_drafts(tournament):
-        raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
+        raise Conflict(
+            gettext("%(tournament)s is not running.") % {"tournament": tournament.name},
+            code="tournament_not_running",
+        )
     if team_seating is not None and team_seating not in TeamSeating.values:
         raise InvalidInput(
-            "Teammates sit next to each other (adjacent) or opposite each other (opposite).",
+            gettext(
+                "Teammates sit next to each other (adjacent) or opposite each other (opposite)."
+            ),
             code="invalid_team_seating",
             field="team_seating",
         )
@@ -126,29 +132,43 @@ def create_pods(
         if value is not None:
             setattr(settings, name, value)
     if settings.pod_size < 2 or settings.pod_size > 16:
-        raise InvalidInput("A pod has 2 to 16 seats.", code="invalid_pod_size", field="pod_size")
+        raise InvalidInput(
+            gettext("A pod has 2 to 16 seats."), code="invalid_pod_size", field="pod_size"
+        )
     if settings.seconds_per_pick > 600:
         raise InvalidInput(
-            "At most 600 seconds per pick.", code="invalid_timer", field="seconds_per_pick"
+            gettext("At most 600 seconds per pick."), code="invalid_timer", field="seconds_per_pick"
         )
     settings.save()
     if settings.timing not in DraftTiming.values:
-        raise InvalidInput("Draft once or before every round.", code="invalid_timing")
+        raise InvalidInput(
+            pgettext("round", "Draft once or before every round."), code="invalid_timing"
+        )
     before_round = tournament.rounds.count() + 1
     if DraftPod.objects.filter(tournament=tournament, before_round=before_round).exists():
-        raise Conflict(f"The pods for round {before_round} are already seated.", code="pods_exist")
+        raise Conflict(
+            pgettext("round", "The pods for round %(round)d are already seated.")
+            % {"round": before_round},
+            code="pods_exist",
+        )
     if settings.timing == DraftTiming.BEFORE_FIRST_ROUND and (
         before_round > 1 or DraftPod.objects.filter(tournament=tournament).exists()
     ):
         raise Conflict(
-            f'{tournament.name} drafts once, before round 1: choose "before every round" '
-            "to draft again.",
+            pgettext(
+                "round",
+                '%(tournament)s drafts once, before round 1: choose "before every round" to '
+                "draft again.",
+            )
+            % {"tournament": tournament.name},
             code="draft_once",
         )
     teams = tournament.entrant_type == EntrantType.TEAM
     entrants = _entrants(tournament, teams=teams)
     if sum(len(members) for members in entrants) < 2:
-        raise Conflict("At least two checked-in players are needed for a draft.", code="too_few")
+        raise Conflict(
+            gettext("At least two checked-in players are needed for a draft."), code="too_few"
+        )
     seed = secrets.randbelow(2**31)
     seating = engine.seat_pods(
         entrants,
@@ -159,7 +179,10 @@ def create_pods(
     game = rules_for(tournament.game)
     stage = tournament_selectors.current_stage(tournament)
     if stage is None:
-        raise Conflict(f"{tournament.name} has no stage to draft for.", code="no_stage")
+        raise Conflict(
+            gettext("%(tournament)s has no stage to draft for.") % {"tournament": tournament.name},
+            code="no_stage",
+        )
     pods: list[DraftPod] = []
     for number, members in enumerate(seating, start=1):
         size = len(members)
@@ -243,7 +266,7 @@ def start_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)
     if pod.status != PodStatus.READY:
-        raise Conflict("This draft has already started.", code="pod_started")
+        raise Conflict(gettext("This draft has already started."), code="pod_started")
     now = timezone.now()
     _move(pod, PodStatus.RUNNING, started_at=now)
     seats = _lock_seats(pod)
@@ -311,7 +334,7 @@ def resume_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)
     if pod.status != PodStatus.PAUSED:
-        raise Conflict("The draft is not paused.", code="pod_not_paused")
+        raise Conflict(gettext("The draft is not paused."), code="pod_not_paused")
     now = timezone.now()
     _move(pod, PodStatus.RUNNING, paused_at=None)
     seats = _lock_seats(pod)
@@ -333,10 +356,12 @@ def set_auto_pick(*, actor: AnyUser, pod: DraftPod | int, position: int, auto: b
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)
     if pod.status == PodStatus.FINISHED:
-        raise Conflict("The draft is over.", code="pod_finished")
+        raise Conflict(gettext("The draft is over."), code="pod_finished")
     seats = _lock_seats(pod)
     if not 0 <= position < len(seats):
-        raise InvalidInput(f"This pod has no seat {position + 1}.", code="unknown_seat")
+        raise InvalidInput(
+            gettext("This pod has no seat %(seat)d.") % {"seat": position + 1}, code="unknown_seat"
+        )
     seat = seats[position]
     if seat.auto_pick == auto:
         return seat
@@ -362,7 +387,7 @@ def end_pod(*, actor: AnyUser, pod: DraftPod | int) -> DraftPod:
     pod = _lock_pod(pod)
     _require_manager(actor, pod.tournament)
     if pod.status == PodStatus.FINISHED:
-        raise Conflict("The draft is over.", code="pod_finished")
+        raise Conflict(gettext("The draft is over."), code="pod_finished")
     now = timezone.now()
     pod.status = PodStatus.RUNNING  # the picks below run; the last one finishes the pod
     seats = _lock_seats(pod)

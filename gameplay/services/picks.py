@@ -37,6 +37,7 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput, NotAllowed
@@ -71,13 +72,15 @@ def _seat_of(seats: Sequence[DraftSeat], user: AnyUser) -> DraftSeat:
     # is not theirs to pick for.
     seat = next((s for s in seats if user.pk and s.player.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed("You are not seated in this pod.", code="not_seated")
+        raise NotAllowed(gettext("You are not seated in this pod."), code="not_seated")
     return seat
 
 
 def _cards(raw: object) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
-        raise InvalidInput('cards is a list of card names like "7H".', code="invalid_cards")
+        raise InvalidInput(
+            gettext('cards is a list of card names like "7H".'), code="invalid_cards"
+        )
     try:
         return [str(c) for c in parse_cards(raw)]
     except RuleViolation as error:
@@ -89,7 +92,7 @@ def _positions(raw: object) -> list[int]:
         isinstance(p, int) and not isinstance(p, bool) for p in raw
     ):
         raise InvalidInput(
-            "positions is a list of places in the pack (0 is the first card).",
+            gettext("positions is a list of places in the pack (0 is the first card)."),
             code="invalid_positions",
             field="positions",
         )
@@ -100,7 +103,7 @@ def _selection(positions: object, cards: object) -> tuple[list[int] | None, list
     """The pick's cards as named: by position (the protocol) or by card (older clients)."""
     if (positions is None) == (cards is None):
         raise InvalidInput(
-            "Name the cards you keep by their positions in the pack (positions).",
+            gettext("Name the cards you keep by their positions in the pack (positions)."),
             code="invalid_selection",
             field="positions",
         )
@@ -184,7 +187,7 @@ def highlight(
         expected is None or (pack, pick_number) != (expected.pack_id, expected.pick_number)
     ):
         raise Conflict(
-            "That pack is no longer in front of you: highlight from the pack shown now.",
+            gettext("That pack is no longer in front of you: highlight from the pack shown now."),
             code="stale_highlight",
         )
     in_pack = expected.cards if expected else ()
@@ -198,9 +201,14 @@ def highlight(
         short = next((c for c in wanted if wanted[c] > held[c]), None)
         if short is not None:
             raise InvalidInput(
-                f"The pack in front of you holds only {held[short]} {short}."
+                ngettext(
+                    "The pack in front of you holds only %(count)d %(card)s.",
+                    "The pack in front of you holds only %(count)d %(card)s.",
+                    held[short],
+                )
+                % {"count": held[short], "card": short}
                 if held[short]
-                else f"{short} is not in the pack in front of you.",
+                else gettext("%(card)s is not in the pack in front of you.") % {"card": short},
                 code="not_in_pack",
             )
         marked = list(engine.positions_of(in_pack, by_card))

@@ -40,6 +40,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext, pgettext
 
 from core.audit import record_audit
 from core.auth import AnyUser, user_or_none
@@ -95,14 +96,14 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
     is open, switched to ``mode``."""
     if mode not in TableMode.values:
         raise InvalidInput(
-            "Choose each player on their own phone, or one shared phone or tablet.",
+            gettext("Choose each player on their own phone, or one shared phone or tablet."),
             code="invalid_mode",
             field="mode",
         )
     match = lock_match(match if isinstance(match, int) else match.pk)
     require_at_table(actor, match)
     if match.is_bye:
-        raise Conflict("A bye is not played: there is no table to open.", code="bye")
+        raise Conflict(gettext("A bye is not played: there is no table to open."), code="bye")
     table = lock_one(LiveTable, match=match)
     if table is not None:
         if table.mode != mode:
@@ -112,9 +113,11 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
             after_commit(table, match)
         return table
     if match.status == MatchStatus.CONFIRMED:
-        raise Conflict("This match's result is already confirmed.", code="already_confirmed")
+        raise Conflict(
+            gettext("This match's result is already confirmed."), code="already_confirmed"
+        )
     if match.round.status == RoundStatus.COMPLETE:
-        raise Conflict("This round is complete.", code="round_complete")
+        raise Conflict(pgettext("round", "This round is complete."), code="round_complete")
     tournament = match.round.tournament
     settings = selectors.settings_of(tournament)
     pod = engine.is_pod(match)
@@ -122,11 +125,12 @@ def open_table(*, actor: AnyUser, match: Match | int, mode: str = TableMode.PHON
     seated = len(engine.pod_seats(match)) if pod else (4 if teams else 2)
     if pod and seated not in turn_limit.FREE_FOR_ALL_SEATS:
         raise Conflict(
-            f"A pod's table seats 3 or 4 players, not {seated}.", code="turn_limit.seating"
+            gettext("A pod's table seats 3 or 4 players, not %(players)d.") % {"players": seated},
+            code="turn_limit.seating",
         )
     if teams and not (match.a.team_complete and match.b is not None and match.b.team_complete):
         raise Conflict(
-            "A team plays with both its players: this match's teams are not complete.",
+            gettext("A team plays with both its players: this match's teams are not complete."),
             code="team_incomplete",
         )
     table = LiveTable(
@@ -198,22 +202,28 @@ def take_turn(
         ):
             return TurnResult(locked, recorded=False)  # the same tap again
         raise Conflict(
-            f"Turn {number + 1} was already recorded: {selectors.describe_event(locked, taken)}. "
-            "Your tap was not counted; the table shows what happened.",
+            gettext(
+                "Turn %(turn)d was already recorded: %(tap)s. Your tap was not counted; the "
+                "table shows what happened."
+            )
+            % {"turn": number + 1, "tap": selectors.describe_event(locked, taken)},
             code="turn_taken",
             field="number",
         )
     require_open(locked)
     if number > len(events):
         raise Conflict(
-            f"This table is at turn {len(events) + 1}, not {number + 1}: your phone has "
-            "been brought up to date.",
+            gettext(
+                "This table is at turn %(turn)d, not %(sent)d: your phone has been brought up "
+                "to date."
+            )
+            % {"turn": len(events) + 1, "sent": number + 1},
             code="turn_ahead",
             field="number",
         )
     code = check_card(locked, events, seat, str(kind), card.strip())
     if row and not code:
-        raise InvalidInput("A row goes with a card.", code="row_without_card", field="row")
+        raise InvalidInput(gettext("A row goes with a card."), code="row_without_card", field="row")
     state = engine.check_turn(locked, events, str(kind), seat)
     if code and locked.match.round.tournament.game in engine.LIVE_POWER_GAMES:
         check_with_the_game(
@@ -256,19 +266,22 @@ def undo_turn(*, actor: AnyUser, table: LiveTable | int, number: object) -> Live
     """Undo the game round's last tap (``number`` names it): its player within the undo
     window, or a judge at any time."""
     if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < 10_000:
-        raise InvalidInput("Say which turn to undo.", code="invalid_turn", field="number")
+        raise InvalidInput(gettext("Say which turn to undo."), code="invalid_turn", field="number")
     locked = lock_table(table if isinstance(table, int) else table.pk)
     seat = seat_of(locked, actor)
     judge = policies.can_judge(actor, locked.match.round.tournament.club)
     if seat is None and not judge:
         raise NotAllowed(
-            "Only the players of this match and the judges can use its table.", code="not_at_table"
+            gettext("Only the players of this match and the judges can use its table."),
+            code="not_at_table",
         )
     require_open(locked)
     events = live_events(locked)
     if not events or events[-1].number != number:
         raise Conflict(
-            "Only the last tap of the game round can be undone, and that is not it any more.",
+            gettext(
+                "Only the last tap of the game round can be undone, and that is not it any more."
+            ),
             code="not_last_turn",
             field="number",
         )
@@ -277,11 +290,17 @@ def undo_turn(*, actor: AnyUser, table: LiveTable | int, number: object) -> Live
     if not judge:
         if last.by_id != actor.pk:
             raise NotAllowed(
-                "Only the player who made that tap can undo it (or a judge).", code="not_your_tap"
+                gettext("Only the player who made that tap can undo it (or a judge)."),
+                code="not_your_tap",
             )
         if now > last.created_at + timedelta(seconds=locked.undo_seconds):
             raise Conflict(
-                f"Taps can be undone for {locked.undo_seconds} seconds: ask a judge.",
+                ngettext(
+                    "Taps can be undone for %(seconds)d second: ask a judge.",
+                    "Taps can be undone for %(seconds)d seconds: ask a judge.",
+                    locked.undo_seconds,
+                )
+                % {"seconds": locked.undo_seconds},
                 code="undo_window_over",
             )
     TurnEvent.objects.filter(pk=last.pk).update(undone_at=now, undone_by=user_or_none(actor))
@@ -303,19 +322,21 @@ def undo_turn(*, actor: AnyUser, table: LiveTable | int, number: object) -> Live
 def choose_first(*, actor: AnyUser, table: LiveTable | int, player: object) -> LiveTable:
     """Who acts first in the game round about to be played (before its first tap)."""
     if not isinstance(player, int) or isinstance(player, bool):
-        raise InvalidInput("Say which player starts.", code="invalid_player", field="player")
+        raise InvalidInput(
+            gettext("Say which player starts."), code="invalid_player", field="player"
+        )
     locked = lock_table(table if isinstance(table, int) else table.pk)
     require_at_table(actor, locked.match)
     if not 0 <= player < locked.players:
         raise InvalidInput(
-            f"A player is a seat from 0 to {locked.players - 1}.",
+            gettext("A player is a seat from 0 to %(last)d.") % {"last": locked.players - 1},
             code="invalid_player",
             field="player",
         )
     require_open(locked)
     if live_events(locked):
         raise Conflict(
-            "This game round has started: who starts can no longer change.",
+            gettext("This game round has started: who starts can no longer change."),
             code="game_round_started",
         )
     if locked.first != player:
@@ -340,7 +361,7 @@ def enter_scores(
     table_id = table if isinstance(table, int) else table.pk
     match_id = selectors.match_of_table(table_id)
     if match_id is None:
-        raise NotFound("No such table.")
+        raise NotFound(gettext("No such table."))
     return _enter_scores(
         actor=actor, table_id=table_id, match_id=match_id, game_round=game_round, scores=scores
     )
@@ -452,7 +473,7 @@ def confirm_result(*, actor: AnyUser, table: LiveTable | int) -> Match:
     table_id = table if isinstance(table, int) else table.pk
     match_id = selectors.match_of_table(table_id)
     if match_id is None:
-        raise NotFound("No such table.")
+        raise NotFound(gettext("No such table."))
     match = results.confirm_result(actor=actor, match=match_id)
     announce(table_id)
     return match

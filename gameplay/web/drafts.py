@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from core.errors import DomainError
 from core.web import parse_int
@@ -23,7 +23,7 @@ def _pod_page(request: HttpRequest, pk: int, mode: str) -> HttpResponse:
     who = draft_selectors.viewer(pod, request.user)
     user_id, manager = who.user_id, who.manager
     if mode == "control" and not manager:
-        return HttpResponseForbidden("Only the organisers run the draft.")
+        return HttpResponseForbidden(gettext("Only the organisers run the draft."))
     full = draft_selectors.full_snapshot(pod.pk)
     assert full is not None
     seated = user_id is not None and any(s["user_id"] == user_id for s in full["seats"])
@@ -93,7 +93,7 @@ def draft_action(request: HttpRequest, tournament_pk: int, action: str) -> HttpR
                 pk=parse_int(request.POST.get("pod"), field="pod") or 0,
             )
             draft_services.start_pod(actor=request.user, pod=pod)
-            messages.success(request, f"Pod {pod.number} is drafting.")
+            messages.success(request, gettext("Pod %(pod)d is drafting.") % {"pod": pod.number})
             return redirect("draft-control", pk=pod.pk)
     except DomainError as error:
         messages.error(request, error.detail)

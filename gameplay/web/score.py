@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext, ngettext
 
 from core.errors import RuleViolation
 from core.web import HtmxHttpRequest
@@ -62,12 +63,18 @@ _DASH = "\N{EN DASH}"
 
 def _counted(category: kontsina.Category, counts: list[int]) -> str:
     """What each player has towards a category, in words."""
+    # The noun is singular only when both players have one ("1 - 1 card").
+    number = 1 if counts == [1, 1] else max(2, *counts)
+    values = {"a": counts[0], "b": counts[1], "dash": _DASH}
     if category is kontsina.Category.MOST_CARDS:
-        return f"{counts[0]} {_DASH} {counts[1]} {'card' if counts == [1, 1] else 'cards'}"
+        return ngettext("%(a)d %(dash)s %(b)d card", "%(a)d %(dash)s %(b)d cards", number) % values
     if category is kontsina.Category.MOST_CLUBS:
-        return f"{counts[0]} {_DASH} {counts[1]} {'club' if counts == [1, 1] else 'clubs'}"
-    holders = [f"the {('first', 'second')[p]} player's" for p in (0, 1) if counts[p]]
-    return f"in {holders[0]} pile" if holders else "in neither pile"
+        return ngettext("%(a)d %(dash)s %(b)d club", "%(a)d %(dash)s %(b)d clubs", number) % values
+    if counts[0]:
+        return gettext("in the first player's pile")
+    if counts[1]:
+        return gettext("in the second player's pile")
+    return gettext("in neither pile")
 
 
 def _kontsina_rows(score: dict[str, Any]) -> list[dict[str, Any]]:

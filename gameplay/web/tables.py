@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from core.errors import DomainError
 from core.web import parse_int, run_action
@@ -120,7 +121,7 @@ def round_tables(request: HttpRequest, tournament_pk: int) -> HttpResponse:
                 lambda: services.update_settings(
                     actor=request.user, tournament=tournament, **changes
                 ),
-                "Table settings saved: tables opened from now on use them.",
+                gettext("Table settings saved: tables opened from now on use them."),
             ):
                 return redirect(reverse("round-tables", args=[tournament.pk]))
     current = tournament_selectors.current_round(tournament)

@@ -33,6 +33,8 @@ import threading
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as _
 
 from core.errors import InvalidInput
 
@@ -43,42 +45,46 @@ IP = ipaddress.IPv4Address | ipaddress.IPv6Address
 _V4 = ipaddress.IPv4Network
 _V6 = ipaddress.IPv6Network
 
-#: IPv4 ranges that are not globally reachable, the most telling name first.
+#: IPv4 ranges that are not globally reachable, the most telling name first (the words
+#: are translated where they are said: :func:`refused_address`).
 _IPV4_REFUSED: list[tuple[ipaddress.IPv4Network, str]] = [
-    (_V4("0.0.0.0/8"), "an unspecified address"),
-    (_V4("127.0.0.0/8"), "a loopback address"),
-    (_V4("169.254.0.0/16"), "a link-local address"),
-    (_V4("10.0.0.0/8"), "a private address"),
-    (_V4("172.16.0.0/12"), "a private address"),
-    (_V4("192.168.0.0/16"), "a private address"),
-    (_V4("100.64.0.0/10"), "a private address (shared address space)"),
-    (_V4("192.0.0.0/24"), "a private address (reserved for protocols)"),
-    (_V4("192.0.2.0/24"), "a documentation address"),
-    (_V4("198.51.100.0/24"), "a documentation address"),
-    (_V4("203.0.113.0/24"), "a documentation address"),
-    (_V4("198.18.0.0/15"), "a private address (benchmarking)"),
-    (_V4("192.88.99.0/24"), "a relay address"),
-    (_V4("224.0.0.0/4"), "a multicast address"),
-    (_V4("240.0.0.0/4"), "a reserved address"),
+    (_V4("0.0.0.0/8"), _("an unspecified address")),
+    (_V4("127.0.0.0/8"), _("a loopback address")),
+    (_V4("169.254.0.0/16"), _("a link-local address")),
+    (_V4("10.0.0.0/8"), _("a private address")),
+    (_V4("172.16.0.0/12"), _("a private address")),
+    (_V4("192.168.0.0/16"), _("a private address")),
+    (_V4("100.64.0.0/10"), _("a private address (shared address space)")),
+    (_V4("192.0.0.0/24"), _("a private address (reserved for protocols)")),
+    (_V4("192.0.2.0/24"), _("a documentation address")),
+    (_V4("198.51.100.0/24"), _("a documentation address")),
+    (_V4("203.0.113.0/24"), _("a documentation address")),
+    (_V4("198.18.0.0/15"), _("a private address (benchmarking)")),
+    (_V4("192.88.99.0/24"), _("a relay address")),
+    (_V4("224.0.0.0/4"), _("a multicast address")),
+    (_V4("240.0.0.0/4"), _("a reserved address")),
 ]
 
 #: IPv6 ranges refused outright (wrappers of IPv4 are handled before these).
 _IPV6_REFUSED: list[tuple[ipaddress.IPv6Network, str]] = [
-    (_V6("::/128"), "an unspecified address"),
-    (_V6("::1/128"), "a loopback address"),
-    (_V6("fe80::/10"), "a link-local address"),
-    (_V6("fec0::/10"), "a site-local address"),
-    (_V6("fc00::/7"), "a private address"),
-    (_V6("ff00::/8"), "a multicast address"),
-    (_V6("2002::/16"), "a 6to4 tunnel address"),
-    (_V6("2001::/32"), "a Teredo tunnel address"),
-    (_V6("2001::/23"), "a reserved address"),
-    (_V6("2001:db8::/32"), "a documentation address"),
-    (_V6("3fff::/20"), "a documentation address"),
-    (_V6("64:ff9b:1::/48"), "a private address (local NAT64)"),
-    (_V6("100::/64"), "a reserved address"),
-    (_V6("5f00::/16"), "a reserved address"),
+    (_V6("::/128"), _("an unspecified address")),
+    (_V6("::1/128"), _("a loopback address")),
+    (_V6("fe80::/10"), _("a link-local address")),
+    (_V6("fec0::/10"), _("a site-local address")),
+    (_V6("fc00::/7"), _("a private address")),
+    (_V6("ff00::/8"), _("a multicast address")),
+    (_V6("2002::/16"), _("a 6to4 tunnel address")),
+    (_V6("2001::/32"), _("a Teredo tunnel address")),
+    (_V6("2001::/23"), _("a reserved address")),
+    (_V6("2001:db8::/32"), _("a documentation address")),
+    (_V6("3fff::/20"), _("a documentation address")),
+    (_V6("64:ff9b:1::/48"), _("a private address (local NAT64)")),
+    (_V6("100::/64"), _("a reserved address")),
+    (_V6("5f00::/16"), _("a reserved address")),
 ]
+LOOPBACK = _("a loopback address")
+LINK_LOCAL = _("a link-local address")
+RESERVED = _("a reserved address")
 _GLOBAL_UNICAST = _V6("2000::/3")
 _NAT64 = _V6("64:ff9b::/96")
 _IPV4_COMPATIBLE = _V6("::/96")
@@ -92,14 +98,14 @@ def _refused_v4(ip: ipaddress.IPv4Address) -> str | None:
 
 
 def refused_address(ip: IP, *, wrapped: bool = False) -> str | None:
-    """Why the server must not connect to ``ip`` (None: it may)."""
+    """Why the server must not connect to ``ip``, in words (None: it may)."""
     if isinstance(ip, ipaddress.IPv4Address):
         why = _refused_v4(ip)
-        if why == "a loopback address" and settings.NOTIFICATIONS_ALLOW_LOOPBACK and not wrapped:
+        if why == LOOPBACK and settings.NOTIFICATIONS_ALLOW_LOOPBACK and not wrapped:
             return None
-        return why
+        return gettext(why) if why is not None else None
     if ip.scope_id:
-        return "a link-local address"
+        return gettext(LINK_LOCAL)
     if ip.is_loopback and settings.NOTIFICATIONS_ALLOW_LOOPBACK and not wrapped:
         return None
     # Addresses that carry an IPv4 one: judged by what they lead to.
@@ -109,18 +115,24 @@ def refused_address(ip: IP, *, wrapped: bool = False) -> str | None:
     elif ip in _NAT64 or (ip in _IPV4_COMPATIBLE and int(ip) > 1):
         inner = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
     if inner is not None:
-        why = refused_address(inner, wrapped=ip.ipv4_mapped is None)
-        if why is None:
+        said = refused_address(inner, wrapped=ip.ipv4_mapped is None)
+        if said is None:
             return None
-        return why if ip.ipv4_mapped is not None else f"{why} in disguise ({inner})"
+        return said if ip.ipv4_mapped is not None else _in_disguise(said, inner)
     for network, words in _IPV6_REFUSED:
         if ip in network:
-            if ip.sixtofour is not None and _refused_v4(ip.sixtofour):
-                return f"{_refused_v4(ip.sixtofour)} in disguise ({ip.sixtofour})"
-            return words
+            tunnelled = _refused_v4(ip.sixtofour) if ip.sixtofour is not None else None
+            if tunnelled is not None:
+                return _in_disguise(gettext(tunnelled), ip.sixtofour)
+            return gettext(words)
     if ip not in _GLOBAL_UNICAST:
-        return "a reserved address"
+        return gettext(RESERVED)
     return None
+
+
+def _in_disguise(why: str, inner: ipaddress.IPv4Address | None) -> str:
+    """ "a loopback address in disguise (127.0.0.1)": an address wrapping a refused one."""
+    return gettext("%(why)s in disguise (%(address)s)") % {"why": why, "address": inner}
 
 
 _NUMBER = re.compile(r"^(0x[0-9a-f]*|[0-9]+)$", re.IGNORECASE)
@@ -188,7 +200,7 @@ def _getaddrinfo(host: str, port: int, timeout: float) -> list[str]:
     if not done.wait(timeout):
         raise TimeoutError(f"{host} took too long to resolve")
     if "error" in answer:
-        raise Refused(f"{host} cannot be found.")
+        raise Refused(gettext("%(host)s cannot be found.") % {"host": host})
     infos = answer["infos"]
     assert isinstance(infos, list)
     return [str(info[4][0]) for info in infos]
@@ -197,19 +209,21 @@ def _getaddrinfo(host: str, port: int, timeout: float) -> list[str]:
 def _split(url: str) -> tuple[str, str, int]:
     """(scheme, host, port) of a URL the server may consider, or :class:`Refused`."""
     if len(url) > MAX_URL:
-        raise Refused(f"The address is too long ({MAX_URL} characters at most).")
+        raise Refused(
+            gettext("The address is too long (%(count)d characters at most).") % {"count": MAX_URL}
+        )
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise Refused("That is not a web address.") from None
+        raise Refused(gettext("That is not a web address.")) from None
     if parts.scheme not in ("http", "https"):
-        raise Refused("The address must start with https:// (or http://).")
+        raise Refused(gettext("The address must start with https:// (or http://)."))
     host = parts.hostname
     if not host:
-        raise Refused("The address has no host.")
+        raise Refused(gettext("The address has no host."))
     if parts.username or parts.password:
-        raise Refused("The address must not hold a user name or password.")
+        raise Refused(gettext("The address must not hold a user name or password."))
     return parts.scheme, host, port or (443 if parts.scheme == "https" else 80)
 
 
@@ -230,7 +244,10 @@ def resolve_public(url: str, *, timeout: float = RESOLVE_SECONDS) -> list[IP]:
     for ip in found:
         why = refused_address(ip)
         if why is not None:
-            raise Refused(f"{shown} is {why}: the server only sends to public addresses.")
+            raise Refused(
+                gettext("%(host)s is %(why)s: the server only sends to public addresses.")
+                % {"host": shown, "why": why}
+            )
     return list(dict.fromkeys(found))
 
 
@@ -241,7 +258,9 @@ def problem_with(url: str) -> str | None:
     except Refused as refused:
         return str(refused)
     except TimeoutError:
-        return f"{urlsplit(url).hostname} cannot be found (its name server does not answer)."
+        return gettext("%(host)s cannot be found (its name server does not answer).") % {
+            "host": urlsplit(url).hostname
+        }
     return None
 
 

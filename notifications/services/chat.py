@@ -15,6 +15,8 @@ it into the target's own messages, split within its size limits:
 
 A digest too long for one message becomes several (``part 2 of 3`` in the title): each is
 its own outbox row, so each is delivered, retried and logged on its own.
+
+The words are made in the active language: ``outbox`` calls here in the club's.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+
+from django.utils.translation import gettext, ngettext, pgettext
 
 from core.events import EventKind
 from core.models import Event
@@ -58,17 +62,23 @@ def digest(event: Event, tournament: Tournament, url: str) -> Digest:
     """The event as a channel reads it."""
     number = event.payload.get("round")
     if event.kind == EventKind.ROUND_PAIRED and isinstance(number, int):
-        return Digest(
-            f"{tournament.name}: round {number} pairings", url, _pairings(tournament, number)
-        )
+        title = pgettext("round", "%(tournament)s: round %(round)d pairings") % {
+            "tournament": tournament.name,
+            "round": number,
+        }
+        return Digest(title, url, _pairings(tournament, number))
     if event.kind == EventKind.ROUND_COMPLETE and isinstance(number, int):
         lines = _standings(tournament)
-        title = f"{tournament.name}: round {number} is complete"
-        return Digest(title + (": standings" if lines else ""), url, lines)
+        named = {"tournament": tournament.name, "round": number}
+        if lines:
+            title = pgettext("round", "%(tournament)s: round %(round)d is complete: standings")
+        else:
+            title = pgettext("round", "%(tournament)s: round %(round)d is complete")
+        return Digest(title % named, url, lines)
     if event.kind == EventKind.TOURNAMENT_FINISHED:
         rows = final_placements(tournament)
         first = champion(rows)
-        lines = [f"Champion: {first.name}"] if first is not None else []
+        lines = [gettext("Champion: %(name)s") % {"name": first.name}] if first is not None else []
         lines += [
             f"{ordinal(r.place)}  {r.registration.name}  ({r.record})"
             if r.record
@@ -76,14 +86,23 @@ def digest(event: Event, tournament: Tournament, url: str) -> Digest:
             for r in rows[:TOP]
         ]
         if len(rows) > TOP:
-            lines.append(f"… and {len(rows) - TOP} more on the site.")
-        return Digest(f"{tournament.name} is over: final results", url, lines)
+            lines.append(_more(len(rows) - TOP))
+        title = gettext("%(tournament)s is over: final results") % {"tournament": tournament.name}
+        return Digest(title, url, lines)
     return Digest(titled(tournament, event.message), url)
 
 
 def titled(tournament: Tournament, message: str) -> str:
     """ "Draft Night: round 1 started", but never "Draft Night: Draft Night has started"."""
-    return message if tournament.name in message else f"{tournament.name}: {message}"
+    if tournament.name in message:
+        return message
+    return gettext("%(tournament)s: %(said)s") % {"tournament": tournament.name, "said": message}
+
+
+def _more(count: int) -> str:
+    return ngettext(
+        "… and %(count)d more on the site.", "… and %(count)d more on the site.", count
+    ) % {"count": count}
 
 
 def _pairings(tournament: Tournament, number: int) -> list[str]:
@@ -98,13 +117,18 @@ def _pairings(tournament: Tournament, number: int) -> list[str]:
         seats = getattr(match, "pod_seats", [])
         if seats:
             names = ", ".join(s.registration.name for s in seats)
-            lines.append(f"Table {match.table}: {names}")
+            lines.append(
+                gettext("Table %(table)s: %(players)s") % {"table": match.table, "players": names}
+            )
         elif match.b is None:
-            lines.append(f"Bye: {match.a.name}")
+            lines.append(gettext("Bye: %(name)s") % {"name": match.a.name})
         else:
-            lines.append(f"Table {match.table}: {match.a.name} v {match.b.name}")
+            lines.append(
+                gettext("Table %(table)s: %(a)s v %(b)s")
+                % {"table": match.table, "a": match.a.name, "b": match.b.name}
+            )
     if len(matches) > MAX_TABLES:
-        lines.append("… more tables on the site.")
+        lines.append(gettext("… more tables on the site."))
     return lines
 
 
@@ -116,11 +140,16 @@ def _standings(tournament: Tournament) -> list[str]:
     table = tournament_standings(tournament)
     rows = table.rows()
     lines = [
-        f"{row.rank}. {reg.name}: {row.points} point{'s' if row.points != 1 else ''} ({row.record})"
+        ngettext(
+            "%(rank)s. %(name)s: %(points)d point (%(record)s)",
+            "%(rank)s. %(name)s: %(points)d points (%(record)s)",
+            row.points,
+        )
+        % {"rank": row.rank, "name": reg.name, "points": row.points, "record": row.record}
         for row, reg in rows[:TOP]
     ]
     if len(rows) > TOP:
-        lines.append(f"… and {len(rows) - TOP} more on the site.")
+        lines.append(_more(len(rows) - TOP))
     return lines
 
 
@@ -145,7 +174,11 @@ def _chunks(lines: list[str], limit: int) -> list[str]:
 
 
 def _titled(title: str, index: int, total: int, limit: int) -> str:
-    suffix = f" (part {index} of {total})" if total > 1 else ""
+    suffix = (
+        gettext(" (part %(index)d of %(total)d)") % {"index": index, "total": total}
+        if total > 1
+        else ""
+    )
     room = limit - len(suffix)
     head = title if len(title) <= room else title[: room - 1] + "…"
     return head + suffix
@@ -212,7 +245,12 @@ def slack_messages(d: Digest) -> list[dict[str, Any]]:
         blocks.append(
             {
                 "type": "context",
-                "elements": [{"type": "mrkdwn", "text": f"<{d.url}|Open on the site>"}],
+                "elements": [
+                    {
+                        "type": "mrkdwn",
+                        "text": f"<{d.url}|{slack_escape(gettext('Open on the site'))}>",
+                    }
+                ],
             }
         )
         messages.append({"text": slack_escape(title), "blocks": blocks})

@@ -14,22 +14,28 @@ and the club's webhooks. One row per recipient and channel, bulk-inserted with
 ``ignore_conflicts`` on the unique ``key``, so fanning an event out twice queues nothing
 twice. A fixed number of queries per event, whatever the number of players.
 
+Words are made here, at fan-out, and kept in the row's ``message``: each person's in their
+own language (their profile's; else the club's; else the site's), the event's own words
+(``event.message``) included; the club's webhooks and chat posts in the club's language.
+
 Delivery is ``delivery``'s: an outbox row is sent there.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, pgettext
 
-from core import compiled
+from core import compiled, languages
 from core.events import EventKind
 from core.locks import for_update
 from core.models import Event
@@ -189,13 +195,19 @@ def fan_out(event: Event, *, shared: _Shared | None = None) -> int:
     webhooks = [
         w for w in shared.club_webhooks(tournament.club_id) if not w.topics or topic in w.topics
     ]
-    chats = _chat_messages(event, tournament, {w.format for w in webhooks})
+    chats: dict[str, list[dict[str, Any]]] = {}
+    said: dict[str, Any] = {}
+    if webhooks:
+        # A club's channels are told in the club's language.
+        with translation.override(_language(None, tournament)):
+            chats = _chat_messages(event, tournament, {w.format for w in webhooks})
+            said = _webhook_message(event, tournament)
     for webhook in webhooks:
         # A chat target's post may take several messages (Discord's and Slack's size
         # limits): a row each, so each is delivered, retried and logged on its own.
         parts: list[dict[str, Any] | None] = [*chats.get(webhook.format, [])] or [None]
         for number, part in enumerate(parts, start=1):
-            message = _webhook_message(event, tournament)
+            message = dict(said)
             if part is not None:
                 message["chat"] = part
             rows.append(
@@ -261,11 +273,25 @@ def _webhook_message(event: Event, tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def _members(reg: Registration | None) -> list[Any]:
-    """The users who play for an entrant (guests have none)."""
+def _language(player: Player | None, tournament: Tournament) -> str:
+    """The language a person is told in: their own (their profile's), else the club's,
+    else the site's. ``player`` None: the club's channels (webhooks, chat posts)."""
+    for code in (getattr(player, "language", ""), tournament.club.language):
+        found = languages.supported(code)
+        if found:
+            return found
+    return str(settings.LANGUAGE_CODE)
+
+
+#: A person's subject and line, made in the language active when it is called.
+Words = Callable[[], tuple[str, str]]
+
+
+def _members(reg: Registration | None) -> list[tuple[Any, Player]]:
+    """The users who play for an entrant, each with their player (guests have no user)."""
     if reg is None:
         return []
-    return [p.user for p in reg.members if getattr(p, "user_id", None)]
+    return [(p.user, p) for p in reg.members if getattr(p, "user_id", None)]
 
 
 def _match_with_players(match_id: int) -> QuerySet[Match]:
@@ -280,15 +306,23 @@ def _reported_sides(match_id: int) -> QuerySet[ResultReport, str]:
 
 
 def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Personal]:
-    """Who the event concerns, each with their own line (a fixed number of queries)."""
+    """Who the event concerns, each with their own line in their own language (a fixed
+    number of queries: the players come with the users)."""
     name = tournament.name
     base = f"/tournaments/{tournament.pk}"
     number = event.payload.get("round")
     people: list[Personal] = []
     match: Match | None
 
-    def add(users: Iterable[Any], subject: str, body: str, url: str) -> None:
-        for user in users:
+    def add(users: Iterable[tuple[Any, Player | None]], words: Words, url: str) -> None:
+        """Each user told ``words``, made once for each language among them."""
+        made: dict[str, tuple[str, str]] = {}
+        for user, player in users:
+            language = _language(player, tournament)
+            if language not in made:
+                with translation.override(language):
+                    made[language] = words()
+            subject, body = made[language]
             people.append(Personal(user.pk, user.email or "", subject, body, _link(url)))
 
     if topic in (Topic.ROUND_PAIRED, Topic.ROUND_STARTED, Topic.TIME_WARNING, Topic.TIME_CALLED):
@@ -302,8 +336,12 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
                 match.status == MatchStatus.CONFIRMED and not match.overdue
             ):
                 continue  # finished: the clock is no longer their business
-            for reg, line in _lines(match, number, topic):
-                add(_members(reg), f"{name}: round {number}", line, f"{base}/matches/{match.pk}/")
+            for reg in _entrants(match):
+                add(
+                    _members(reg),
+                    partial(_round_words, name, match, reg, number, topic),
+                    f"{base}/matches/{match.pk}/",
+                )
     elif topic in (Topic.RESULT_TO_CONFIRM, Topic.DISPUTE_RESOLVED):
         match_id = event.payload.get("match")
         found = (
@@ -315,6 +353,7 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
         if match is None or match.b is None:
             return []
         url = f"{base}/matches/{match.pk}/"
+        played = match.round.number
         if topic == Topic.RESULT_TO_CONFIRM:
             reported = set(compiled.rows("outbox.reported_sides", _reported_sides, match.pk))
             other = match.b if reported == {ReportSide.A} else match.a
@@ -323,37 +362,52 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
             reporter = match.a if other is match.b else match.b
             add(
                 _members(other),
-                f"{name}: confirm your result",
-                f"{reporter.name} reported your round {match.round.number} match: confirm it, "
-                "or enter what you played.",
+                lambda: (
+                    gettext("%(tournament)s: confirm your result") % {"tournament": name},
+                    pgettext(
+                        "round",
+                        "%(reporter)s reported your round %(round)s match: confirm it, "
+                        "or enter what you played.",
+                    )
+                    % {"reporter": reporter.name, "round": played},
+                ),
                 url,
             )
         else:
             for reg in (match.a, match.b):
                 add(
                     _members(reg),
-                    f"{name}: your match was decided",
-                    f"A judge decided your round {match.round.number} match: {event.message}",
+                    lambda: (
+                        gettext("%(tournament)s: your match was decided") % {"tournament": name},
+                        pgettext("round", "A judge decided your round %(round)s match: %(result)s")
+                        % {"round": played, "result": event.message},
+                    ),
                     url,
                 )
     elif topic == Topic.DRAFT_STARTED:
         ids = [i for i in event.payload.get("players", []) if isinstance(i, int)][:64]
         drafters = Player.objects.filter(pk__in=ids, user__isnull=False).select_related("user")
         add(
-            [p.user for p in drafters],
-            f"{name}: your draft starts",
-            f"Draft pod {event.payload.get('number')} has started: your first pack is waiting.",
+            [(p.user, p) for p in drafters],
+            lambda: (
+                gettext("%(tournament)s: your draft starts") % {"tournament": name},
+                gettext("Draft pod %(pod)s has started: your first pack is waiting.")
+                % {"pod": event.payload.get("number")},
+            ),
             f"/drafts/{event.payload.get('pod')}/",
         )
     elif topic == Topic.JUDGE_CALLED:
         # The club's judges (organisers and owners judge too), by their own choices.
         judges = Membership.objects.filter(
             club_id=tournament.club_id, role__in=JUDGING_ROLES
-        ).select_related("user")
+        ).select_related("user__player")
         add(
-            [m.user for m in judges],
-            f"{name}: a judge is called to table {event.payload.get('table')}",
-            f"{event.message}. Take the call on the results grid.",
+            [(m.user, getattr(m.user, "player", None)) for m in judges],
+            lambda: (
+                gettext("%(tournament)s: a judge is called to table %(table)s")
+                % {"tournament": name, "table": event.payload.get("table")},
+                gettext("%(call)s. Take the call on the results grid.") % {"call": event.message},
+            ),
             f"{base}/matches/{event.payload.get('match')}/",
         )
     elif topic == Topic.TOURNAMENT_FINISHED:
@@ -364,37 +418,64 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
         for reg in regs:
             add(
                 _members(reg),
-                f"{name} is over",
-                f"{name} is over: see the final standings.",
+                lambda: (
+                    gettext("%(tournament)s is over") % {"tournament": name},
+                    gettext("%(tournament)s is over: see the final standings.")
+                    % {"tournament": name},
+                ),
                 f"{base}/standings/",
             )
     return people
 
 
-def _lines(match: Match, number: Any, topic: Topic) -> list[tuple[Registration, str]]:
-    """Each entrant of the match with the line they are told."""
+def _entrants(match: Match) -> list[Registration]:
+    """The match's entrants: a pod's every seat, else ``a`` and ``b`` (none for a bye)."""
     seats = getattr(match, "pod_seats", [])
+    if seats:
+        return [s.registration for s in seats]
+    return [match.a] if match.b is None else [match.a, match.b]
+
+
+def _round_words(
+    name: str, match: Match, reg: Registration, number: Any, topic: Topic
+) -> tuple[str, str]:
+    """An entrant's subject and line about their round, in the active language."""
+    subject = pgettext("round", "%(tournament)s: round %(round)s") % {
+        "tournament": name,
+        "round": number,
+    }
+    return subject, _line(match, reg, number, topic)
+
+
+def _line(match: Match, reg: Registration, number: Any, topic: Topic) -> str:
+    """The line an entrant of the match is told, in the active language."""
     if topic == Topic.ROUND_STARTED:
-        what = f"Round {number} has started: go to table {match.table}."
-    elif topic == Topic.TIME_WARNING:
-        what = f"10 minutes left in round {number}."
-    elif topic == Topic.TIME_CALLED:
-        what = f"Time is called in round {number}: finish the game round you are playing."
-    else:
-        what = ""
-    if seats:  # a pod: every seat
-        regs = [s.registration for s in seats]
-        out = []
-        for reg in regs:
-            others = ", ".join(r.name for r in regs if r.pk != reg.pk)
-            out.append((reg, what or f"Round {number}: table {match.table}, with {others}."))
-        return out
+        return pgettext("round", "Round %(round)s has started: go to table %(table)s.") % {
+            "round": number,
+            "table": match.table,
+        }
+    if topic == Topic.TIME_WARNING:
+        return pgettext("round", "10 minutes left in round %(round)s.") % {"round": number}
+    if topic == Topic.TIME_CALLED:
+        return pgettext(
+            "round", "Time is called in round %(round)s: finish the game round you are playing."
+        ) % {"round": number}
+    seats = getattr(match, "pod_seats", [])
+    if seats:  # a pod: every other seat
+        others = ", ".join(s.registration.name for s in seats if s.registration.pk != reg.pk)
+        return pgettext("round", "Round %(round)s: table %(table)s, with %(players)s.") % {
+            "round": number,
+            "table": match.table,
+            "players": others,
+        }
     if match.b is None:
-        return [(match.a, what or f"Round {number}: you have the bye.")]
-    return [
-        (match.a, what or f"Round {number}: table {match.table} vs {match.b.name}."),
-        (match.b, what or f"Round {number}: table {match.table} vs {match.a.name}."),
-    ]
+        return pgettext("round", "Round %(round)s: you have the bye.") % {"round": number}
+    opponent = match.b if reg is match.a else match.a
+    return pgettext("round", "Round %(round)s: table %(table)s vs %(opponent)s.") % {
+        "round": number,
+        "table": match.table,
+        "opponent": opponent.name,
+    }
 
 
 def _personal_rows(

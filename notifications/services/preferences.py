@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.auth import AnyUser, require_user
 from core.errors import InvalidInput
@@ -31,7 +32,8 @@ def _topics(values: Iterable[object], field: str) -> list[str]:
     unknown = [v for v in chosen if v not in PLAYER_TOPICS]
     if unknown:
         raise InvalidInput(
-            f"Unknown topic {unknown[0][:40]!r}: choose among {', '.join(PLAYER_TOPICS)}.",
+            gettext("Unknown topic %(topic)s: choose among %(topics)s.")
+            % {"topic": repr(unknown[0][:40]), "topics": ", ".join(PLAYER_TOPICS)},
             code="unknown_topic",
             field=field,
         )

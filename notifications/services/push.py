@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.auth import AnyUser, require_user
 from core.errors import InvalidInput, NotFound
@@ -56,7 +57,9 @@ def _key(value: object, *, name: str, size: int) -> str:
         raw = b""
     if len(raw) != size:
         raise InvalidInput(
-            f"The subscription's {name} key is not a valid key.", code="invalid_key", field=name
+            gettext("The subscription's %(name)s key is not a valid key.") % {"name": name},
+            code="invalid_key",
+            field=name,
         )
     return text
 
@@ -84,4 +87,6 @@ def unsubscribe(*, actor: AnyUser, endpoint: str) -> None:
     user = require_user(actor)
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint.strip()).delete()
     if not deleted:
-        raise NotFound("You have no push subscription at that address.", code="no_subscription")
+        raise NotFound(
+            gettext("You have no push subscription at that address."), code="no_subscription"
+        )

@@ -112,7 +112,8 @@ def webhook_body(row: Notification) -> dict[str, object]:
         "id": row.key,
         "event": event.kind,
         "topic": row.topic,
-        "message": event.message,
+        # The event's words as made at fan-out, in the club's language (``outbox``).
+        "message": row.message.get("body") or event.message,
         "payload": event.payload,
         "tournament": row.message.get("tournament"),
         "url": row.message.get("url"),

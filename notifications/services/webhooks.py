@@ -8,6 +8,7 @@ import secrets
 from collections.abc import Iterable
 
 from django.db import transaction
+from django.utils.translation import gettext, ngettext
 
 from core.audit import record_audit
 from core.auth import AnyUser
@@ -31,7 +32,8 @@ def _topics(values: Iterable[object]) -> list[str]:
     unknown = [v for v in chosen if v not in Topic.values]
     if unknown:
         raise InvalidInput(
-            f"Unknown topic {unknown[0][:40]!r}: choose among {', '.join(Topic.values)}.",
+            gettext("Unknown topic %(topic)s: choose among %(topics)s.")
+            % {"topic": repr(unknown[0][:40]), "topics": ", ".join(Topic.values)},
             code="unknown_topic",
             field="topics",
         )
@@ -41,7 +43,9 @@ def _topics(values: Iterable[object]) -> list[str]:
 def _format(value: str) -> str:
     if value not in WebhookFormat.values:
         raise InvalidInput(
-            "Choose the JSON, Discord or Slack format.", code="invalid_choice", field="format"
+            gettext("Choose the JSON, Discord or Slack format."),
+            code="invalid_choice",
+            field="format",
         )
     return value
 
@@ -69,7 +73,12 @@ def add_webhook(
     # their twenty-first webhook at the same instant is not worth a lock.
     if Webhook.objects.filter(club=club).count() >= MAX_PER_CLUB:
         raise Conflict(
-            f"A club has at most {MAX_PER_CLUB} webhooks: remove one first.",
+            ngettext(
+                "A club has at most %(count)d webhook: remove one first.",
+                "A club has at most %(count)d webhooks: remove one first.",
+                MAX_PER_CLUB,
+            )
+            % {"count": MAX_PER_CLUB},
             code="too_many_webhooks",
         )
     hook.save()

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
@@ -35,7 +36,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
                 email_topics=request.POST.getlist("email")[:20],
                 push_topics=request.POST.getlist("push")[:20],
             ),
-            "Your notification settings are saved.",
+            gettext("Your notification settings are saved."),
         )
         return redirect("notification-settings")
     user = require_user(request.user)  # login_required: always an account here
@@ -81,7 +82,7 @@ def club_webhooks(request: HttpRequest, slug: str) -> HttpResponse:
                 format=request.POST.get("format", WebhookFormat.JSON)[:10],
                 topics=request.POST.getlist("topics")[:20],
             ),
-            "Webhook added: every event of the club's tournaments goes to it.",
+            gettext("Webhook added: every event of the club's tournaments goes to it."),
         )
         if hook is not None:
             return redirect("club-webhooks", slug=club.slug)
@@ -108,7 +109,9 @@ def webhook_action(request: HttpRequest, slug: str, pk: int, action: str) -> Htt
     hook = get_object_or_404(Webhook, club=club, pk=pk)
     if action == "remove":
         run_action(
-            request, lambda: webhooks.remove_webhook(actor=request.user, webhook=hook), "Removed."
+            request,
+            lambda: webhooks.remove_webhook(actor=request.user, webhook=hook),
+            gettext("Removed."),
         )
     elif action in ("pause", "resume"):
         run_action(
@@ -116,14 +119,14 @@ def webhook_action(request: HttpRequest, slug: str, pk: int, action: str) -> Htt
             lambda: webhooks.change_webhook(
                 actor=request.user, webhook=hook, active=action == "resume"
             ),
-            "Paused." if action == "pause" else "Sending again.",
+            gettext("Paused.") if action == "pause" else gettext("Sending again."),
         )
     elif action == "secret":
         run_action(
             request,
             lambda: webhooks.change_webhook(actor=request.user, webhook=hook, new_secret=True),
-            "A new secret is made: give it to the receiver.",
+            gettext("A new secret is made: give it to the receiver."),
         )
     else:
-        messages.error(request, "Unknown action.")
+        messages.error(request, gettext("Unknown action."))
     return redirect("club-webhooks", slug=club.slug)

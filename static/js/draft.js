@@ -4,6 +4,16 @@
 // lists them), never by card code: a pack may hold two copies of a card (two 7H).
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/, loaded before this file by the
+  // page), looked up when said; English as written if the catalogue did not load.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function ngettext(one, many, count) {
+    return window.ngettext ? window.ngettext(one, many, count) : (count === 1 ? one : many);
+  }
+  function interpolate(format, values) {
+    if (window.interpolate) return window.interpolate(format, values, true);
+    return format.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  }
   var root = document.getElementById("draft");
   if (!root) return;
   var podId = root.dataset.pod, mode = root.dataset.mode;
@@ -37,7 +47,12 @@
     render();
   }
 
-  var PAUSED_TAP = "The draft is paused: nothing was picked. Tap again when the organiser resumes it.";
+  function pausedTap() {
+    return gettext("The draft is paused: nothing was picked. Tap again when the organiser resumes it.");
+  }
+  // The pick's help without its clock (the clock is added every second), or null.
+  var pickHelp = null;
+  function timeLeft(deadline) { return interpolate(gettext("Time left: %(time)s"), { time: countdown(deadline) }); }
 
   function showError(text) {
     var box = $("draft-error");
@@ -57,15 +72,15 @@
     live = window.Live.open({
       path: "/ws/drafts/" + podId + "/",
       heartbeat: { type: "snapshot" },
-      onOpen: function () { setConnection("Live"); },
+      onOpen: function () { setConnection(gettext("Live")); },
       onMessage: function (message) {
         if (message.type === "snapshot") apply(message);
         else if (message.type === "error") { sentPick = null; showError(message.detail); }
         else if (message.type === "ack") showError("");
       },
-      onDown: function () { setConnection("Connection lost: updating every few seconds, reconnecting…"); },
+      onDown: function () { setConnection(gettext("Connection lost: updating every few seconds, reconnecting…")); },
       // 4403: the user's role or session no longer lets them see the draft (told why).
-      onGone: function () { setConnection("You may no longer see this draft: reload the page."); },
+      onGone: function () { setConnection(gettext("You may no longer see this draft: reload the page.")); },
       poll: poll,
       resync: function () { live.send({ type: "snapshot" }); }
     });
@@ -83,16 +98,16 @@
                  headers: { "Content-Type": "application/json", "X-CSRFToken": csrf } })
       .then(function (r) { return r.json().then(function (data) { return [r.ok, data]; }); })
       .then(function (pair) {
-        if (!pair[0]) { if (message.type === "pick") sentPick = null; showError(pair[1].detail || "That did not work."); }
+        if (!pair[0]) { if (message.type === "pick") sentPick = null; showError(pair[1].detail || gettext("That did not work.")); }
         else { showError(""); if (pair[1].snapshot) apply(pair[1].snapshot); else poll(); }
-      }).catch(function () { showError("No connection: try again in a moment."); });
+      }).catch(function () { showError(gettext("No connection: try again in a moment.")); });
   }
 
   function tap(position) {
     var you = snap && snap.you;
     if (snap && snap.status === "paused") {
       // Say so instead of ignoring the tap: nothing is sent while the draft is paused.
-      showError(PAUSED_TAP);
+      showError(pausedTap());
       return;
     }
     if (!you || !you.pack || snap.status !== "running") return;
@@ -119,10 +134,13 @@
 
   function render() {
     if (!snap) return;
-    if (snap.status !== "paused" && $("draft-error").textContent === PAUSED_TAP) showError("");
-    var statusText = { ready: "Waiting for the organiser to start.", running: "Drafting.",
-                       paused: "Paused by the organiser.", finished: "The draft is over." }[snap.status];
-    $("status-line").textContent = "Pod " + snap.number + ": " + statusText + " " + snap.pack_size + " cards each; the first pick of a pack keeps 2.";
+    if (snap.status !== "paused" && $("draft-error").textContent === pausedTap()) showError("");
+    var statusText = { ready: gettext("Waiting for the organiser to start."), running: gettext("Drafting."),
+                       paused: gettext("Paused by the organiser."), finished: gettext("The draft is over.") }[snap.status];
+    $("status-line").textContent = interpolate(ngettext(
+      "Pod %(number)s: %(status)s %(count)s card each; the first pick of a pack keeps 2.",
+      "Pod %(number)s: %(status)s %(count)s cards each; the first pick of a pack keeps 2.",
+      snap.pack_size), { number: snap.number, status: statusText, count: snap.pack_size });
     if (mode === "pick" && snap.you) renderPick(snap.you);
     renderSeats();
     if (mode !== "pick") renderPools();
@@ -131,10 +149,15 @@
 
   function renderPick(you) {
     var cards = $("pack-cards"); cards.innerHTML = "";
+    pickHelp = null;
     if (you.pack && snap.status !== "finished") {
-      $("pack-title").textContent = "Pack " + (you.pack.id + 1) + ", pick " + you.pack.pick;
-      $("pick-help").textContent = "Keep " + you.pack.keep + (you.pack.keep > 1 ? " cards" : " card") +
-        ". Tap to highlight, tap a highlighted card again to pick." + (you.deadline ? " Time left: " + countdown(you.deadline) : "");
+      $("pack-title").textContent = interpolate(gettext("Pack %(pack)s, pick %(pick)s"), { pack: you.pack.id + 1, pick: you.pack.pick });
+      var help = interpolate(ngettext(
+        "Keep %(count)s card. Tap to highlight, tap a highlighted card again to pick.",
+        "Keep %(count)s cards. Tap to highlight, tap a highlighted card again to pick.",
+        you.pack.keep), { count: you.pack.keep });
+      if (you.deadline) pickHelp = help;
+      $("pick-help").textContent = you.deadline ? help + " " + timeLeft(you.deadline) : help;
       you.pack.cards.forEach(function (card, position) {
         var chosen = selected.indexOf(position) >= 0;
         var b = el("button", { type: "button", "class": "card-pick" + (chosen ? " selected" : ""), "data-card": card,
@@ -145,30 +168,34 @@
         cards.appendChild(b);
       });
     } else if (snap.status === "ready") {
-      $("pack-title").textContent = "The draft has not started yet";
-      $("pick-help").textContent = "Your pack appears here when the organiser starts the draft.";
+      $("pack-title").textContent = gettext("The draft has not started yet");
+      $("pick-help").textContent = gettext("Your pack appears here when the organiser starts the draft.");
     } else if (snap.status === "finished") {
-      $("pack-title").textContent = "Your draft is complete";
+      $("pack-title").textContent = gettext("Your draft is complete");
       $("pick-help").textContent = "";
     } else {
       // Say who holds the pack this seat waits for (the snapshot's public waiting_on).
       var me = seatAt(you.seat), holder = me && me.waiting_on !== null && me.waiting_on !== undefined ? seatAt(me.waiting_on) : null;
-      $("pack-title").textContent = "Waiting for the next pack";
-      $("pick-help").textContent = holder ? seatName(holder) + " is picking from it now." : "";
+      $("pack-title").textContent = gettext("Waiting for the next pack");
+      $("pick-help").textContent = holder ? interpolate(gettext("%(seat)s is picking from it now."), { seat: seatName(holder) }) : "";
     }
     if (snap.status === "paused") {
-      $("pick-help").textContent = "The organiser paused the draft: picks wait until it resumes.";
+      pickHelp = null;
+      $("pick-help").textContent = gettext("The organiser paused the draft: picks wait until it resumes.");
     }
     // Once the draft is over, where packs pass no longer matters.
     $("neighbours-line").textContent = snap.status === "finished" ? "" : neighbours(you.seat);
     $("queue-line").textContent = you.queued
-      ? you.queued + (you.queued === 1 ? " more pack waiting for you" : " more packs waiting for you")
+      ? interpolate(ngettext("%(count)s more pack waiting for you", "%(count)s more packs waiting for you", you.queued), { count: you.queued })
       : "";
     // A team event: every player drafts at a seat of their own; say where the teammate sits
     // (never what they hold: the snapshot does not have it).
     var team = $("team-line"), mates = you.teammates || [];
     team.hidden = !you.team;
-    team.textContent = you.team ? "You draft for " + you.team + (mates.length ? "; your teammate sits at seat " + mates.map(function (p) { return p + 1; }).join(", ") + "." : ".") : "";
+    team.textContent = !you.team ? "" : mates.length
+      ? interpolate(gettext("You draft for %(team)s; your teammate sits at seat %(seats)s."), {
+          team: you.team, seats: mates.map(function (p) { return p + 1; }).join(", ") })
+      : interpolate(gettext("You draft for %(team)s."), { team: you.team });
     var pool = $("pool-cards"); pool.innerHTML = "";
     Cards.sorted(you.pool, poolSort).forEach(function (card) { pool.appendChild(Cards.element(card, { size: "small" })); });
     $("pool-count").textContent = you.pool.length;
@@ -182,7 +209,7 @@
     return null;
   }
 
-  function seatName(seat) { return seat.name + " (seat " + (seat.position + 1) + ")"; }
+  function seatName(seat) { return interpolate(gettext("%(name)s (seat %(seat)s)"), { name: seat.name, seat: seat.position + 1 }); }
 
   // "Packs pass left: you pass to Bruno (seat 3) and get yours from Ada (seat 1)."
   function neighbours(position) {
@@ -191,9 +218,11 @@
     var step = snap.direction === "right" ? -1 : 1;
     var to = seatAt((position + step + n) % n), from = seatAt((position - step + n) % n);
     if (!to || !from) return "";
-    var way = snap.direction === "right" ? "right" : "left";
-    if (to === from) return "Packs pass back and forth between you and " + seatName(to) + ".";
-    return "Packs pass " + way + ": you pass to " + seatName(to) + " and get yours from " + seatName(from) + ".";
+    if (to === from) return interpolate(gettext("Packs pass back and forth between you and %(seat)s."), { seat: seatName(to) });
+    var words = snap.direction === "right"
+      ? gettext("Packs pass right: you pass to %(to)s and get yours from %(from)s.")
+      : gettext("Packs pass left: you pass to %(to)s and get yours from %(from)s.");
+    return interpolate(words, { to: seatName(to), from: seatName(from) });
   }
 
   function renderSeats() {
@@ -201,13 +230,13 @@
     snap.seats.forEach(function (seat) {
       var tr = el("tr");
       tr.appendChild(el("td", {}, String(seat.position + 1)));
-      tr.appendChild(el("td", {}, seat.name + (seat.auto ? " (auto-pick)" : "")));
+      tr.appendChild(el("td", {}, seat.auto ? interpolate(gettext("%(name)s (auto-pick)"), { name: seat.name }) : seat.name));
       tr.appendChild(el("td", {}, seat.picks + " / " + snap.picks_per_pack));
-      var waiting = seat.queued ? String(seat.queued) : (seat.waiting_on !== null && seat.waiting_on !== undefined ? "0 (waiting on seat " + (seat.waiting_on + 1) + ")" : "0");
+      var waiting = seat.queued ? String(seat.queued) : (seat.waiting_on !== null && seat.waiting_on !== undefined ? interpolate(gettext("0 (waiting on seat %(seat)s)"), { seat: seat.waiting_on + 1 }) : "0");
       tr.appendChild(el("td", {}, waiting));
       tr.appendChild(el("td", { "class": "countdown-cell", "data-deadline": seat.deadline || "" }, countdown(seat.deadline)));
       if (mode === "control") {
-        var td = el("td"), b = el("button", { type: "button", "class": "small secondary" }, seat.auto ? "Give back" : "Auto-pick");
+        var td = el("td"), b = el("button", { type: "button", "class": "small secondary" }, seat.auto ? gettext("Give back") : gettext("Auto-pick"));
         b.addEventListener("click", function () { send({ type: "auto", seat: seat.position, on: !seat.auto }); });
         if (snap.status !== "finished") td.appendChild(b);
         tr.appendChild(td);
@@ -224,9 +253,9 @@
     snap.seats.forEach(function (seat) {
       if (!seat.pool) return;
       var p = el("p"), row = el("span", { "class": "card-row" });
-      p.appendChild(el("strong", {}, seat.name + ": "));
+      p.appendChild(el("strong", {}, interpolate(gettext("%(name)s:"), { name: seat.name }) + " "));
       seat.pool.forEach(function (c) { row.appendChild(Cards.element(c, { size: "small" })); });
-      if (!seat.pool.length) row.appendChild(el("span", { "class": "muted" }, "no card yet"));
+      if (!seat.pool.length) row.appendChild(el("span", { "class": "muted" }, gettext("no card yet")));
       p.appendChild(row);
       box.appendChild(p);
     });
@@ -250,7 +279,7 @@
   document.querySelectorAll("#controls [data-action]").forEach(function (button) {
     button.addEventListener("click", function () {
       var action = button.dataset.action;
-      if (action === "end" && !confirm("End the draft now? The server picks for every seat.")) return;
+      if (action === "end" && !confirm(gettext("End the draft now? The server picks for every seat."))) return;
       if (action === "start") { send({ type: "start" }); return; }
       send({ type: action });
     });
@@ -258,9 +287,8 @@
 
   setInterval(function () {
     document.querySelectorAll(".countdown-cell").forEach(function (td) { td.textContent = countdown(td.dataset.deadline); });
-    if (mode === "pick" && snap && snap.you && snap.you.deadline) {
-      var help = $("pick-help");
-      if (help.textContent) help.textContent = help.textContent.replace(/Time left: .*$/, "Time left: " + countdown(snap.you.deadline));
+    if (mode === "pick" && snap && snap.you && snap.you.deadline && pickHelp !== null) {
+      $("pick-help").textContent = pickHelp + " " + timeLeft(snap.you.deadline);
     }
   }, 1000);
   apply(JSON.parse($("draft-snapshot").textContent));

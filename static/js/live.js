@@ -26,6 +26,9 @@
 // every change and every (re)connect.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/, loaded before this file by the
+  // page), looked up when said; English as written if the catalogue did not load.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
   // One set of limits for every live page.
   var FIRST_RETRY_MS = 500, MAX_RETRY_MS = 10000;
   var POLL_MS = 5000, QUIET_MS = 20000, DEAD_MS = 60000, CHECK_MS = 5000;
@@ -153,11 +156,11 @@
       path: root.getAttribute("data-live-socket"),
       heartbeat: { type: "ping" },
       onMessage: function (message) {
-        if (message.type === "hello") { show("live", "live"); refresh(); }
+        if (message.type === "hello") { show("live", gettext("live")); refresh(); }
         else if (message.type === "changed") refresh();
       },
-      onDown: function () { show("offline", "reconnecting…"); },
-      onGone: function () { show("offline", "no longer available: reload the page"); },
+      onDown: function () { show("offline", gettext("reconnecting…")); },
+      onGone: function () { show("offline", gettext("no longer available: reload the page")); },
       poll: refresh,
       resync: refresh
     });

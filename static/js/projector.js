@@ -15,6 +15,10 @@
 // whatever the live refreshes in between, and every refresh fetches the page on show.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/, loaded before this file by the
+  // page), looked up when said; English as written if the catalogue did not load.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function pgettext(context, text) { return window.pgettext ? window.pgettext(context, text) : text; }
   var root = document.getElementById("projector-content");
   if (!root) return;
 
@@ -91,8 +95,8 @@
     var left = Math.ceil((ends - (Date.now() + offset)) / 1000);
     var label = clock.querySelector(".pj-clock-label");
     if (left <= 0) {
-      shown.textContent = "TIME";
-      if (label) label.textContent = "time is called";
+      shown.textContent = pgettext("the round's time is up", "TIME");
+      if (label) label.textContent = gettext("time is called");
       clock.classList.add("over");
     } else {
       shown.textContent = format(left);
@@ -148,14 +152,14 @@
       heartbeat: { type: "ping" },
       onMessage: function (message) {
         if (message.type === "hello") {
-          show("live", "live");
+          show("live", gettext("live"));
           refresh(); // a snapshot on every (re)connect: a change may have been missed
         } else if (message.type === "changed") {
           refresh();
         }
       },
-      onDown: function () { show("offline", "reconnecting"); },
-      onGone: function () { show("offline", "not found"); },
+      onDown: function () { show("offline", gettext("reconnecting")); },
+      onGone: function () { show("offline", gettext("not found")); },
       poll: refresh,
       resync: refresh
     });

@@ -7,6 +7,14 @@
 // says where a row went, for screen readers.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/, loaded before this file by the
+  // page), looked up when said; English as written if the catalogue did not load.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(format, values) {
+    if (window.interpolate) return window.interpolate(format, values, true);
+    return format.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  }
+
 
   function rows(list) {
     return Array.prototype.slice.call(list.querySelectorAll(":scope > .reorder-item"));
@@ -31,7 +39,9 @@
     var status = list._status;
     if (!status) return;
     var position = rows(list).indexOf(row) + 1;
-    status.textContent = label(row) + ": position " + position + " of " + rows(list).length;
+    status.textContent = interpolate(gettext("%(name)s: position %(position)s of %(count)s"), {
+      name: label(row), position: position, count: rows(list).length
+    });
   }
 
   function move(list, row, step) {

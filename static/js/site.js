@@ -8,6 +8,10 @@
 //   button on each, a success fading after a while, a refusal staying until closed.
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/, loaded before this file by the
+  // page), looked up when said; English as written if the catalogue did not load.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+
 
   function tick() {
     document.querySelectorAll(".countdown[data-ends-at]").forEach(function (el) {
@@ -44,7 +48,7 @@
       var close = document.createElement("button");
       close.type = "button";
       close.className = "toast-close";
-      close.setAttribute("aria-label", "Close this message");
+      close.setAttribute("aria-label", gettext("Close this message"));
       close.textContent = "×";
       close.addEventListener("click", function () { item.remove(); });
       item.appendChild(close);

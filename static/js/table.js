@@ -12,6 +12,27 @@
 // snapshot's team_split, then the rest; unused turns go to the teammate who is still in).
 (function () {
   "use strict";
+  // Words through Django's JavaScript catalogue (/jsi18n/, loaded before this file by the
+  // page), looked up when said; English as written if the catalogue did not load.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function ngettext(one, many, count) {
+    return window.ngettext ? window.ngettext(one, many, count) : (count === 1 ? one : many);
+  }
+  function interpolate(format, values) {
+    if (window.interpolate) return window.interpolate(format, values, true);
+    return format.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  }
+  function pgettext(context, text) { return window.pgettext ? window.pgettext(context, text) : text; }
+  // Words around an element ("Ana played [7♥]"): the format's %(card)s is where it goes.
+  function around(format, values, node) {
+    var parts = format.split("%(card)s"), out = document.createDocumentFragment();
+    out.appendChild(document.createTextNode(interpolate(parts[0], values)));
+    if (parts.length > 1) {
+      out.appendChild(node);
+      out.appendChild(document.createTextNode(interpolate(parts.slice(1).join(""), values)));
+    }
+    return out;
+  }
   var root = document.getElementById("live-table");
   if (!root) return;
   var tableId = root.dataset.table, mode = root.dataset.mode;
@@ -58,8 +79,11 @@
     });
     if (lost) {
       var there = s.log[lost.number];
-      showError("Your tap for turn " + (lost.number + 1) + " was not counted: " +
-        (there ? there.text + " was recorded first." : "the game round had moved on.") + " The table shows what happened.");
+      showError(there
+        ? interpolate(gettext("Your tap for turn %(turn)s was not counted: %(what)s was recorded first. The table shows what happened."),
+                      { turn: lost.number + 1, what: there.text })
+        : interpolate(gettext("Your tap for turn %(turn)s was not counted: the game round had moved on. The table shows what happened."),
+                      { turn: lost.number + 1 }));
     }
     save();
     render();
@@ -168,10 +192,12 @@
         return p.passed.indexOf(q) < 0 && p.left[q] !== null && p.left[q] !== undefined;
       });
       if (!limited.length) return;
-      line = "Turn limit for " + side.name + ": " + limited.map(function (q, i) {
-        var n = p.left[q];
-        return snap.seats[q].name + ": " + n + (i === 0 ? (n === 1 ? " turn left" : " turns left") : "");
-      }).join(", ");
+      line = interpolate(gettext("Turn limit for %(team)s: %(limits)s"), { team: side.name, limits: limited.map(function (q, i) {
+        var n = p.left[q], values = { name: snap.seats[q].name, count: n };
+        return i === 0
+          ? interpolate(ngettext("%(name)s: %(count)s turn left", "%(name)s: %(count)s turns left", n), values)
+          : interpolate(gettext("%(name)s: %(count)s"), values);
+      }).join(", ") });
     });
     return line;
   }
@@ -180,11 +206,12 @@
   function projectedSeat(p, i) {
     var passed = p.passed.indexOf(i) >= 0, onTurn = p.to_play === i, n = p.left[i], left = "";
     var state = passed
-      ? (onTurn && !snap.pass_is_final ? "Passed · may still play or pass again" : "Passed")
-      : (onTurn ? "On turn" : "Waiting");
+      ? (onTurn && !snap.pass_is_final ? gettext("Passed · may still play or pass again") : gettext("Passed"))
+      : (onTurn ? gettext("On turn") : gettext("Waiting"));
     if (n !== null && n !== undefined && !passed) {
-      left = onTurn && p.infinity ? "Extra turn (infinity rule)" : n + (n === 1 ? " turn left" : " turns left");
-    } else left = snap.limit === null || passed ? "" : "No limit yet";
+      left = onTurn && p.infinity ? gettext("Extra turn (infinity rule)")
+        : interpolate(ngettext("%(count)s turn left", "%(count)s turns left", n), { count: n });
+    } else left = snap.limit === null || passed ? "" : gettext("No limit yet");
     return { state: state, left: left, on_turn: onTurn, near: !passed && n !== null && n !== undefined && n <= 2 };
   }
 
@@ -198,13 +225,16 @@
   function render() {
     if (!snap) return;
     var p = projected();
-    $("game-line").textContent = "Game " + snap.game + ", game round " + snap.game_round;
+    $("game-line").textContent = interpolate(gettext("Game %(game)s, game round %(game_round)s"), { game: snap.game, game_round: snap.game_round });
     var headline = snap.headline;
     if (pending.length && !p.ended && p.to_play !== null) {
       var left = p.left[p.to_play], who = snap.seats[p.to_play].name;
-      headline = p.infinity ? who + "'s turn: the extra turn just granted (no turns left after it)"
-        : who + "'s turn" + (left !== null && left !== undefined ? " · " + left + (left === 1 ? " turn left" : " turns left") : "");
-    } else if (pending.length && p.ended) headline = "Game round over: enter the scores.";
+      headline = p.infinity
+        ? interpolate(gettext("%(name)s's turn: the extra turn just granted (no turns left after it)"), { name: who })
+        : left !== null && left !== undefined
+          ? interpolate(ngettext("%(name)s's turn · %(count)s turn left", "%(name)s's turn · %(count)s turns left", left), { name: who, count: left })
+          : interpolate(gettext("%(name)s's turn"), { name: who });
+    } else if (pending.length && p.ended) headline = gettext("Game round over: enter the scores.");
     $("headline").textContent = headline;
     $("turn-counter").textContent = String(p.turn + 1);
     // The match is over: no turn to count, no game round being played.
@@ -226,22 +256,27 @@
     ["tap-play", "tap-extra", "tap-pass"].forEach(function (id) {
       var b = $(id); b.disabled = !tapping;
       if (mode === "shared" || snap.judge) {
-        var who = p.to_play !== null ? snap.seats[p.to_play].name + ": " : "";
-        b.textContent = who + { "tap-play": "played a card", "tap-extra": "played a card · extra turn", "tap-pass": "pass" }[id];
+        var action = { "tap-play": gettext("played a card"), "tap-extra": gettext("played a card · extra turn"),
+                       "tap-pass": pgettext("pass the turn", "pass") }[id];
+        b.textContent = p.to_play !== null
+          ? interpolate(gettext("%(name)s: %(action)s"), { name: snap.seats[p.to_play].name, action: action }) : action;
       }
     });
     $("tap-box").hidden = !snap.taps_open || p.ended;
     var picker = $("card-picker");
     if (picker) picker.hidden = !tapping;
     $("undo").hidden = !(snap.can.indexOf("undo") >= 0 && pending.length === 0);
-    $("undo").textContent = snap.you === null ? "Undo the last tap (judge)" : "Undo my last tap";
+    $("undo").textContent = snap.you === null ? gettext("Undo the last tap (judge)") : gettext("Undo my last tap");
     $("first-box").hidden = !(snap.can.indexOf("first") >= 0 && pending.length === 0);
     document.querySelectorAll(".first-button").forEach(function (b) {
       b.classList.toggle("secondary", Number(b.dataset.player) !== snap.first);
     });
     var power = $("power-line");
     power.hidden = !snap.power || pending.length > 0;
-    if (snap.power) power.textContent = "Power: " + snap.sides[0].name + " " + snap.power[0] + " \u00b7 " + snap.sides[1].name + " " + snap.power[1];
+    if (snap.power) {
+      power.textContent = interpolate(gettext("Power: %(a)s %(a_power)s · %(b)s %(b_power)s"), {
+        a: snap.sides[0].name, a_power: snap.power[0], b: snap.sides[1].name, b_power: snap.power[1] });
+    }
     var scoring = snap.can.indexOf("scores") >= 0 && pending.length === 0;
     var form = $("scores-box");
     if (scoring && form.hidden) {
@@ -262,11 +297,15 @@
     $("confirm-box").hidden = snap.can.indexOf("confirm") < 0;
     // The result first, in the server's words ("Greta wins 2-1: confirm?").
     $("confirm-question").textContent = snap.confirm_question;
-    $("match-status").textContent = snap.match_status_label + (snap.closed ? " · the table is closed" : "");
+    $("match-status").textContent = snap.closed
+      ? interpolate(gettext("%(status)s · the table is closed"), { status: snap.match_status_label })
+      : snap.match_status_label;
     var games = $("games-list"); games.innerHTML = "";
     (snap.games || []).forEach(function (g, i) {
       var rounds = g.rounds.map(function (r) { return r.join("\u2013"); }).join(", ");
-      games.appendChild(el("li", {}, "Game " + (i + 1) + ": " + rounds + (snap.free_for_all ? " (in seat order)" : " (" + snap.sides[0].name + " first)")));
+      games.appendChild(el("li", {}, snap.free_for_all
+        ? interpolate(gettext("Game %(game)s: %(rounds)s (in seat order)"), { game: i + 1, rounds: rounds })
+        : interpolate(gettext("Game %(game)s: %(rounds)s (%(name)s first)"), { game: i + 1, rounds: rounds, name: snap.sides[0].name })));
     });
     var log = $("turn-log"); log.innerHTML = "";
     var entries = snap.log.map(function (e) { return { e: e, queued: false }; })
@@ -274,19 +313,25 @@
     entries.slice().reverse().forEach(function (item) {
       var e = item.e, li = el("li", { value: String(e.number + 1) });
       var who = snap.seats[e.player].name;
-      if (e.kind === "pass") li.appendChild(document.createTextNode(who + " passed"));
-      else {
-        li.appendChild(document.createTextNode(who + " played "));
-        if (e.card) li.appendChild(cardChip(e.card, true)); else li.appendChild(document.createTextNode("a card"));
-        if (e.kind === "extra") li.appendChild(document.createTextNode(" (extra turn)"));
+      var extra = e.kind === "extra";
+      if (e.kind === "pass") li.appendChild(document.createTextNode(interpolate(gettext("%(name)s passed"), { name: who })));
+      else if (e.card) {
+        li.appendChild(around(extra ? gettext("%(name)s played %(card)s (extra turn)") : gettext("%(name)s played %(card)s"),
+                              { name: who }, cardChip(e.card, true)));
+      } else {
+        li.appendChild(document.createTextNode(interpolate(
+          extra ? gettext("%(name)s played a card (extra turn)") : gettext("%(name)s played a card"), { name: who })));
       }
-      if (item.queued && !e.acked) li.appendChild(el("em", { "class": "muted" }, " · not sent yet"));
+      if (item.queued && !e.acked) li.appendChild(el("em", { "class": "muted" }, " · " + gettext("not sent yet")));
       log.appendChild(li);
     });
     var waiting = pending.filter(function (t) { return !t.acked; }).length;
     var note = $("table-pending");
     note.hidden = waiting === 0;
-    note.textContent = waiting + (waiting === 1 ? " tap" : " taps") + " waiting to be sent: the table counts on, and sends them when the connection is back.";
+    note.textContent = interpolate(ngettext(
+      "%(count)s tap waiting to be sent: the table counts on, and sends them when the connection is back.",
+      "%(count)s taps waiting to be sent: the table counts on, and sends them when the connection is back.",
+      waiting), { count: waiting });
     renderTimer();
   }
 
@@ -296,7 +341,9 @@
     var left = Math.round((Date.parse(snap.turn_deadline) - (Date.now() + offset)) / 1000);
     box.hidden = false;
     box.classList.toggle("over", left <= 0);
-    box.textContent = left > 0 ? "Time for this turn: " + Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2) : "Over time for this turn";
+    box.textContent = left > 0
+      ? interpolate(gettext("Time for this turn: %(time)s"), { time: Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2) })
+      : gettext("Over time for this turn");
   }
 
   // --- the connection ---------------------------------------------------------------------
@@ -308,7 +355,7 @@
       path: "/ws/tables/" + tableId + "/",
       heartbeat: { type: "snapshot" },
       onOpen: function () {
-        connection = pageId + ":" + (++connections); setConnection("Live", true); flush();
+        connection = pageId + ":" + (++connections); setConnection(gettext("Live"), true); flush();
       },
       onMessage: function (message) {
         if (message.type === "snapshot") apply(message);
@@ -317,13 +364,13 @@
       },
       onDown: function () {
         connection = "";
-        setConnection("Connection lost: counting on here, reconnecting…", false);
+        setConnection(gettext("Connection lost: counting on here, reconnecting…"), false);
       },
       onGone: function (code) {
         connection = "";
         // 4403: the user's role or session no longer lets them see it (they were told why).
-        if (code === 4403) setConnection("You may no longer see this table: reload the page.", false);
-        else setConnection("This table is not available.", false);
+        if (code === 4403) setConnection(gettext("You may no longer see this table: reload the page."), false);
+        else setConnection(gettext("This table is not available."), false);
       },
       poll: poll,
       resync: function () { live.send({ type: "snapshot" }); }
@@ -359,7 +406,11 @@
       var dropped = pending.length;
       pending = [];  // the taps after a refused one were counted on top of it
       save();
-      detail = (detail || "That tap was not recorded.") + (dropped > 1 ? " Your " + (dropped - 1) + " later taps were not sent." : "");
+      detail = detail || gettext("That tap was not recorded.");
+      if (dropped > 1) {
+        detail += " " + interpolate(ngettext("Your %(count)s later tap was not sent.", "Your %(count)s later taps were not sent.",
+                                             dropped - 1), { count: dropped - 1 });
+      }
     }
     sending = false;
     showError(detail);
@@ -409,9 +460,9 @@
     var p = projected();
     if (!canTap(p)) return;
     var card = kind !== "pass" && rank ? (rank === "JK" ? "JK" : (suit ? rank + suit : null)) : "";
-    if (card === null) { showError("Choose the card's suit too, or clear the card."); return; }
+    if (card === null) { showError(gettext("Choose the card's suit too, or clear the card.")); return; }
     var heartRow = card && snap.rows_for_hearts && card.slice(-1) === "H" ? row : "";
-    if (heartRow === null) { showError("A heart goes to a row: choose the row too."); return; }
+    if (heartRow === null) { showError(gettext("A heart goes to a row: choose the row too.")); return; }
     pending.push({ id: "t" + Date.now() + "-" + nextId++, number: p.turn, kind: kind, player: p.to_play,
                    card: card || "", row: heartRow || "", game_round: snap.game_round_in_match });
     save();
@@ -437,7 +488,7 @@
   $("scores-box").addEventListener("submit", function (event) {
     event.preventDefault();
     var scores = snap.sides.map(function (side, i) { return Number($("score-" + i).value); });
-    if (scores.some(function (s) { return !isFinite(s) || s < 0 || Math.floor(s) !== s; })) { showError("Scores are whole numbers of 0 or more."); return; }
+    if (scores.some(function (s) { return !isFinite(s) || s < 0 || Math.floor(s) !== s; })) { showError(gettext("Scores are whole numbers of 0 or more.")); return; }
     send({ type: "scores", game_round: snap.game_round_in_match, scores: scores }, "scores/",
          { game_round: snap.game_round_in_match, scores: scores });
   });
@@ -453,7 +504,8 @@
     var rows = $("row-picker");
     if (rows) rows.hidden = suit !== "H" || rank === "JK";
     var code = rank === "JK" ? "JK" : (rank && suit ? rank + suit : null);
-    shown.replaceWith(code ? Object.assign(cardChip(code), { id: "picked-card" }) : el("span", { id: "picked-card", "class": "playcard empty" }, rank ? rank + " of…" : "none"));
+    shown.replaceWith(code ? Object.assign(cardChip(code), { id: "picked-card" }) : el("span", { id: "picked-card", "class": "playcard empty" },
+      rank ? interpolate(gettext("%(rank)s of…"), { rank: rank }) : pgettext("no card chosen", "none")));
   }
   document.querySelectorAll(".pick-rank").forEach(function (b) {
     b.addEventListener("click", function () { rank = b.dataset.rank; if (rank === "JK") suit = null; renderPicker(); });

@@ -228,3 +228,50 @@ def test_the_profiles_name_and_language_are_saved_together_or_not_at_all() -> No
     people.update_profile(user=player.user, display_name="Anna", language="fr")
     saved = Player.objects.get(pk=player.pk)
     assert (saved.display_name, saved.language) == ("Anna", "fr")
+
+
+# --- the same choice where no middleware runs (websockets, refusals made before it) ---------
+
+
+@pytest.mark.parametrize(
+    ("session", "cookies", "header", "expected"),
+    [
+        ({"language": "el"}, {"django_language": "fr"}, "fr", ("el", "account")),
+        ({"language": "xx"}, {"django_language": "fr"}, "el", ("fr", "cookie")),
+        (None, {"django_language": "fr"}, "el", ("fr", "cookie")),
+        (None, {"django_language": "xx"}, "de-DE,de;q=0.9,el;q=0.5", ("el", "browser")),
+        (None, {}, "fr-CH", ("fr", "browser")),
+        (None, {}, "de, *, fr", (None, "default")),  # "*" ends the browser's list
+        (None, {}, "", (None, "default")),
+    ],
+)
+def test_the_choice_in_order_from_session_cookie_and_browser(
+    session: dict[str, str] | None,
+    cookies: dict[str, str],
+    header: str,
+    expected: tuple[str | None, str],
+) -> None:
+    from core.languages import chosen, language_from
+
+    assert chosen(session, cookies, header) == expected
+    assert language_from(session, cookies, header) == (expected[0] or settings.LANGUAGE_CODE)
+
+
+def test_a_sockets_language_from_its_handshake() -> None:
+    """A websocket's scope: the cookie header (or Channels' parsed cookies), the session
+    only when the browser sent its cookie, then ``Accept-Language``."""
+    from core.live import language_of
+
+    def scope(headers: list[tuple[bytes, bytes]], **more: object) -> dict[str, object]:
+        return {"headers": headers, **more}
+
+    assert language_of(scope([])) == "en"
+    assert language_of(scope([(b"accept-language", b"el-GR,el;q=0.9")])) == "el"
+    french_cookie = (b"cookie", b"csrftoken=x; django_language=fr")
+    assert language_of(scope([french_cookie, (b"accept-language", b"el")])) == "fr"
+    assert language_of(scope([], cookies={"django_language": "el"})) == "el"
+    greek_session = {"language": "el"}
+    without_cookie = scope([(b"cookie", b"django_language=fr")], session=greek_session)
+    assert language_of(without_cookie) == "fr"  # no session cookie: the session is not read
+    with_cookie = scope([(b"cookie", b"sessionid=abc; django_language=fr")], session=greek_session)
+    assert language_of(with_cookie) == "el"

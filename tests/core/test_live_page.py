@@ -50,7 +50,7 @@ def add_one(toy_id: int, *, fail: bool = False) -> None:
 class ToyConsumer(live.ActionConsumer):
     kind = "toy"
     url_kwarg = "toy_id"
-    doing = "count"
+    login_detail = "Log in to count."
 
     def reread(self) -> bool:
         return self.object_id in _TOYS

@@ -326,6 +326,17 @@ def test_the_words_know_the_games_of_the_rules() -> None:
     assert set(words.GAMES) == set(games.GAMES)
 
 
+def test_the_words_know_why_a_game_round_ends() -> None:
+    reasons = {
+        turn_limit.EVERYONE_PASSED,
+        turn_limit.TWO_PASSES,
+        turn_limit.LIMIT_REACHED,
+        turn_limit.EVERY_PLAYER_PASSED,
+    }
+    assert set(words.WHY_GAME_ROUND_ENDED) == reasons
+    assert all(words.why_words(why) == why for why in reasons)  # English: the rules' words
+
+
 # --- no violation the engines raise about a player goes without words ------------------------
 
 RULES = Path(games.__file__).parent

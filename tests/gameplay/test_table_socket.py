@@ -207,3 +207,68 @@ def test_scores_and_confirmation_over_the_socket_confirm_the_match() -> None:
     async_to_sync(scenario)()
     match.refresh_from_db()
     assert match.status == MatchStatus.CONFIRMED
+
+
+async def _open_in(
+    table_id: int, user: Any, headers: list[tuple[bytes, bytes]]
+) -> tuple[WebsocketCommunicator, dict[str, Any]]:
+    """A phone whose browser says its language in the handshake (its cookie, its
+    ``Accept-Language``): no Django middleware sees a socket."""
+    communicator = WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected
+    return communicator, await communicator.receive_json_from(timeout=5)
+
+
+def test_a_refusal_is_in_the_readers_language_and_its_code_is_not() -> None:
+    _, _, match, table, _, bruno = _table()
+    ana_name, bruno_name = match.a.player.display_name, match.b.player.display_name
+
+    async def scenario() -> None:
+        french, _ = await _open_in(table.pk, bruno, [(b"cookie", b"django_language=fr")])
+        swiss_browser, _ = await _open_in(table.pk, bruno, [(b"accept-language", b"fr-CH,el")])
+        english, _ = await _open(table.pk, bruno)
+        said = {}
+        for name, phone in (("fr", french), ("fr-CH", swiss_browser), ("en", english)):
+            await phone.send_json_to({"type": "turn", "id": 1, "number": 0, "kind": "play"})
+            said[name] = await _next(phone, "error")
+        assert {error["code"] for error in said.values()} == {"turn_limit.not_your_turn"}
+        assert said["en"]["detail"] == f"It is {ana_name}'s turn, not {bruno_name}'s."
+        assert said["fr"]["detail"] == f"C\u2019est au tour de {ana_name}, pas de {bruno_name}."
+        assert said["fr-CH"]["detail"] == said["fr"]["detail"]
+        for phone in (french, swiss_browser, english):
+            await phone.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_broadcast_reaches_each_page_in_its_readers_language() -> None:
+    """A snapshot's words (headline, seats, log) are made in the language of whoever acted;
+    a page in another language gets the table read again in its own."""
+    from django.utils import translation
+
+    from gameplay.selectors import tables as table_selectors
+
+    _, _, _, table, ana, bruno = _table()
+
+    async def scenario() -> None:
+        a, _ = await _open(table.pk, ana)
+        b, first = await _open_in(table.pk, bruno, [(b"cookie", b"django_language=fr")])
+        assert first["language"] == "fr"
+        await a.send_json_to({"type": "turn", "id": 1, "number": 0, "kind": "play"})
+        await _next(a, "ack")
+        assert (await _next(a, "snapshot"))["language"] == "en"
+        update = await _next(b, "snapshot")
+        assert update["language"] == "fr" and update["turn_number"] == 1
+        for phone in (a, b):
+            await phone.disconnect()
+        return update
+
+    update = async_to_sync(scenario)()
+    with translation.override("fr"):
+        french = table_selectors.full_snapshot(table.pk)
+    assert french is not None
+    assert update["headline"] == french["headline"]
+    assert update["log"][0]["text"] == french["log"][0]["text"]
+    assert translation.get_language() == "en"  # the sockets' languages stayed theirs

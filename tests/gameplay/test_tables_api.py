@@ -177,3 +177,19 @@ def test_only_judges_list_the_tables() -> None:
     assert response.status_code == 403 and response.json()["code"] == "not_judge"
     judge = _token_client(member(tournament.club, Role.JUDGE))
     assert judge.get(f"/api/v1/tournaments/{tournament.pk}/tables/").status_code == 200
+
+
+def test_a_refusals_words_follow_the_readers_language_and_its_code_does_not() -> None:
+    """The API's ``detail`` is in the reader's language (``Accept-Language``), made when the
+    refusal is made; the ``code`` a client reads is the same in every language."""
+    _, _, (match,) = _event()
+    ana = _token_client(match.a.player.user)
+    bruno = _token_client(match.b.player.user)
+    url = f"/api/v1/tables/{_open(ana, match)['table']}/turns/"
+    tap = {"number": 0, "kind": "play"}
+    english = bruno.post(url, tap, format="json").json()
+    french = bruno.post(url, tap, format="json", HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert english["code"] == french["code"] == "turn_limit.not_your_turn"
+    ana_name, bruno_name = match.a.player.display_name, match.b.player.display_name
+    assert english["detail"] == f"It is {ana_name}'s turn, not {bruno_name}'s."
+    assert french["detail"] == f"C\u2019est au tour de {ana_name}, pas de {bruno_name}."

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
@@ -111,5 +112,6 @@ class ClubMemberViewSet(viewsets.GenericViewSet[Membership]):
         data = valid(s.InvitationInput, request.data)
         clubs.invite_member(actor=request.user, club=self.club(), **data)
         return Response(
-            {"detail": f"Invitation sent to {data['email']}."}, status=status.HTTP_201_CREATED
+            {"detail": gettext("Invitation sent to %(email)s.") % {"email": data["email"]}},
+            status=status.HTTP_201_CREATED,
         )

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -33,7 +34,7 @@ def visible_match(request: Request, pk: str) -> Match:
     match_id = visible_match_id(request, pk)
     match = selectors.match_for_page(match_id)
     if match is None:  # deleted since (a re-pair)
-        raise NotFound("No such match.")
+        raise NotFound(gettext("No such match."))
     return match
 
 
@@ -47,7 +48,7 @@ def hidden_unless_visible(request: Request, match_id: int) -> Iterator[None]:
         yield
     except (NotAllowed, NotFound):
         if not selectors.match_visible_to(request.user, match_id):
-            raise NotFound("No such match.") from None
+            raise NotFound(gettext("No such match.")) from None
         raise
 
 
@@ -56,7 +57,7 @@ def visible_match_id(request: Request, pk: str) -> int:
     and reads the match itself, so loading it here too would be wasted."""
     match_id = path_int(pk)
     if not selectors.match_visible_to(request.user, match_id):
-        raise NotFound("No such match.")
+        raise NotFound(gettext("No such match."))
     return match_id
 
 

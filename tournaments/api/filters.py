@@ -8,6 +8,7 @@ from typing import Any
 
 import django_filters
 from django import forms
+from django.utils.translation import gettext
 
 from tournaments.models import Tournament
 
@@ -19,7 +20,7 @@ class UTCDateTimeField(forms.DateTimeField):
             try:
                 result = result.astimezone(UTC)
             except OverflowError:
-                raise forms.ValidationError("This date is out of range.") from None
+                raise forms.ValidationError(gettext("This date is out of range.")) from None
         return result
 
 

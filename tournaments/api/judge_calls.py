@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
 from rest_framework.request import Request
@@ -54,7 +55,7 @@ class _CallAction(APIView):
         call_id = path_int(pk)
         match_id = JudgeCall.objects.filter(pk=call_id).values_list("match_id", flat=True).first()
         if match_id is None or not selectors.match_visible_to(request.user, match_id):
-            raise NotFound("No such call.")
+            raise NotFound(gettext("No such call."))
         return call_id
 
 

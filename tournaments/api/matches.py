@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -46,7 +47,11 @@ class MatchListView(APIView):
         round_number = query_int(request, "round")
         state = request.query_params.get("status") or None
         if state is not None and state not in [*MatchStatus.values, "overdue"]:
-            raise InvalidInput(f"Unknown match status {state!r}.", code="invalid", field="status")
+            raise InvalidInput(
+                gettext("Unknown match status %(status)s.") % {"status": repr(state)},
+                code="invalid",
+                field="status",
+            )
         qs = selectors.matches_for_judge(tournament, round_number=round_number, status=state)
         return Response(s.MatchSerializer(qs, many=True).data)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import permissions, serializers, status
@@ -76,7 +77,7 @@ def _pod(view: selectors.PodView) -> dict[str, Any]:
 def stage_data(tournament_id: int) -> dict[str, Any]:
     stage = selectors.pod_stage_of(tournament_id)
     if stage is None:
-        raise NotFound("This tournament has no pod stage.")
+        raise NotFound(gettext("This tournament has no pod stage."))
     settings = selectors.settings_of(stage)
     return {
         "stage": stage.number,
@@ -125,7 +126,7 @@ class PodStageView(APIView):
 def _pod_answer(match_id: int) -> Response:
     view = selectors.pod_of(match_id)
     if view is None:
-        raise NotFound("No such pod.")
+        raise NotFound(gettext("No such pod."))
     return Response(_pod(view))
 
 

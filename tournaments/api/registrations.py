@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext, ngettext
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -84,7 +85,7 @@ class RegistrationViewSet(viewsets.GenericViewSet[Registration]):
         search = self.request.query_params.get("search", "")
         if len(search) > SEARCH_MAX:
             raise InvalidInput(
-                f"A search has at most {SEARCH_MAX} characters.",
+                gettext("A search has at most %(count)d characters.") % {"count": SEARCH_MAX},
                 code="search_too_long",
                 field="search",
             )
@@ -325,11 +326,11 @@ class CheckInManyInput(StrictInput):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs.get("all") and attrs.get("registrations"):
             raise serializers.ValidationError(
-                {"all": "Send either registrations or all, not both."}
+                {"all": gettext("Send either registrations or all, not both.")}
             )
         if not attrs.get("all") and not attrs.get("registrations"):
             raise serializers.ValidationError(
-                {"registrations": "Name the registrations to check in, or send all: true."}
+                {"registrations": gettext("Name the registrations to check in, or send all: true.")}
             )
         return attrs
 
@@ -387,11 +388,17 @@ class CheckInManyView(APIView):
             registration_ids=data.get("registrations") or [],
             everyone=data["all"],
         )
-        detail = f"{len(result.checked_in)} checked in."
+        done = len(result.checked_in)
+        said = {"count": done, "names": ", ".join(r.name for r in result.skipped)}
         if result.skipped:
-            detail += " Skipped, a team needs its second player first: " + ", ".join(
-                r.name for r in result.skipped
+            detail = ngettext(
+                "%(count)d checked in. Skipped, a team needs its second player first: %(names)s",
+                "%(count)d checked in. Skipped, a team needs its second player first: %(names)s",
+                done,
             )
+        else:
+            detail = ngettext("%(count)d checked in.", "%(count)d checked in.", done)
+        detail %= said
         return Response(
             {
                 "checked_in": [r.pk for r in result.checked_in],

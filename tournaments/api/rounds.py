@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     extend_schema,
 )
@@ -48,7 +49,8 @@ def _registrations(rnd: Round, data: dict[str, int]) -> tuple[Registration, Regi
     for key in ("first", "second"):
         if data[key] not in found:
             raise InvalidInput(
-                f"No registration {data[key]} in this tournament.",
+                gettext("No registration %(registration)s in this tournament.")
+                % {"registration": data[key]},
                 code="unknown_registration",
                 field=key,
             )

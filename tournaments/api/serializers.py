@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
 from core import text
@@ -155,7 +157,7 @@ class NameField(serializers.CharField):
     ``core.text.clean_name``: invisible and control characters (right-to-left overrides,
     zero-width spaces, NUL) are refused by name, as on the pages."""
 
-    def __init__(self, *, what: str, **kwargs: Any) -> None:
+    def __init__(self, *, what: str | Promise, **kwargs: Any) -> None:
         self.what = what
         super().__init__(**kwargs)
 
@@ -170,7 +172,7 @@ class FreeTextField(serializers.CharField):
     """Free text (a description): ``core.text.clean_text`` (line breaks kept; NUL, other
     control characters and bidirectional overrides refused)."""
 
-    def __init__(self, *, what: str, **kwargs: Any) -> None:
+    def __init__(self, *, what: str | Promise, **kwargs: Any) -> None:
         self.what = what
         super().__init__(**kwargs)
 
@@ -182,9 +184,9 @@ class FreeTextField(serializers.CharField):
 
 
 class ClubInput(StrictInput):
-    name = NameField(what="the club's name", max_length=120)
+    name = NameField(what=gettext_lazy("the club's name"), max_length=120)
     description = FreeTextField(
-        what="the description", required=False, allow_blank=True, default=""
+        what=gettext_lazy("the description"), required=False, allow_blank=True, default=""
     )
 
 
@@ -204,9 +206,9 @@ class InvitationInput(StrictInput):
 
 class TournamentInput(StrictInput):
     club = serializers.SlugField(help_text="The organising club's slug.")
-    name = NameField(what="the tournament's name", max_length=120)
+    name = NameField(what=gettext_lazy("the tournament's name"), max_length=120)
     description = FreeTextField(
-        what="the description", required=False, allow_blank=True, default=""
+        what=gettext_lazy("the description"), required=False, allow_blank=True, default=""
     )
     game = serializers.ChoiceField(choices=Game.choices)
     entrant_type = serializers.ChoiceField(choices=EntrantType.choices, default=EntrantType.PLAYER)
@@ -223,8 +225,10 @@ class TournamentInput(StrictInput):
 
 
 class TournamentUpdateInput(StrictInput):
-    name = NameField(what="the tournament's name", max_length=120, required=False)
-    description = FreeTextField(what="the description", required=False, allow_blank=True)
+    name = NameField(what=gettext_lazy("the tournament's name"), max_length=120, required=False)
+    description = FreeTextField(
+        what=gettext_lazy("the description"), required=False, allow_blank=True
+    )
     game = serializers.ChoiceField(choices=Game.choices, required=False)
     best_of = serializers.ChoiceField(choices=[1, 3, 5], required=False)
     capacity = serializers.IntegerField(min_value=2, max_value=100_000, required=False)

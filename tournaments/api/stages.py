@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.http import HttpResponse
+from django.utils.translation import gettext, pgettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     extend_schema,
@@ -176,11 +177,13 @@ def _feeder_words(
     feeder: elimination.Feeder, bracket: elimination.Bracket, name: Callable[[str], str]
 ) -> str:
     if isinstance(feeder, elimination.Seeded):
-        return f"seed {feeder.seed}" if feeder.entrant is not None else "bye"
-    source = name(bracket.slot(feeder.key).round_code)
-    return (
-        f"winner of {source}" if isinstance(feeder, elimination.WinnerOf) else f"loser of {source}"
-    )
+        if feeder.entrant is None:
+            return pgettext("a match without an opponent", "bye")
+        return pgettext("in a bracket", "seed %(seed)s") % {"seed": feeder.seed}
+    said = {"round": name(bracket.slot(feeder.key).round_code)}
+    if isinstance(feeder, elimination.WinnerOf):
+        return gettext("winner of %(round)s") % said
+    return gettext("loser of %(round)s") % said
 
 
 def bracket_data(view: bracket_reads.BracketView) -> dict[str, Any]:

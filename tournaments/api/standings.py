@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpResponse
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -70,7 +71,7 @@ class ExportView(APIView):
                 else selectors.current_round(tournament)
             )
             if rnd is None:
-                raise NotFound("No round has been paired yet.", code="no_round")
+                raise NotFound(gettext("No round has been paired yet."), code="no_round")
             header, rows = exports.pairing_rows(rnd)
             data = {
                 "round": rnd.number,

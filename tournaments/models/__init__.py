@@ -23,6 +23,7 @@ from tournaments.models.clubs import (
     Membership,
     Player,
     Role,
+    role_word,
 )
 from tournaments.models.rounds import (
     MATCH_ENTRANTS,
@@ -42,6 +43,7 @@ from tournaments.models.stages import (
     DEFAULT_TIEBREAKERS,
     POD_KINDS,
     SCHEDULED_KINDS,
+    SWISS_SETTING_WORDS,
     BracketSettings,
     FirstRoundPairing,
     GrandFinal,
@@ -73,6 +75,7 @@ __all__ = [
     "POD_KINDS",
     "SCHEDULED_KINDS",
     "SEAT_LETTERS",
+    "SWISS_SETTING_WORDS",
     "AccountName",
     "BracketSettings",
     "Club",
@@ -106,4 +109,5 @@ __all__ = [
     "Tournament",
     "TournamentStatus",
     "Winner",
+    "role_word",
 ]

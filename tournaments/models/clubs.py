@@ -18,7 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 #: A claim code's characters: no 0/O, 1/I/L (read aloud, typed from paper). 31 symbols,
 #: 10 of them: about 50 bits, drawn with ``secrets`` (``services.guests``).
@@ -113,7 +113,9 @@ def validate_time_zone(value: str) -> None:
         zoneinfo.ZoneInfo(value)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
         raise ValidationError(
-            f"{value!r} is not a time zone: use a name like Europe/Paris.", code="time_zone"
+            gettext("%(value)s is not a time zone: use a name like Europe/Paris.")
+            % {"value": repr(value)},
+            code="time_zone",
         ) from None
 
 
@@ -144,6 +146,18 @@ class Role(models.TextChoices):
     ORGANISER = "organiser", pgettext_lazy("club role", "Organiser")
     JUDGE = "judge", pgettext_lazy("club role", "Judge")
     MEMBER = "member", pgettext_lazy("club role", "Member")
+
+
+def role_word(role: str) -> str:
+    """A role in lower case, as a sentence says it ("You are judge here", "Ada is now
+    organiser"), in the reader's language; a code no role has as it is."""
+    words: dict[str, str] = {
+        Role.OWNER: pgettext("club role, in a sentence", "owner"),
+        Role.ORGANISER: pgettext("club role, in a sentence", "organiser"),
+        Role.JUDGE: pgettext("club role, in a sentence", "judge"),
+        Role.MEMBER: pgettext("club role, in a sentence", "member"),
+    }
+    return words.get(role, role)
 
 
 #: Roles that may create and edit a club's tournaments.

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from tournaments.models.stages import Stage
@@ -129,7 +130,7 @@ class Match(models.Model):
         max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING
     )
     overdue = models.BooleanField(default=False)
-    notes = models.JSONField(default=list, blank=True, help_text="Why this pairing.")
+    notes = models.JSONField(default=list, blank=True, help_text=_("Why this pairing."))
     result = models.JSONField(null=True, blank=True)
     winner = models.CharField(max_length=4, choices=Winner.choices, blank=True)
     games_a = models.PositiveSmallIntegerField(default=0)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models.tournaments import Tournament
 
@@ -67,7 +68,14 @@ class Stage(models.Model):
 
     @property
     def label(self) -> str:
-        return self.name or f"Stage {self.number} ({self.get_kind_display()})"
+        """The organiser's name for the stage, else "Stage 2 (Single elimination)" in the
+        reader's language."""
+        if self.name:
+            return self.name
+        return gettext("Stage %(number)s (%(kind)s)") % {
+            "number": self.number,
+            "kind": self.get_kind_display(),
+        }
 
 
 class OverduePolicy(models.TextChoices):
@@ -102,13 +110,13 @@ class SwissSettings(models.Model):
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(30)],
-        help_text="Empty: from attendance (MTR table).",
+        help_text=_("Empty: from attendance (MTR table)."),
     )
     round_minutes = models.PositiveSmallIntegerField(
         default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
     )
     auto_pair = models.BooleanField(
-        default=True, help_text="Pair the next round as soon as the last result is confirmed."
+        default=True, help_text=_("Pair the next round as soon as the last result is confirmed.")
     )
     overdue_policy = models.CharField(
         max_length=8, choices=OverduePolicy.choices, default=OverduePolicy.NONE
@@ -121,20 +129,21 @@ class SwissSettings(models.Model):
     bye_counts_in_own_mw = models.BooleanField(
         "A bye counts in the player's own match-win %",
         default=True,
-        help_text="MTR: a bye counts as a match win in the player's own MW% (not in their "
-        "opponents').",
+        help_text=_(
+            "MTR: a bye counts as a match win in the player's own MW% (not in their opponents')."
+        ),
     )
     rounds_to_win = models.PositiveSmallIntegerField(
         default=2,
         validators=[MinValueValidator(1), MaxValueValidator(5)],
-        help_text="Generic games: game-round wins that win a game.",
+        help_text=_("Generic games: game-round wins that win a game."),
     )
     kontsina_rounds = models.PositiveSmallIntegerField(
         default=3,
         validators=[MinValueValidator(1), MaxValueValidator(12)],
-        help_text="Kontsina: game rounds in a game.",
+        help_text=_("Kontsina: game rounds in a game."),
     )
-    seed = models.BigIntegerField(default=0, help_text="Seeds random pairings (reproducible).")
+    seed = models.BigIntegerField(default=0, help_text=_("Seeds random pairings (reproducible)."))
 
     #: What organisers change (the page's form and the API's serializer both list these;
     #: the limits are the fields' validators, checked again by the service).
@@ -166,6 +175,25 @@ class SwissSettings(models.Model):
 
     def __str__(self) -> str:
         return f"Swiss settings of {self.stage}"
+
+
+#: The Swiss settings in words, in lower case as a sentence says them (the audit log:
+#: "Swiss settings changed (round minutes, late entry)"); the settings page shows them
+#: capitalised. Keys: ``SwissSettings.EDITABLE``.
+SWISS_SETTING_WORDS = {
+    "rounds": pgettext_lazy("swiss setting", "rounds"),
+    "round_minutes": pgettext_lazy("swiss setting", "round minutes"),
+    "auto_pair": pgettext_lazy("swiss setting", "auto pair"),
+    "overdue_policy": pgettext_lazy("swiss setting", "overdue policy"),
+    "first_round": pgettext_lazy("swiss setting", "first round"),
+    "late_entry": pgettext_lazy("swiss setting", "late entry"),
+    "tiebreakers": pgettext_lazy("swiss setting", "tiebreakers"),
+    "bye_counts_in_own_mw": pgettext_lazy(
+        "swiss setting", "A bye counts in the player's own match-win %"
+    ),
+    "rounds_to_win": pgettext_lazy("swiss setting", "rounds to win"),
+    "kontsina_rounds": pgettext_lazy("swiss setting", "kontsina rounds"),
+}
 
 
 class GrandFinal(models.TextChoices):
@@ -202,16 +230,16 @@ class BracketSettings(models.Model):
         null=True,
         blank=True,
         validators=[MinValueValidator(2), MaxValueValidator(4096)],
-        help_text="How many of the previous stage's standings go through (empty: all).",
+        help_text=_("How many of the previous stage's standings go through (empty: all)."),
     )
     cut_min_points = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
         validators=[MaxValueValidator(1000)],
-        help_text="Only entrants with at least these match points go through (empty: any).",
+        help_text=_("Only entrants with at least these match points go through (empty: any)."),
     )
     third_place = models.BooleanField(
-        default=False, help_text="Single elimination: the semifinal losers play for third."
+        default=False, help_text=_("Single elimination: the semifinal losers play for third.")
     )
     grand_final = models.CharField(
         max_length=8, choices=GrandFinal.choices, default=GrandFinal.RESET
@@ -222,19 +250,21 @@ class BracketSettings(models.Model):
     cycles = models.PositiveSmallIntegerField(
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(2)],
-        help_text="Round robin: every two players meet once (1) or twice (2).",
+        help_text=_("Round robin: every two players meet once (1) or twice (2)."),
     )
     groups = models.PositiveSmallIntegerField(
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(64)],
-        help_text="Round robin as the first stage: split into this many groups (snake "
-        "seeding), each its own round robin.",
+        help_text=_(
+            "Round robin as the first stage: split into this many groups (snake seeding), "
+            "each its own round robin."
+        ),
     )
     cut_per_group = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(64)],
-        help_text="After a group stage: the best of each group go through (cross-seeded).",
+        help_text=_("After a group stage: the best of each group go through (cross-seeded)."),
     )
     seeded = models.JSONField(default=list, blank=True)
 
@@ -281,7 +311,7 @@ class PodSettings(models.Model):
     rounds_to_win = models.PositiveSmallIntegerField(
         default=2,
         validators=[MinValueValidator(1), MaxValueValidator(5)],
-        help_text="Game-round wins that win a pod (Gesoseka: 2).",
+        help_text=_("Game-round wins that win a pod (Gesoseka: 2)."),
     )
     round_minutes = models.PositiveSmallIntegerField(
         default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from tournaments.models.clubs import Club, Player
@@ -48,18 +49,18 @@ class Tournament(models.Model):
         max_length=10, choices=EntrantType.choices, default=EntrantType.PLAYER
     )
     best_of = models.PositiveSmallIntegerField(
-        default=1, help_text="Games per match: best of 1, 3 or 5."
+        default=1, help_text=_("Games per match: best of 1, 3 or 5.")
     )
-    capacity = models.PositiveIntegerField(help_text="Most players who can register.")
+    capacity = models.PositiveIntegerField(help_text=_("Most players who can register."))
     status = models.CharField(
         max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
     )
     scheduled_start = models.DateTimeField()
     registration_opens_at = models.DateTimeField(
-        null=True, blank=True, help_text="Empty: open as soon as the tournament is published."
+        null=True, blank=True, help_text=_("Empty: open as soon as the tournament is published.")
     )
     registration_closes_at = models.DateTimeField(
-        null=True, blank=True, help_text="Empty: registration closes at the scheduled start."
+        null=True, blank=True, help_text=_("Empty: registration closes at the scheduled start.")
     )
     check_in_opens_at = models.DateTimeField(null=True, blank=True)
     check_in_closes_at = models.DateTimeField(null=True, blank=True)
@@ -176,7 +177,7 @@ class Registration(models.Model):
     registered_at = models.DateTimeField(default=timezone.now)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     rating = models.IntegerField(
-        null=True, blank=True, help_text="Seed or rating, for a first round paired by rating."
+        null=True, blank=True, help_text=_("Seed or rating, for a first round paired by rating.")
     )
     #: The first round this entrant could be paired in (late entrants join later).
     joined_round = models.PositiveSmallIntegerField(default=1)

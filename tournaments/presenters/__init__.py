@@ -14,7 +14,7 @@ from django.utils.translation import gettext_noop as _
 
 from core.languages import own_name
 from core.presenters import Present, said
-from tournaments.models import OverduePolicy, SwissSettings
+from tournaments.models import SWISS_SETTING_WORDS, OverduePolicy, SwissSettings, role_word
 from tournaments.presenters.notes import describe_stats
 from tournaments.selectors.brackets import cut_words
 from tournaments.selectors.clock import minutes_text
@@ -32,7 +32,10 @@ def _players(count: int) -> str:
 
 
 def _setting_label(name: str) -> str:
-    """A Swiss setting by its label ("automatic pairing"), as the settings page names it."""
+    """A Swiss setting by its label ("round minutes"), as the settings page names it."""
+    words = SWISS_SETTING_WORDS.get(name)
+    if words is not None:
+        return str(words)
     try:
         field = SwissSettings._meta.get_field(name)
     except Exception:  # a setting renamed since: its code
@@ -180,7 +183,13 @@ def time_called_words(number: int, policy: str, *, unfinished: int, decided: int
             )
             % {"count": left}
         )
-    return f"{head}: " + "; ".join(parts) + "."
+    if len(parts) == 1:
+        return gettext("%(head)s: %(first)s.") % {"head": head, "first": parts[0]}
+    return gettext("%(head)s: %(first)s; %(second)s.") % {
+        "head": head,
+        "first": parts[0],
+        "second": parts[1],
+    }
 
 
 def time_called(p: P) -> str:
@@ -215,7 +224,10 @@ def _result(what: str, in_pod: str) -> Present:
     """A result reported or disputed: ``in_pod`` the words at a pod's table."""
 
     def present(p: P) -> str:
-        return f"{_where(p)}: {gettext(in_pod if 'pod' in p else what)}"
+        return gettext("%(where)s: %(what)s") % {
+            "where": _where(p),
+            "what": gettext(in_pod if "pod" in p else what),
+        }
 
     return present
 
@@ -229,7 +241,11 @@ def _result_confirmed(p: P) -> str:
     else:
         games = (p["games"][0], p["games"][1])
         score = result_words(p["winner"] or None, games, p.get("drawn", 0))
-    return f"{_where(p)}: {score} ({how})"
+    return gettext("%(where)s: %(score)s (%(how)s)") % {
+        "where": _where(p),
+        "score": score,
+        "how": how,
+    }
 
 
 # --- people, entrants and clubs -------------------------------------------------------------
@@ -267,16 +283,21 @@ def _tournament_started(p: P) -> str:
     }
 
 
+def _role(p: P) -> dict[str, Any]:
+    """The parameters with the role (a code) as a sentence says it ("organiser")."""
+    return {**p, "role": role_word(str(p["role"]))}
+
+
 def _role_set(p: P) -> str:
     if "club" not in p:  # the founder of a new club
         return gettext("%(user)s is owner") % p
-    return gettext("%(user)s is now %(role)s in %(club)s") % p
+    return gettext("%(user)s is now %(role)s in %(club)s") % _role(p)
 
 
 def _member_added(p: P) -> str:
     if p.get("joined"):
-        return gettext("%(user)s joined %(club)s as %(role)s") % p
-    return gettext("%(user)s added to %(club)s as %(role)s") % p
+        return gettext("%(user)s joined %(club)s as %(role)s") % _role(p)
+    return gettext("%(user)s added to %(club)s as %(role)s") % _role(p)
 
 
 def _renamed() -> Present:
@@ -349,7 +370,7 @@ AUDIT: dict[str, Present] = {
     "membership.added": _member_added,
     "membership.role_set": _role_set,
     "membership.removed": said(_("%(user)s left %(club)s")),
-    "invitation.sent": said(_("%(email)s invited to %(club)s as %(role)s")),
+    "invitation.sent": lambda p: gettext("%(email)s invited to %(club)s as %(role)s") % _role(p),
 }
 
 EVENT: dict[str, Present] = {
@@ -369,7 +390,10 @@ EVENT: dict[str, Present] = {
     "result.confirmed": _result_confirmed,
     "judge.called": lambda p: (
         gettext("Table %(table)d: a judge is called (%(players)s)")
-        % {"table": p["table"], "players": f"{p['a']} v {p['b']}" if p["b"] else p["a"]}
+        % {
+            "table": p["table"],
+            "players": gettext("%(a)s v %(b)s") % p if p["b"] else p["a"],
+        }
     ),
     "judge.on_the_way": said(_("Table %(table)d: a judge is on the way")),
     "judge.call_closed": said(_("Table %(table)d: the judge call is closed")),

@@ -7,6 +7,8 @@ or session no longer lets them). Anything the page sends is ignored but
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from core import live
 from tournaments import selectors
 from tournaments.realtime import broadcast
@@ -18,7 +20,9 @@ class StageConsumer(live.NoticeConsumer):
 
     kind = broadcast.STAGE
     url_kwarg = "stage_id"
-    lost_detail = "You may no longer see this stage: your role or your session changed."
+    lost_detail = gettext_lazy(
+        "You may no longer see this stage: your role or your session changed."
+    )
 
     def reread(self) -> bool:
         return selectors.stage_visible_to(self.user, self.object_id)
@@ -31,7 +35,9 @@ class ProjectorConsumer(live.NoticeConsumer):
 
     kind = broadcast.TOURNAMENT
     url_kwarg = "tournament_id"
-    lost_detail = "You may no longer see this tournament: your role or your session changed."
+    lost_detail = gettext_lazy(
+        "You may no longer see this tournament: your role or your session changed."
+    )
 
     def reread(self) -> bool:
         return tournament_visible_to(self.user, self.object_id)

@@ -151,7 +151,12 @@ def stage_of(tournament: Tournament, number: int, *, page: str = "bracket") -> S
         .first()
     )
     if stage is None:
-        raise NotFound(f"{tournament.name} has no {page} stage {number}.")
+        said = {"tournament": tournament.name, "number": number}
+        if page == "round-robin":
+            raise NotFound(gettext("%(tournament)s has no round-robin stage %(number)d.") % said)
+        if page == "bracket":
+            raise NotFound(gettext("%(tournament)s has no bracket stage %(number)d.") % said)
+        raise NotFound(gettext("%(tournament)s has no stage %(number)d.") % said)
     return stage
 
 

@@ -22,7 +22,7 @@ from django.db.models import Count, Q
 from django.dispatch import Signal
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 from core.auth import AnyUser
 from tournaments.models import (
@@ -91,10 +91,6 @@ class ControlView:
     alerts: list[TableAlert] = field(default_factory=list)
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return ngettext(one, many, n) % {"count": n}
-
-
 def control_view(
     user: AnyUser, tournament: Tournament, *, now: datetime | None = None
 ) -> ControlView:
@@ -136,10 +132,12 @@ def control_view(
         view.counts["judge_calls"] = len(calls)
         for call in sorted(calls.values(), key=lambda c: c.called_at):
             words = words_for(call, now=now)
+            said = {"table": call.match.table, "called": words.called, "answered": words.answered}
             view.problems.append(
                 Problem(
-                    f"Table {call.match.table}: {words.called}"
-                    + (f"; {words.answered}" if words.answered else ": nobody has taken it yet"),
+                    gettext("Table %(table)d: %(called)s; %(answered)s") % said
+                    if words.answered
+                    else gettext("Table %(table)d: %(called)s: nobody has taken it yet") % said,
                     f"{base}/{call.match_id}/",
                     "warn" if words.answered else "bad",
                 )
@@ -147,7 +145,8 @@ def control_view(
         for match in [m for m in open_matches if m.status == MatchStatus.DISPUTED][:LISTED]:
             view.problems.append(
                 Problem(
-                    f"Table {match.table}: {_versus(match)}: the reports differ, a judge decides",
+                    gettext("Table %(table)d: %(match)s: the reports differ, a judge decides")
+                    % {"table": match.table, "match": _versus(match)},
                     f"{base}/{match.pk}/",
                     "bad",
                 )
@@ -157,7 +156,8 @@ def control_view(
         ]:
             view.problems.append(
                 Problem(
-                    f"Table {match.table}: {_versus(match)}: overdue, no result yet",
+                    gettext("Table %(table)d: %(match)s: overdue, no result yet")
+                    % {"table": match.table, "match": _versus(match)},
                     f"{base}/{match.pk}/",
                     "bad",
                 )
@@ -170,7 +170,35 @@ def control_view(
 
 
 def _versus(match: Match) -> str:
-    return f"{match.a.name} v {match.b.name if match.b else 'bye'}"
+    return gettext("%(a)s v %(b)s") % {
+        "a": match.a.name,
+        "b": match.b.name if match.b else pgettext("a match without an opponent", "bye"),
+    }
+
+
+def _waiting(left: int, counts: dict[str, int]) -> str:
+    """What a running round waits for: "3 results to come: 1 to confirm, 1 disputed."."""
+    details = []
+    if counts.get("reported"):
+        n = counts["reported"]
+        details.append(ngettext("%(count)d to confirm", "%(count)d to confirm", n) % {"count": n})
+    if counts.get("disputed"):
+        n = counts["disputed"]
+        details.append(ngettext("%(count)d disputed", "%(count)d disputed", n) % {"count": n})
+    if counts.get("overdue"):
+        n = counts["overdue"]
+        details.append(ngettext("%(count)d overdue", "%(count)d overdue", n) % {"count": n})
+    said = {"count": left, "details": ", ".join(details)}
+    if details:
+        return (
+            ngettext(
+                "%(count)d result to come: %(details)s.",
+                "%(count)d results to come: %(details)s.",
+                left,
+            )
+            % said
+        )
+    return ngettext("%(count)d result to come.", "%(count)d results to come.", left) % said
 
 
 def _next_step(
@@ -182,43 +210,42 @@ def _next_step(
     if "start" in actions:
         n = counts.get("checked_in", 0)
         return NextStep(
-            "Start the tournament",
+            gettext("Start the tournament"),
             action="start-tournament",
-            confirm="Start now? Players who have not checked in will be marked not playing.",
-            blocked="" if n >= 2 else "Fewer than two players have checked in.",
-            waiting=_count(n, "%(count)d player checked in.", "%(count)d players checked in."),
+            confirm=gettext(
+                "Start now? Players who have not checked in will be marked not playing."
+            ),
+            blocked="" if n >= 2 else gettext("Fewer than two players have checked in."),
+            waiting=ngettext("%(count)d player checked in.", "%(count)d players checked in.", n)
+            % {"count": n},
         )
     if rnd is not None and rnd.status == RoundStatus.PAIRED and "start_round" in actions:
         return NextStep(
-            f"Start round {rnd.number}'s clock",
+            gettext("Start round %(round)d's clock") % {"round": rnd.number},
             action="start-round" if "start_round" in held else "",
             blocked=blocked,
         )
     if rnd is not None and rnd.status == RoundStatus.IN_PROGRESS:
         left = counts.get("matches", 0) - counts.get("confirmed", 0)
-        parts = [_count(left, "%(count)d result to come", "%(count)d results to come")]
-        if counts.get("reported"):
-            parts.append(_count(counts["reported"], "%(count)d to confirm", "%(count)d to confirm"))
-        if counts.get("disputed"):
-            parts.append(_count(counts["disputed"], "%(count)d disputed", "%(count)d disputed"))
-        if counts.get("overdue"):
-            parts.append(_count(counts["overdue"], "%(count)d overdue", "%(count)d overdue"))
-        waiting = parts[0] + (": " + ", ".join(parts[1:]) if len(parts) > 1 else "") + "."
         if left == 0:
-            waiting = "Every result is in: the round completes in a moment."
-        return NextStep(f"Round {rnd.number} is under way", waiting=waiting)
+            waiting = gettext("Every result is in: the round completes in a moment.")
+        else:
+            waiting = _waiting(left, counts)
+        return NextStep(
+            gettext("Round %(round)d is under way") % {"round": rnd.number}, waiting=waiting
+        )
     if "pair" in actions:
         number = 1 if rnd is None else rnd.number + 1
         return NextStep(
-            f"Pair round {number}",
+            gettext("Pair round %(round)d") % {"round": number},
             action="pair" if "pair" in held else "",
             blocked=blocked,
         )
     if "finish" in actions:
         return NextStep(
-            "Finish the tournament",
+            gettext("Finish the tournament"),
             action="finish",
-            confirm="End the tournament now?",
+            confirm=gettext("End the tournament now?"),
         )
     if (
         rnd is not None
@@ -227,8 +254,11 @@ def _next_step(
     ):
         # A scheduled stage (a cut, a bracket) moves on by itself as results come in.
         return NextStep(
-            "The next stage begins by itself", waiting="Its matches appear as they are ready."
+            gettext("The next stage begins by itself"),
+            waiting=gettext("Its matches appear as they are ready."),
         )
     if policies.tournament_is_finished(tournament):
-        return NextStep("The tournament is over", waiting="See the final results.")
+        return NextStep(
+            gettext("The tournament is over"), waiting=gettext("See the final results.")
+        )
     return None

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Case, IntegerField, QuerySet, Value, When
 from django.dispatch import Signal
+from django.utils.translation import gettext
 
 from core.compiled import rows
 from tournaments import formats
@@ -101,7 +102,7 @@ class PlayingNow:
 def _names(names: list[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def _card(

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from django.utils import timezone
 from django.utils.timesince import timesince
+from django.utils.translation import gettext
 
 from core.auth import AnyUser
 from tournaments.models import JudgeCall, Match, MatchSeat, Tournament
@@ -49,7 +50,7 @@ def _person(user: object) -> str:
     player = getattr(user, "player", None)
     if player is not None:
         return str(player.display_name)
-    return str(getattr(user, "username", "") or "a player")
+    return str(getattr(user, "username", "") or gettext("a player"))
 
 
 @dataclass(frozen=True)
@@ -66,13 +67,25 @@ def words_for(
 ) -> CallWords:
     """The call in words; ``viewer_id``: who reads it ("You called a judge just now")."""
     now = now or timezone.now()
+    just_now = (now - call.called_at).total_seconds() < 60
+    # "3 minutes": the largest unit alone (Django words it in the reader's language).
+    since = "" if just_now else timesince(call.called_at, now, depth=1)
     if viewer_id is not None and call.called_by_id == viewer_id:
-        who = "You"
+        called = (
+            gettext("You called a judge just now")
+            if just_now
+            else gettext("You called a judge %(time)s ago") % {"time": since}
+        )
     else:
-        who = _person(call.called_by) if call.called_by is not None else "A player"
-    if (now - call.called_at).total_seconds() < 60:
-        called = f"{who} called a judge just now"
-    else:
-        called = f"{who} called a judge {timesince(call.called_at, now).split(',')[0]} ago"
-    answered = f"{_person(call.answered_by)} is on the way" if call.answered_by is not None else ""
+        who = _person(call.called_by) if call.called_by is not None else gettext("A player")
+        called = (
+            gettext("%(name)s called a judge just now") % {"name": who}
+            if just_now
+            else gettext("%(name)s called a judge %(time)s ago") % {"name": who, "time": since}
+        )
+    answered = (
+        gettext("%(name)s is on the way") % {"name": _person(call.answered_by)}
+        if call.answered_by is not None
+        else ""
+    )
     return CallWords(call=call, called=called, answered=answered)

@@ -30,6 +30,7 @@ from django.db.models import (
     When,
 )
 from django.db.models.lookups import LessThan
+from django.utils.translation import gettext, gettext_noop
 
 from core.errors import RuleViolation
 from rules import games as game_rules
@@ -239,12 +240,22 @@ def quick_results(match: Match, tournament: Tournament) -> list[QuickResult]:
     best_of = tournament.best_of
     win = game_rules.standard_score(winner=0, best_of=best_of)
     choices = [
-        QuickResult("a", f"{match.a.name} {win}", f"{match.a.name} wins {win}"),
-        QuickResult("b", f"{match.b.name} {win}", f"{match.b.name} wins {win}"),
+        QuickResult(
+            value,
+            gettext("%(winner)s %(score)s") % {"winner": entrant.name, "score": win},
+            gettext("%(winner)s wins %(score)s") % {"winner": entrant.name, "score": win},
+        )
+        for value, entrant in (("a", match.a), ("b", match.b))
     ]
     if draw_allowed(match):
         half = best_of // 2
-        choices.append(QuickResult("draw", "Draw", result_words(None, (half, half), best_of % 2)))
+        choices.append(
+            QuickResult(
+                "draw",
+                gettext("Draw"),
+                result_words(None, (half, half), best_of % 2),
+            )
+        )
     return choices
 
 
@@ -257,13 +268,14 @@ class JudgeRow(NamedTuple):
     group: str = ""
 
 
-#: The headings of the grid's groups (the first row of each on a page carries it).
+#: The headings of the grid's groups (the first row of each on a page carries it), said
+#: in the reader's language as the rows are made.
 GROUP_WORDS = {
-    DISPUTED: "Needs a judge",
-    OVERDUE: "Needs a judge",
-    CALLED: "Needs a judge",
-    WAITING: "Waiting for a result",
-    CONFIRMED: "Confirmed",
+    DISPUTED: gettext_noop("Needs a judge"),
+    OVERDUE: gettext_noop("Needs a judge"),
+    CALLED: gettext_noop("Needs a judge"),
+    WAITING: gettext_noop("Waiting for a result"),
+    CONFIRMED: gettext_noop("Confirmed"),
 }
 
 
@@ -274,7 +286,7 @@ def judge_rows(matches: Iterable[Match], tournament: Tournament) -> list[JudgeRo
     heading = ""
     for match in matches:
         priority = getattr(match, "priority", None)
-        group = GROUP_WORDS.get(priority, "") if priority is not None else ""
+        group = gettext(GROUP_WORDS[priority]) if priority in GROUP_WORDS else ""
         rows.append(
             JudgeRow(match, quick_results(match, tournament), group if group != heading else "")
         )
@@ -288,7 +300,7 @@ def quick_result_games(match: Match, tournament: Tournament, value: str) -> list
     the game's standard result (``game_rules.standard_result``). Refuses an unknown
     value."""
     if value not in QUICK_WINNERS:
-        raise RuleViolation("result.quick", "choose one of the result buttons")
+        raise RuleViolation("result.quick", gettext("choose one of the result buttons"))
     return game_rules.standard_result(
         tournament.game,
         winner=QUICK_WINNERS[value],

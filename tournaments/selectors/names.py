@@ -15,11 +15,11 @@ presenters module; the presenters import it. No query: the match was read with i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from django.utils.translation import get_language, gettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, pgettext, pgettext_lazy
 
 from tournaments.models import Match, Round, Stage
 from tournaments.pairing.round_codes import (
@@ -37,6 +37,7 @@ from tournaments.pairing.round_codes import (
 )
 
 __all__ = [
+    "clauses",
     "match_title",
     "round_name",
     "round_namer",
@@ -61,10 +62,46 @@ _FIXED: dict[str, Any] = {
 }
 
 
-def _fixed(code: str) -> str | None:
+#: The same inside a sentence ("Winner of quarterfinals, table 3", "Loser to losers final"):
+#: their own words, not the names lowercased (German keeps its nouns' capitals).
+_FIXED_IN_SENTENCE: dict[str, Any] = {
+    FINAL: pgettext_lazy("round, in a sentence", "final"),
+    SEMIFINALS: pgettext_lazy("round, in a sentence", "semifinals"),
+    QUARTERFINALS: pgettext_lazy("round, in a sentence", "quarterfinals"),
+    GRAND_FINAL: pgettext_lazy("round, in a sentence", "grand final"),
+    GRAND_FINAL_RESET: pgettext_lazy("round, in a sentence", "grand final reset"),
+    THIRD_PLACE: pgettext_lazy("round, in a sentence", "third place"),
+    f"{WINNERS}:{FINAL}": pgettext_lazy("round, in a sentence", "winners final"),
+    f"{WINNERS}:{SEMIFINALS}": pgettext_lazy("round, in a sentence", "winners semifinals"),
+    f"{LOSERS}:{FINAL}": pgettext_lazy("round, in a sentence", "losers final"),
+}
+
+
+def _fixed(code: str, *, in_sentence: bool = False) -> str | None:
     """The words of a code without a number, None for another code."""
-    words = _FIXED.get(code)
+    words = (_FIXED_IN_SENTENCE if in_sentence else _FIXED).get(code)
     return None if words is None else str(words)
+
+
+def _numbered_in_sentence(head: str, numbers: list[int]) -> str | None:
+    """:func:`_numbered` inside a sentence ("losers round 3")."""
+    if head == ROUND and len(numbers) == 1:
+        return pgettext("round, in a sentence", "round %(round)d") % {"round": numbers[0]}
+    if head == WINNERS and len(numbers) == 1:
+        return pgettext("round, in a sentence", "winners round %(round)d") % {"round": numbers[0]}
+    if head == LOSERS and len(numbers) == 1:
+        return pgettext("round, in a sentence", "losers round %(round)d") % {"round": numbers[0]}
+    if head == ROUND_ROBIN and len(numbers) == 2:
+        return pgettext("round, in a sentence", "round robin, round %(round)d of %(of)d") % {
+            "round": numbers[0],
+            "of": numbers[1],
+        }
+    if head == PODS and len(numbers) == 2:
+        return pgettext("round, in a sentence", "pods, round %(round)d of %(of)d") % {
+            "round": numbers[0],
+            "of": numbers[1],
+        }
+    return None
 
 
 def _numbered(head: str, numbers: list[int]) -> str | None:
@@ -85,14 +122,15 @@ def _numbered(head: str, numbers: list[int]) -> str | None:
     return None
 
 
-def round_name(code: str) -> str:
-    """A round's code in words ("losers:2": "Losers round 2"); a name no code reads (one
-    stored before the codes) as it is. Remembered by language: a bracket page names each
-    of its hundreds of slots and their feeders from a few dozen codes."""
-    return _round_name(get_language(), code)
+def round_name(code: str, *, in_sentence: bool = False) -> str:
+    """A round's code in words ("losers:2": "Losers round 2"; ``in_sentence``: as a
+    sentence says it, "losers round 2"); a name no code reads (one stored before the
+    codes) as it is. Remembered by language: a bracket page names each of its hundreds of
+    slots and their feeders from a few dozen codes."""
+    return _round_name(get_language(), code, in_sentence)
 
 
-def round_namer() -> Callable[[str], str]:
+def round_namer(*, in_sentence: bool = False) -> Callable[[str], str]:
     """:func:`round_name` for one reading (a page, an export): the reader's language asked
     once, each code worded once."""
     language = get_language()
@@ -101,23 +139,26 @@ def round_namer() -> Callable[[str], str]:
     def name(code: str) -> str:
         words = said.get(code)
         if words is None:
-            words = said[code] = _round_name(language, code)
+            words = said[code] = _round_name(language, code, in_sentence)
         return words
 
     return name
 
 
 @lru_cache(maxsize=2048)
-def _round_name(language: str | None, code: str) -> str:
-    fixed = _fixed(code)
+def _round_name(language: str | None, code: str, in_sentence: bool = False) -> str:
+    fixed = _fixed(code, in_sentence=in_sentence)
     if fixed is not None:
         return fixed
     head, _, rest = code.partition(":")
     parts = rest.split(":") if rest else []
     if parts and all(p.isdigit() for p in parts):
-        numbered = _numbered(head, [int(p) for p in parts])
+        numbers = [int(p) for p in parts]
+        numbered = _numbered_in_sentence(head, numbers) if in_sentence else _numbered(head, numbers)
         if numbered is not None:
             return numbered
+    if in_sentence:  # a name stored before the codes, as a sentence said it then
+        return code[:1].lower() + code[1:]
     return code
 
 
@@ -153,3 +194,10 @@ def stage_name(params: Mapping[str, Any]) -> str:
         kind=params.get("stage_kind", ""),
     )
     return stage.label
+
+
+def clauses(items: Iterable[str]) -> str:
+    """Words that each say something (pairing notes, matches by title) in one run, joined
+    as the reader's language joins such clauses ("; " in English; not in Greek, where ";"
+    is the question mark)."""
+    return pgettext("between clauses of a list", "; ").join(items)

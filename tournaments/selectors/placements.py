@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import pgettext
+
 from tournaments import formats
 from tournaments.formats import Standings
 from tournaments.models import (
@@ -150,14 +152,28 @@ def final_placements(tournament: Tournament) -> list[Placement]:
 
 
 def ordinal(number: int | None) -> str:
-    """A place in words: "1st", "2nd", "3rd", "4th", "11th", "22nd" ("" for none)."""
+    """A place in words, in the reader's language: "1st", "2nd", "3rd", "4th", "11th",
+    "22nd" ("" for none).
+
+    One message for each of English's endings, so that every language says each kind
+    of number its own way: 1 alone (French "1er", then "21e"), then numbers ending in 1,
+    2 or 3 but for 11 to 13, then every other number ("%(number)se" in French, "%(number)sη"
+    in Greek, which says "η θέση", whatever the ending)."""
     if not number:
         return ""
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
+    if number == 1:
+        template = pgettext("placement: 1", "%(number)sst")
+    elif 10 <= number % 100 <= 20:
+        template = pgettext("placement: 4 to 20, and any other number", "%(number)sth")
+    elif number % 10 == 1:
+        template = pgettext("placement: 21, 31, 41...", "%(number)sst")
+    elif number % 10 == 2:
+        template = pgettext("placement: 2, 22, 32...", "%(number)snd")
+    elif number % 10 == 3:
+        template = pgettext("placement: 3, 23, 33...", "%(number)srd")
     else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
+        template = pgettext("placement: 4 to 20, and any other number", "%(number)sth")
+    return template % {"number": number}
 
 
 def champion(placements: list[Placement]) -> Registration | None:

@@ -7,6 +7,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from rules import games as game_rules
 from tournaments import formats
 from tournaments.models import (
@@ -200,7 +202,7 @@ def rounds_of(stage: Stage) -> list[PodRoundView]:
 def _reporter(report: ResultReport) -> str:
     user = report.reported_by
     player = getattr(user, "player", None) if user is not None else None
-    return player.display_name if player is not None else "a player"
+    return player.display_name if player is not None else gettext("a player")
 
 
 def pod_of(match_id: int) -> PodView | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from django.db.models import QuerySet
 from django.dispatch import Signal
+from django.utils.translation import gettext, gettext_noop
 
 from core.compiled import rows
 from core.errors import NotAllowed
@@ -91,16 +92,58 @@ def is_club_owner(user: AnyUser, club: Club) -> bool:
     return role_in_club(user, club) == Role.OWNER
 
 
+#: The refusal of each thing only a club's organisers do, by what the services pass as
+#: ``doing``: whole sentences, so each language words the club and the doing together.
+_MANAGERS_ONLY = {
+    "manage its tournaments": gettext_noop(
+        "Only the owners and organisers of %(club)s can manage its tournaments."
+    ),
+    "run its rounds": gettext_noop(
+        "Only the owners and organisers of %(club)s can run its rounds."
+    ),
+    "change its stages": gettext_noop(
+        "Only the owners and organisers of %(club)s can change its stages."
+    ),
+    "set the projector's announcement": gettext_noop(
+        "Only the owners and organisers of %(club)s can set the projector's announcement."
+    ),
+    "give players fixed tables": gettext_noop(
+        "Only the owners and organisers of %(club)s can give players fixed tables."
+    ),
+    "change its webhooks": gettext_noop(
+        "Only the owners and organisers of %(club)s can change its webhooks."
+    ),
+    "see its webhooks": gettext_noop(
+        "Only the owners and organisers of %(club)s can see its webhooks."
+    ),
+    "change its live tables": gettext_noop(
+        "Only the owners and organisers of %(club)s can change its live tables."
+    ),
+    "run its drafts": gettext_noop(
+        "Only the owners and organisers of %(club)s can run its drafts."
+    ),
+}
+
+
 def require_manager(actor: AnyUser, club: Club, *, doing: str = "manage its tournaments") -> None:
+    """Refuses (``not_organiser``) anyone but the club's owners and organisers. ``doing``:
+    one of :data:`_MANAGERS_ONLY`'s keys (a new one gets its sentence there; unknown, it
+    is said in English)."""
     if not can_manage_club(actor, club):
-        raise NotAllowed(
-            f"Only the owners and organisers of {club.name} can {doing}.", code="not_organiser"
-        )
+        sentence = _MANAGERS_ONLY.get(doing)
+        if sentence is None:
+            detail = f"Only the owners and organisers of {club.name} can {doing}."
+        else:
+            detail = gettext(sentence) % {"club": club.name}
+        raise NotAllowed(detail, code="not_organiser")
 
 
 def require_owner(actor: AnyUser, club: Club) -> None:
     if not is_club_owner(actor, club):
-        raise NotAllowed(f"Only an owner of {club.name} can change its members.", code="not_owner")
+        raise NotAllowed(
+            gettext("Only an owner of %(club)s can change its members.") % {"club": club.name},
+            code="not_owner",
+        )
 
 
 # --- what a page offers: allowed actions ------------------------------------------------

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from django.db.models import Count, Q, Subquery
+from django.utils.translation import gettext, pgettext
 
 from tournaments import formats
 from tournaments.formats import Projector
@@ -159,14 +160,16 @@ def _two_player_table(match: Match, *, teams: bool, label: str = "") -> Table:
             bye=True,
             pod=False,
             done=done,
-            result="bye",
+            result=pgettext("a match without an opponent", "bye"),
             label=label,
         )
     result = ""
     if done:
         # Between the two names, in seat order ("Ann 2-1 Bruno"); a draw says so.
         score = games_words(match.games_a, match.games_b, match.games_drawn)
-        result = f"Draw {score}" if match.winner == Winner.DRAW else score
+        result = (
+            gettext("Draw %(score)s") % {"score": score} if match.winner == Winner.DRAW else score
+        )
     return Table(
         number=match.table,
         seats=(
@@ -190,7 +193,11 @@ def _pod_table(match: Match, *, teams: bool) -> Table:
     winner = seats[position] if position is not None else None
     result = ""
     if done:
-        result = f"{winner.name} wins" if winner is not None else "no winner"
+        result = (
+            gettext("%(winner)s wins") % {"winner": winner.name}
+            if winner is not None
+            else gettext("no winner")
+        )
     return Table(
         number=match.table,
         seats=tuple(_seat(r, won=r is winner, teams=teams) for r in seats),

@@ -11,7 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 
 from core import words
 from core.errors import RuleViolation
@@ -28,7 +28,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors.brackets import later_matches
-from tournaments.selectors.names import round_name
+from tournaments.selectors.names import clauses, round_name
 from tournaments.selectors.result_words import outcome_line, side_names
 from tournaments.selectors.tournaments import game_options
 
@@ -88,14 +88,18 @@ class ResultStatus:
     tone: str  # the badge's colour: ok, warn, bad or ""
 
 
+#: Each state's badge (in the reader's language when it is read) and tone.
 _LABELS = {
-    ResultState.BYE: ("bye (2-0)", "ok"),
-    ResultState.PENDING: ("waiting for a report", ""),
-    ResultState.IN_PROGRESS: ("in progress", ""),
-    ResultState.REPORTED: ("reported, waiting for the opponent", "warn"),
-    ResultState.DISPUTED: ("disputed, waiting for a judge", "bad"),
-    ResultState.CONFIRMED: ("confirmed", "ok"),
-    ResultState.JUDGED: ("decided by a judge", "ok"),
+    ResultState.BYE: (pgettext_lazy("result state", "bye (2-0)"), "ok"),
+    ResultState.PENDING: (pgettext_lazy("result state", "waiting for a report"), ""),
+    ResultState.IN_PROGRESS: (pgettext_lazy("result state", "in progress"), ""),
+    ResultState.REPORTED: (
+        pgettext_lazy("result state", "reported, waiting for the opponent"),
+        "warn",
+    ),
+    ResultState.DISPUTED: (pgettext_lazy("result state", "disputed, waiting for a judge"), "bad"),
+    ResultState.CONFIRMED: (pgettext_lazy("result state", "confirmed"), "ok"),
+    ResultState.JUDGED: (pgettext_lazy("result state", "decided by a judge"), "ok"),
 }
 
 
@@ -105,35 +109,39 @@ def result_status(match: Match, side: str | None) -> ResultStatus:
     The only place that words a result's state: the match page shows it, and the message
     after a report is chosen from the same state (``report_message``)."""
     state = result_state(match)
-    words = {
-        ResultState.BYE: "A bye counts as a 2-0 match win.",
-        ResultState.PENDING: "Nobody has reported this match yet.",
-        ResultState.IN_PROGRESS: "",
-        ResultState.REPORTED: "One player reported; the other can confirm it or enter what "
-        "they played.",
-        ResultState.DISPUTED: "The two reports differ: a judge compares them and decides.",
-        ResultState.CONFIRMED: "Both players agree.",
-        ResultState.JUDGED: "A judge entered this result.",
-    }[state]
-    if state == ResultState.PENDING and side is not None:
-        words = (
+    if state == ResultState.BYE:
+        words = gettext("A bye counts as a 2-0 match win.")
+    elif state == ResultState.PENDING and side is not None:
+        words = gettext(
             "Report the result here once you have played: game round by game round as you "
             "go, or all at once at the end."
         )
-    if state == ResultState.IN_PROGRESS:
+    elif state == ResultState.PENDING:
+        words = gettext("Nobody has reported this match yet.")
+    elif state == ResultState.IN_PROGRESS:
         words = _progress_words(match, side)
-    if state == ResultState.REPORTED and side is not None:
+    elif state == ResultState.REPORTED and side is not None:
         mine = any(r.current and r.complete and r.side == side for r in match.reports.all())
         words = (
-            "You reported this result: waiting for your opponent to confirm it."
+            gettext("You reported this result: waiting for your opponent to confirm it.")
             if mine
-            else "Your opponent reported a result: confirm it, or enter what you played and "
-            "a judge will decide."
+            else gettext(
+                "Your opponent reported a result: confirm it, or enter what you played and "
+                "a judge will decide."
+            )
         )
-    if state == ResultState.CONFIRMED and match.confirmed_by_id is None:
-        words = "Decided at time by the overdue policy."
+    elif state == ResultState.REPORTED:
+        words = gettext("One player reported; the other can confirm it or enter what they played.")
+    elif state == ResultState.DISPUTED:
+        words = gettext("The two reports differ: a judge compares them and decides.")
+    elif state == ResultState.CONFIRMED and match.confirmed_by_id is None:
+        words = gettext("Decided at time by the overdue policy.")
+    elif state == ResultState.CONFIRMED:
+        words = gettext("Both players agree.")
+    else:
+        words = gettext("A judge entered this result.")
     label, tone = _LABELS[state]
-    return ResultStatus(state=state, label=label, words=words, tone=tone)
+    return ResultStatus(state=state, label=str(label), words=words, tone=tone)
 
 
 def _progress_words(match: Match, side: str | None) -> str:
@@ -145,9 +153,17 @@ def _progress_words(match: Match, side: str | None) -> str:
     parts = []
     for report in _progress(match):
         count = _game_rounds(report)
-        who = (
-            "You" if side is not None and report.side == side else names.get(report.side, "A judge")
-        )
+        if side is not None and report.side == side:
+            parts.append(
+                ngettext(
+                    "You saved %(count)d game round so far",
+                    "You saved %(count)d game rounds so far",
+                    count,
+                )
+                % {"count": count}
+            )
+            continue
+        who = names[report.side] if report.side in names else gettext("A judge")
         parts.append(
             ngettext(
                 "%(who)s saved %(count)d game round so far",
@@ -156,12 +172,10 @@ def _progress_words(match: Match, side: str | None) -> str:
             )
             % {"who": who, "count": count}
         )
-    then = (
-        "report the final result when the match is over."
-        if side is not None
-        else "the players report the final result when the match is over."
-    )
-    return f"{'; '.join(parts)}: {then}"
+    said = {"saved": clauses(parts)}
+    if side is not None:
+        return gettext("%(saved)s: report the final result when the match is over.") % said
+    return gettext("%(saved)s: the players report the final result when the match is over.") % said
 
 
 def report_message(match: Match) -> tuple[str, str]:
@@ -169,12 +183,14 @@ def report_message(match: Match) -> tuple[str, str]:
     match: ``success`` when it is on its way, ``warning`` when a judge must decide."""
     state = result_state(match)
     if state == ResultState.DISPUTED:
-        return "warning", (
+        return "warning", gettext(
             "Result reported, but it differs from your opponent's: a judge will decide."
         )
     if state in (ResultState.CONFIRMED, ResultState.JUDGED):
-        return "success", "Result reported: it is the same as your opponent's, so it is confirmed."
-    return "success", "Result reported: waiting for your opponent to confirm it."
+        return "success", gettext(
+            "Result reported: it is the same as your opponent's, so it is confirmed."
+        )
+    return "success", gettext("Result reported: waiting for your opponent to confirm it.")
 
 
 # --- the players' reports, as a judge compares them -------------------------------------------
@@ -271,7 +287,7 @@ def _outcome_words(
     except RuleViolation as error:
         problem = words.problem(error, names=side_names(match))
         assert problem is not None
-        return f"The rules refuse it: {problem.text}"
+        return gettext("The rules refuse it: %(problem)s") % {"problem": problem.text}
     return outcome_line(match, outcome)
 
 
@@ -293,13 +309,17 @@ class CorrectionImpact:
         if self.refused:
             return self.refused
         if self.moves:
-            return "Changing this result changes who plays: " + "; ".join(self.moves) + "."
+            return gettext("Changing this result changes who plays: %(matches)s.") % {
+                "matches": clauses(self.moves)
+            }
         if self.repair is not None:
-            again = round_name(self.repair.name) or f"round {self.repair.number}"
-            return (
-                f"Changing this result pairs {again}"
-                " again from the corrected standings (it has no results yet)."
-            )
+            again = round_name(self.repair.name, in_sentence=True) or pgettext(
+                "round, in a sentence", "round %(round)d"
+            ) % {"round": self.repair.number}
+            return gettext(
+                "Changing this result pairs %(round)s again from the corrected standings "
+                "(it has no results yet)."
+            ) % {"round": again}
         return ""
 
 
@@ -315,7 +335,9 @@ def correction_impact(match: Match) -> CorrectionImpact:
         seated = Round.objects.filter(stage_id=match.round.stage_id, number__gt=match.round.number)
         if seated.exists():
             return CorrectionImpact(
-                refused="A later round was seated from this result: it can no longer change."
+                refused=gettext(
+                    "A later round was seated from this result: it can no longer change."
+                )
             )
         return CorrectionImpact()
     if match.slot:
@@ -324,9 +346,11 @@ def correction_impact(match: Match) -> CorrectionImpact:
         blocking, unplayed = later_matches(match)
         if blocking:
             return CorrectionImpact(
-                refused="Later matches already have results that depend on this one ("
-                + "; ".join(blocking)
-                + "): correct those first, the latest first."
+                refused=gettext(
+                    "Later matches already have results that depend on this one "
+                    "(%(matches)s): correct those first, the latest first."
+                )
+                % {"matches": clauses(blocking)}
             )
         return CorrectionImpact(moves=tuple(unplayed))
     later = list(
@@ -339,8 +363,11 @@ def correction_impact(match: Match) -> CorrectionImpact:
     cut = next((r for r in later if r.stage_id != match.round.stage_id), None)
     if cut is not None:
         return CorrectionImpact(
-            refused=f"{cut.stage.label} was seeded from the standings this result is part "
-            "of: it can no longer change."
+            refused=gettext(
+                "%(stage)s was seeded from the standings this result is part of: it can no "
+                "longer change."
+            )
+            % {"stage": cut.stage.label}
         )
     played = (
         Match.objects.filter(round__in=later, b__isnull=False)
@@ -351,13 +378,19 @@ def correction_impact(match: Match) -> CorrectionImpact:
     )
     if played is not None:
         return CorrectionImpact(
-            refused=f"Round {played.round.number} was paired from these standings and "
-            "already has results: this result can no longer change."
+            refused=gettext(
+                "Round %(round)d was paired from these standings and already has results: "
+                "this result can no longer change."
+            )
+            % {"round": played.round.number}
         )
     started = next((r for r in later if r.status != RoundStatus.PAIRED), None)
     if started is not None:
         return CorrectionImpact(
-            refused=f"Round {started.number} was paired from these standings and has "
-            "started: this result can no longer change."
+            refused=gettext(
+                "Round %(round)d was paired from these standings and has started: this "
+                "result can no longer change."
+            )
+            % {"round": started.number}
         )
     return CorrectionImpact(repair=later[0])

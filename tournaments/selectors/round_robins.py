@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import pgettext
+
 from core.errors import RuleViolation, as_invalid_input
 from tournaments.models import (
     Match,
@@ -125,7 +127,9 @@ def grid(stage: Stage, tournament: Tournament) -> list[Group]:
                 matches = played.get(key, [])
                 met = [_cell(match, pk) for match in matches]
                 for number in planned.get(key, [])[len(matches) :]:
-                    met.append(Cell(text=f"R{number}", outcome="", match=None))
+                    # "R3": to be played in round 3 (the grid's key says so).
+                    text = pgettext("round, short", "R%(number)s") % {"number": number}
+                    met.append(Cell(text=text, outcome="", match=None))
                 cells.append(met)
             row = rows_by_id.get(pk)
             rows.append(
@@ -143,7 +147,7 @@ def grid(stage: Stage, tournament: Tournament) -> list[Group]:
 
 def _cell(match: Match, pk: int) -> Cell:
     if match.status != MatchStatus.CONFIRMED:
-        return Cell(text="to play", outcome="", match=match.pk)
+        return Cell(text=pgettext("a match", "to play"), outcome="", match=match.pk)
     mine, theirs = (
         (match.games_a, match.games_b) if match.a_id == pk else (match.games_b, match.games_a)
     )

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Window
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext
 
 from core.compiled import rows
 from core.errors import NotFound
@@ -346,7 +347,10 @@ def swiss_stage(tournament: Tournament) -> Stage:
         .first()
     )
     if stage is None:
-        raise NotFound(f"{tournament.name} has no Swiss stage.", code="no_swiss_stage")
+        raise NotFound(
+            gettext("%(tournament)s has no Swiss stage.") % {"tournament": tournament.name},
+            code="no_swiss_stage",
+        )
     return stage
 
 

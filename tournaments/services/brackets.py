@@ -40,6 +40,8 @@ import secrets
 from collections.abc import Callable, Iterable
 
 from django.db import transaction
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
@@ -107,45 +109,55 @@ def add_stage(
     fmt = formats.find(kind)
     if fmt is None or fmt.options is None:
         raise InvalidInput(
-            "Choose single or double elimination, or a round robin.",
+            gettext("Choose single or double elimination, or a round robin."),
             code="invalid_choice",
             field="kind",
         )
     if cycles not in (1, 2):
         raise InvalidInput(
-            "A round robin is played once or twice through.", code="invalid_cycles", field="cycles"
+            gettext("A round robin is played once or twice through."),
+            code="invalid_cycles",
+            field="cycles",
         )
     if groups != 1 and ("groups" not in fmt.options or position != ONLY):
         raise InvalidInput(
-            "Groups are for a round robin that starts the event (a group stage).",
+            gettext("Groups are for a round robin that starts the event (a group stage)."),
             code="groups_not_here",
             field="groups",
         )
     if not 1 <= groups <= 64:
-        raise InvalidInput("Between 1 and 64 groups.", code="invalid_groups", field="groups")
+        raise InvalidInput(
+            gettext("Between 1 and 64 groups."), code="invalid_groups", field="groups"
+        )
     if grand_final not in GrandFinal.values:
         raise InvalidInput(
-            "The grand final is reset, single or none.", code="invalid_choice", field="grand_final"
+            gettext("The grand final is reset, single or none."),
+            code="invalid_choice",
+            field="grand_final",
         )
     if not 1 <= round_minutes <= 600:
         raise InvalidInput(
-            "A round lasts between 1 and 600 minutes.",
+            gettext("A round lasts between 1 and 600 minutes."),
             code="invalid_minutes",
             field="round_minutes",
         )
     if tournament.status == TournamentStatus.FINISHED:
-        raise Conflict(f"{tournament.name} is over.", code="tournament_over")
+        raise Conflict(
+            gettext("%(tournament)s is over.") % {"tournament": tournament.name},
+            code="tournament_over",
+        )
     existing = list(Stage.objects.filter(tournament=tournament).order_by("number"))
     started = tournament.status == TournamentStatus.RUNNING
     if position == ONLY:
         if started:
             raise Conflict(
-                f"{tournament.name} has started: its format can no longer change.",
+                gettext("%(tournament)s has started: its format can no longer change.")
+                % {"tournament": tournament.name},
                 code="tournament_started",
             )
         if cut_top is not None or cut_min_points is not None or cut_per_group is not None:
             raise InvalidInput(
-                "A stage that starts the event takes every player: no cut.",
+                gettext("A stage that starts the event takes every player: no cut."),
                 code="no_cut",
                 field="cut_top",
             )
@@ -153,21 +165,27 @@ def add_stage(
         number = 1
     elif position == AFTER:
         if not existing:
-            raise Conflict(f"{tournament.name} has no stage to cut from.", code="no_stage")
+            raise Conflict(
+                gettext("%(tournament)s has no stage to cut from.")
+                % {"tournament": tournament.name},
+                code="no_stage",
+            )
         last = existing[-1]
         refusal = formats.format_of(last).last_stage
         if refusal is not None:
-            raise Conflict(refusal.words.format(stage=last.label), code=refusal.code)
+            # The format's words (lazy, when marked): made in the reader's language here.
+            raise Conflict(str(refusal.words).format(stage=last.label), code=refusal.code)
         if last.status == StageStatus.COMPLETE:
             raise Conflict(
-                f"{last.label} is complete: the cut comes too late.", code="stage_complete"
+                gettext("%(stage)s is complete: the cut comes too late.") % {"stage": last.label},
+                code="stage_complete",
             )
         _check_cut_size(tournament, cut_top, started=started)
         _check_group_cut(last, fmt, cut_per_group, cut_top)
         number = last.number + 1
     else:
         raise InvalidInput(
-            "Add the stage after the last one, or as the only one.",
+            gettext("Add the stage after the last one, or as the only one."),
             code="invalid_choice",
             field="position",
         )
@@ -215,17 +233,19 @@ def _check_group_cut(
     groups = formats.format_of(before).groups(before)
     if groups < 2 or not fmt.takes_group_cut:
         raise InvalidInput(
-            "The best of each group go through only from a group stage into a bracket.",
+            gettext("The best of each group go through only from a group stage into a bracket."),
             code="no_groups_before",
             field="cut_per_group",
         )
     if cut_top is not None:
         raise InvalidInput(
-            "Cut by group or by a top N, not both.", code="two_cuts", field="cut_top"
+            gettext("Cut by group or by a top N, not both."), code="two_cuts", field="cut_top"
         )
     if cut_per_group * groups < 2:
         raise InvalidInput(
-            "At least two players must go through.", code="invalid_cut", field="cut_per_group"
+            gettext("At least two players must go through."),
+            code="invalid_cut",
+            field="cut_per_group",
         )
 
 
@@ -234,7 +254,8 @@ def _check_cut_size(tournament: Tournament, cut_top: int | None, *, started: boo
         return
     if not 2 <= cut_top <= elimination.MAX_ENTRANTS:
         raise InvalidInput(
-            f"A cut takes between 2 and {elimination.MAX_ENTRANTS:,} players.",
+            gettext("A cut takes between 2 and %(most)s players.")
+            % {"most": number_format(elimination.MAX_ENTRANTS, force_grouping=True)},
             code="invalid_cut",
             field="cut_top",
         )
@@ -242,7 +263,12 @@ def _check_cut_size(tournament: Tournament, cut_top: int | None, *, started: boo
         playing = selectors.active_registration_count(tournament)
         if cut_top > playing:
             raise InvalidInput(
-                f"A top {cut_top} needs {cut_top} players: only {playing} are playing.",
+                ngettext(
+                    "A top %(top)d needs %(top)d players: only %(playing)d is playing.",
+                    "A top %(top)d needs %(top)d players: only %(playing)d are playing.",
+                    playing,
+                )
+                % {"top": cut_top, "playing": playing},
                 code="cut_too_large",
                 field="cut_top",
             )
@@ -272,11 +298,12 @@ def seed(
     settings = stage.bracket
     seeded = _seeds(stage, tournament)
     if len(seeded) < 2:
-        raise Conflict(
-            f"{stage.label} needs at least two players: "
-            + ("only one made the cut." if seeded else "nobody made the cut."),
-            code="cut_too_small",
+        words = (
+            gettext("%(stage)s needs at least two players: only one made the cut.")
+            if seeded
+            else gettext("%(stage)s needs at least two players: nobody made the cut.")
         )
+        raise Conflict(words % {"stage": stage.label}, code="cut_too_small")
     if check is not None:
         check(len(seeded))
     settings.seeded = seeded

@@ -16,8 +16,9 @@ from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_lazy
 
 from core import access
 from core.audit import record_audit
@@ -32,6 +33,15 @@ from tournaments.services.page_versions import club_pages_changed
 from tournaments.services.people import ensure_player
 
 User = get_user_model()
+
+#: The invitation e-mail's first line by the role offered (a whole sentence each: a role
+#: reads differently in each language), made in the club's language.
+_INVITES_YOU = {
+    Role.OWNER: gettext_lazy("%(inviter)s invites you to join %(club)s as owner."),
+    Role.ORGANISER: gettext_lazy("%(inviter)s invites you to join %(club)s as organiser."),
+    Role.JUDGE: gettext_lazy("%(inviter)s invites you to join %(club)s as judge."),
+    Role.MEMBER: gettext_lazy("%(inviter)s invites you to join %(club)s as member."),
+}
 
 
 def _unique_slug(name: str) -> str:
@@ -49,7 +59,7 @@ def create_club(*, actor: AnyUser, name: str, description: str = "") -> Club:
     actor = require_user(actor)
     name = name.strip()
     if not name:
-        raise InvalidInput("A club needs a name.", code="name_required", field="name")
+        raise InvalidInput(gettext("A club needs a name."), code="name_required", field="name")
     club = Club.objects.create(name=name[:120], slug=_unique_slug(name), description=description)
     membership = Membership.objects.create(club=club, user=actor, role=Role.OWNER)
     record_audit(
@@ -80,7 +90,8 @@ def set_time_zone(*, actor: AnyUser, club: Club, time_zone: str) -> Club:
         validate_time_zone(time_zone)
     except ValidationError:
         raise InvalidInput(
-            f"{time_zone!r} is not a time zone: use a name like Europe/Paris.",
+            gettext("%(time_zone)s is not a time zone: use a name like Europe/Paris.")
+            % {"time_zone": repr(time_zone)},
             code="unknown_time_zone",
             field="time_zone",
         ) from None
@@ -100,7 +111,7 @@ def _set_setting(actor: AnyUser, club: Club, field: str, value: str, *, action: 
     ``action`` when it changes, and the club's pages told."""
     locked = lock_one(Club, pk=club.pk)
     if locked is None:
-        raise NotFound("No such club.")
+        raise NotFound(gettext("No such club."))
     policies.require_owner(actor, locked)
     before = getattr(locked, field)
     if before == value:
@@ -123,7 +134,8 @@ def _set_setting(actor: AnyUser, club: Club, field: str, value: str, *, action: 
 def _check_role(role: str) -> None:
     if role not in Role.values:
         raise InvalidInput(
-            f"Unknown role {role!r}: choose one of {', '.join(Role.values)}.",
+            gettext("Unknown role %(role)s: choose one of %(roles)s.")
+            % {"role": repr(role), "roles": ", ".join(Role.values)},
             code="unknown_role",
             field="role",
         )
@@ -136,10 +148,15 @@ def add_member(*, actor: AnyUser, club: Club, username: str, role: str = Role.ME
     _check_role(role)
     user = User.objects.filter(username__iexact=username.strip()).first()
     if user is None:
-        raise NotFound(f"No user is called {username!r}.", code="unknown_user", field="username")
+        raise NotFound(
+            gettext("No user is called %(username)s.") % {"username": repr(username)},
+            code="unknown_user",
+            field="username",
+        )
     if Membership.objects.filter(club=club, user=user).exists():
         raise Conflict(
-            f"{user.get_username()} is already a member of {club.name}.",
+            gettext("%(user)s is already a member of %(club)s.")
+            % {"user": user.get_username(), "club": club.name},
             code="already_member",
             field="username",
         )
@@ -171,7 +188,8 @@ def _lock_owners_and(membership: Membership) -> tuple[Membership, list[Membershi
     current = next((m for m in rows if m.pk == membership.pk), None)
     if current is None:
         raise NotFound(
-            f"{membership.user.get_username()} is no longer a member of {membership.club.name}.",
+            gettext("%(user)s is no longer a member of %(club)s.")
+            % {"user": membership.user.get_username(), "club": membership.club.name},
             code="not_member",
         )
     return current, [m for m in rows if m.role == Role.OWNER]
@@ -180,7 +198,8 @@ def _lock_owners_and(membership: Membership) -> tuple[Membership, list[Membershi
 def _require_another_owner(club: Club, owners: list[Membership], field: str | None) -> None:
     if len(owners) <= 1:
         raise Conflict(
-            f"{club.name} needs at least one owner: make someone else owner first.",
+            gettext("%(club)s needs at least one owner: make someone else owner first.")
+            % {"club": club.name},
             code="last_owner",
             field=field,
         )
@@ -246,7 +265,9 @@ def invite_member(*, actor: AnyUser, club: Club, email: str, role: str = Role.ME
     _check_role(role)
     email = email.strip().lower()
     if "@" not in email:
-        raise InvalidInput("Enter a valid e-mail address.", code="invalid_email", field="email")
+        raise InvalidInput(
+            gettext("Enter a valid e-mail address."), code="invalid_email", field="email"
+        )
     invitation = Invitation.objects.create(
         club=club, email=email, role=role, token=secrets.token_urlsafe(32), invited_by=actor
     )
@@ -259,13 +280,16 @@ def invite_member(*, actor: AnyUser, club: Club, email: str, role: str = Role.ME
         after={"email": email, "role": role},
     )
     link = f"{settings.SITE_URL.rstrip('/')}/invitations/{invitation.token}/"
+    # Whoever is invited has no language known here: the club's.
+    with translation.override(club.language or settings.LANGUAGE_CODE):
+        subject = gettext("You are invited to %(club)s") % {"club": club.name}
+        invites = _INVITES_YOU[Role(role)] % {"inviter": actor.get_username(), "club": club.name}
+        accept = gettext("Accept the invitation here: %(link)s") % {"link": link}
+    body = f"{invites}\n\n{accept}\n"
     transaction.on_commit(
         lambda: send_mail(
-            subject=f"You are invited to {club.name}",
-            message=(
-                f"{actor.get_username()} invites you to join {club.name} as {role}.\n\n"
-                f"Accept the invitation here: {link}\n"
-            ),
+            subject=subject,
+            message=body,
             from_email=None,
             recipient_list=[email],
             fail_silently=True,
@@ -279,9 +303,9 @@ def accept_invitation(*, user: AnyUser, token: str) -> Membership:
     user = require_user(user)
     invitation = lock_one(Invitation, related=("club",), token=token)
     if invitation is None:
-        raise NotFound("This invitation link is not valid.", code="unknown_invitation")
+        raise NotFound(gettext("This invitation link is not valid."), code="unknown_invitation")
     if invitation.accepted_at is not None:
-        raise Conflict("This invitation was already used.", code="invitation_used")
+        raise Conflict(gettext("This invitation was already used."), code="invitation_used")
     membership = Membership.objects.filter(club=invitation.club, user=user).first()
     if membership is None:
         ensure_player(user)

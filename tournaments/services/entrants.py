@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import record_audit, transition
 from core.auth import AnyUser, require_user
@@ -29,6 +30,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import policies
+from tournaments.services import _entries as words
 from tournaments.services import teams
 from tournaments.services._entries import audit_entry, entrants_changed, registration_state
 from tournaments.services.locks import lock_registration, lock_tournament
@@ -59,7 +61,8 @@ def team_entry(
         if team_name.strip() or teammate.strip():
             field = "team_name" if team_name.strip() else "teammate"
             raise InvalidInput(
-                f"{tournament.name} is for single players: register without a team.",
+                gettext("%(tournament)s is for single players: register without a team.")
+                % {"tournament": tournament.name},
                 code="not_a_team_event",
                 field=field,
             )
@@ -84,15 +87,12 @@ def _take_seat(
     tournament's row lock. An organiser's teammate joins at once, a player's is invited."""
     existing = Registration.objects.filter(tournament=tournament, player=player).first()
     if existing is not None and existing.status == RegistrationStatus.REGISTERED:
-        who = "You are" if not by_organiser else f"{player.display_name} is"
         raise Conflict(
-            f"{who} already registered for {tournament.name}.", code="already_registered"
+            words.already_registered(tournament, player, yours=not by_organiser),
+            code="already_registered",
         )
     if policies.tournament_is_full(tournament, selectors.active_registration_count(tournament)):
-        what = "teams" if team is not None else "players"
-        raise Conflict(
-            f"{tournament.name} is full ({tournament.capacity} {what}).", code="tournament_full"
-        )
+        raise Conflict(words.full(tournament, teams=team is not None), code="tournament_full")
     if team is not None:
         teams.require_free(tournament, player, you=not by_organiser)
         teams.require_unique_name(tournament, team.name)
@@ -126,7 +126,9 @@ def _take_seat(
                     team_name=team.name if team is not None else "",
                 )
         except IntegrityError:  # only reachable without the row lock (defence in depth)
-            raise Conflict("You are already registered.", code="already_registered") from None
+            raise Conflict(
+                gettext("You are already registered."), code="already_registered"
+            ) from None
     if team is not None and team.partner is not None:
         teams.require_invitable(tournament, registration, team.partner)
         teams.set_partner(registration, team.partner, accepted=by_organiser)
@@ -152,7 +154,10 @@ def register(
     actor = require_user(actor)
     tournament = lock_tournament(tournament.pk)
     if not tournament.registration_is_open():
-        raise Conflict(f"Registration for {tournament.name} is closed.", code="registration_closed")
+        raise Conflict(
+            gettext("Registration for %(tournament)s is closed.") % {"tournament": tournament.name},
+            code="registration_closed",
+        )
     player = ensure_player(actor)
     team = team_entry(
         tournament, player, team_name=team_name, teammate=teammate, by_organiser=False
@@ -170,15 +175,14 @@ def unregister(*, actor: AnyUser, registration: Registration) -> Registration:
     registration = lock_registration(registration.pk)
     if registration.player.user_id != actor.pk:
         if registration.is_invited(actor.pk) or registration.has_member(actor.pk):
-            raise NotAllowed(
-                f"Only {registration.player.display_name}, who registered {registration.name}, "
-                "can withdraw it: leave the team instead.",
-                code="not_captain",
-            )
-        raise NotAllowed("You can only change your own registration.", code="not_your_registration")
+            raise NotAllowed(words.not_captain(registration), code="not_captain")
+        raise NotAllowed(
+            gettext("You can only change your own registration."), code="not_your_registration"
+        )
     if not policies.may_start(tournament):  # still in registration
         raise Conflict(
-            f"{tournament.name} has started: ask an organiser to drop you.",
+            gettext("%(tournament)s has started: ask an organiser to drop you.")
+            % {"tournament": tournament.name},
             code="registration_closed",
         )
     return _withdraw(actor=actor, registration=registration, tournament=tournament)
@@ -218,11 +222,13 @@ def check_in(*, actor: AnyUser, registration: Registration) -> Registration:
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
     if not registration.has_member(actor.pk):
-        raise NotAllowed("You can only check yourself in.", code="not_your_registration")
+        raise NotAllowed(gettext("You can only check yourself in."), code="not_your_registration")
     if registration.status != RegistrationStatus.REGISTERED:
-        raise Conflict("You are not registered for this tournament.", code="not_registered")
+        raise Conflict(
+            gettext("You are not registered for this tournament."), code="not_registered"
+        )
     if not tournament.check_in_is_open():
-        raise Conflict(_check_in_closed_message(tournament), code="check_in_closed")
+        raise Conflict(words.check_in_closed(tournament), code="check_in_closed")
     _require_team_complete(registration, yours=True)
     member = "partner" if registration.player.user_id != actor.pk else "player"
     pages_changed(tournament.pk)
@@ -233,25 +239,8 @@ def check_in(*, actor: AnyUser, registration: Registration) -> Registration:
 
 def _require_team_complete(registration: Registration, *, yours: bool) -> None:
     """A team of one never checks in, so it never plays."""
-    if registration.team_complete:
-        return
-    who = "Your team" if yours else registration.name
-    waiting = (
-        f" ({registration.partner.display_name} has not accepted yet)"
-        if registration.partner is not None
-        else ""
-    )
-    raise Conflict(
-        f"{who} needs a second player before it can check in{waiting}.",
-        code="team_incomplete",
-    )
-
-
-def _check_in_closed_message(tournament: Tournament) -> str:
-    opens, closes = tournament.check_in_opens_at, tournament.check_in_closes_at
-    if opens and closes and timezone.now() < opens:
-        return f"Check-in opens at {timezone.localtime(opens):%H:%M on %d %b}."
-    return f"Check-in for {tournament.name} is closed."
+    if not registration.team_complete:
+        raise Conflict(words.team_incomplete(registration, yours=yours), code="team_incomplete")
 
 
 def _mark_checked_in(
@@ -309,10 +298,14 @@ def add_player(
     policies.require_manager(actor, tournament.club)
     tournament = lock_tournament(tournament.pk)
     if not policies.tournament_in_setup(tournament):
-        raise Conflict(f"{tournament.name} has started.", code="tournament_started")
+        raise Conflict(words.started(tournament), code="tournament_started")
     user = User.objects.filter(username__iexact=username.strip()).first()
     if user is None:
-        raise NotFound(f"No user is called {username!r}.", code="unknown_user", field="username")
+        raise NotFound(
+            gettext("No user is called %(username)s.") % {"username": repr(username)},
+            code="unknown_user",
+            field="username",
+        )
     player = ensure_player(user)
     team = team_entry(tournament, player, team_name=team_name, teammate=teammate, by_organiser=True)
     return _take_seat(
@@ -327,7 +320,7 @@ def remove_player(*, actor: AnyUser, registration: Registration) -> Registration
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
     if not policies.tournament_in_setup(tournament):
-        raise Conflict(f"{tournament.name} has started.", code="tournament_started")
+        raise Conflict(words.started(tournament), code="tournament_started")
     return _withdraw(actor=actor, registration=registration, tournament=tournament)
 
 
@@ -338,9 +331,12 @@ def check_in_player(*, actor: AnyUser, registration: Registration) -> Registrati
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
     if not policies.tournament_in_setup(tournament):
-        raise Conflict(f"{tournament.name} has started.", code="tournament_started")
+        raise Conflict(words.started(tournament), code="tournament_started")
     if registration.status != RegistrationStatus.REGISTERED:
-        raise Conflict(f"{registration.name} is not registered.", code="not_registered")
+        raise Conflict(
+            gettext("%(entrant)s is not registered.") % {"entrant": registration.name},
+            code="not_registered",
+        )
     _require_team_complete(registration, yours=False)
     pages_changed(tournament.pk)
     return _mark_checked_in(actor=actor, registration=registration, tournament=tournament)
@@ -356,7 +352,9 @@ def withdraw_entry(*, actor: AnyUser, registration: Registration) -> Registratio
         return teams.remove_teammate(actor=actor, registration=registration)
     if policies.can_manage_club(actor, registration.tournament.club):
         return remove_player(actor=actor, registration=registration)
-    raise NotAllowed("You can only change your own registration.", code="not_your_registration")
+    raise NotAllowed(
+        gettext("You can only change your own registration."), code="not_your_registration"
+    )
 
 
 def check_in_entry(*, actor: AnyUser, registration: Registration) -> Registration:
@@ -366,7 +364,7 @@ def check_in_entry(*, actor: AnyUser, registration: Registration) -> Registratio
         return check_in(actor=actor, registration=registration)
     if policies.can_manage_club(actor, registration.tournament.club):
         return check_in_player(actor=actor, registration=registration)
-    raise NotAllowed("You can only check yourself in.", code="not_your_registration")
+    raise NotAllowed(gettext("You can only check yourself in."), code="not_your_registration")
 
 
 def latest_round_number(tournament: Tournament) -> int:
@@ -385,10 +383,14 @@ def drop_player(*, actor: AnyUser, registration: Registration) -> Registration:
         policies.require_manager(actor, tournament.club)
     if not policies.tournament_is_running(tournament):
         raise Conflict(
-            f"{tournament.name} is not running: withdraw instead.", code="tournament_not_running"
+            gettext("%(tournament)s is not running: withdraw instead.")
+            % {"tournament": tournament.name},
+            code="tournament_not_running",
         )
     if reg.status != RegistrationStatus.REGISTERED:
-        raise Conflict(f"{reg.name} is not playing.", code="not_playing")
+        raise Conflict(
+            gettext("%(entrant)s is not playing.") % {"entrant": reg.name}, code="not_playing"
+        )
     after_round = latest_round_number(tournament)
     transition(
         reg,
@@ -412,9 +414,14 @@ def readd_player(*, actor: AnyUser, registration: Registration) -> Registration:
     policies.require_manager(actor, tournament.club)
     reg = lock_registration(registration.pk)
     if reg.status != RegistrationStatus.DROPPED:
-        raise Conflict(f"{reg.name} has not dropped.", code="not_dropped")
+        raise Conflict(
+            gettext("%(entrant)s has not dropped.") % {"entrant": reg.name}, code="not_dropped"
+        )
     if not policies.tournament_is_running(tournament):
-        raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
+        raise Conflict(
+            gettext("%(tournament)s is not running.") % {"tournament": tournament.name},
+            code="tournament_not_running",
+        )
     transition(
         reg,
         RegistrationStatus.REGISTERED,
@@ -444,17 +451,22 @@ def add_late_entrant(
     policies.require_manager(actor, tournament.club)
     if not policies.tournament_is_running(tournament):
         raise Conflict(
-            f"{tournament.name} is not running: register players normally.",
+            gettext("%(tournament)s is not running: register players normally.")
+            % {"tournament": tournament.name},
             code="tournament_not_running",
         )
     user = User.objects.filter(username=username.strip()).first()
     if user is None:
-        raise InvalidInput(f"No user called {username!r}.", code="unknown_user", field="username")
+        raise InvalidInput(
+            gettext("No user called %(username)s.") % {"username": repr(username)},
+            code="unknown_user",
+            field="username",
+        )
     player = ensure_player(user)
     team = team_entry(tournament, player, team_name=team_name, teammate=teammate, by_organiser=True)
     if team is not None and team.partner is None:
         raise InvalidInput(
-            "A team joins with two players: name the teammate too.",
+            gettext("A team joins with two players: name the teammate too."),
             code="team_incomplete",
             field="teammate",
         )
@@ -466,7 +478,9 @@ def add_late_entrant(
         RegistrationStatus.DROPPED,
     ):
         raise Conflict(
-            f"{player.display_name} is already in {tournament.name}.", code="already_registered"
+            gettext("%(player)s is already in %(tournament)s.")
+            % {"player": player.display_name, "tournament": tournament.name},
+            code="already_registered",
         )
     if team is not None:
         teams.require_free(tournament, player, you=False)
@@ -533,17 +547,19 @@ def check_in_many(
     ids = sorted(set(registration_ids))
     if not everyone and not ids:
         raise InvalidInput(
-            "Choose the players to check in.", code="nothing_selected", field="registrations"
+            gettext("Choose the players to check in."),
+            code="nothing_selected",
+            field="registrations",
         )
     if len(ids) > CHECK_IN_MAX:
         raise InvalidInput(
-            f"At most {CHECK_IN_MAX} registrations at a time.",
+            gettext("At most %(most)d registrations at a time.") % {"most": CHECK_IN_MAX},
             code="too_many",
             field="registrations",
         )
     tournament = lock_tournament(tournament.pk)
     if not policies.tournament_in_setup(tournament):
-        raise Conflict(f"{tournament.name} has started.", code="tournament_started")
+        raise Conflict(words.started(tournament), code="tournament_started")
     filters: dict[str, Any] = {"tournament": tournament}
     if everyone:
         filters["status"] = RegistrationStatus.REGISTERED
@@ -555,14 +571,16 @@ def check_in_many(
         missing = sorted(set(ids) - {r.pk for r in regs})
         if missing:
             raise NotFound(
-                f"No registration {', '.join(map(str, missing[:10]))} in {tournament.name}.",
+                gettext("No registration %(ids)s in %(tournament)s.")
+                % {"ids": ", ".join(map(str, missing[:10])), "tournament": tournament.name},
                 code="unknown_registration",
                 field="registrations",
             )
         inactive = [r.name for r in regs if r.status != RegistrationStatus.REGISTERED]
         if inactive:
             raise Conflict(
-                f"Not registered: {', '.join(sorted(inactive)[:10])}. Nobody was checked in.",
+                gettext("Not registered: %(entrants)s. Nobody was checked in.")
+                % {"entrants": ", ".join(sorted(inactive)[:10])},
                 code="not_registered",
                 field="registrations",
             )

@@ -38,6 +38,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
 
 from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput, NotFound
@@ -93,7 +95,10 @@ def _create_guest(club: Club, name: str) -> Player:
             ).first()
             if existing is not None:
                 return existing
-    raise Conflict(f"Could not add the guest {name!r}: try again.", code="guest_not_created")
+    raise Conflict(
+        gettext("Could not add the guest %(name)s: try again.") % {"name": repr(name)},
+        code="guest_not_created",
+    )
 
 
 # --- parsing a paste -------------------------------------------------------------------------
@@ -129,7 +134,17 @@ def _split_lines(names: str | Sequence[str]) -> list[str]:
 
 
 def _refuse(detail: str, code: str) -> InvalidInput:
-    return InvalidInput(f"{detail} Nothing was added.", code=code, field=FIELD)
+    """A paste refused (``detail`` a whole sentence, saying that nothing was added)."""
+    return InvalidInput(detail, code=code, field=FIELD)
+
+
+def _refuse_line(number: int, problem: str, code: str) -> InvalidInput:
+    """A paste refused for a line, with another check's words (``problem``)."""
+    return _refuse(
+        gettext("Line %(line)d: %(problem)s Nothing was added.")
+        % {"line": number, "problem": problem},
+        code,
+    )
 
 
 def _count_names(lines: list[str], *, team_event: bool) -> int:
@@ -143,19 +158,29 @@ def _count_names(lines: list[str], *, team_event: bool) -> int:
 
 
 def _parse_name(raw: str, number: int) -> Name:
-    where = f"Line {number}"
+    what = gettext("the name %(name)s") % {"name": repr(raw.strip()[:40])}
     try:
-        name = clean_name(raw, what=f"the name {raw.strip()[:40]!r}", field=FIELD)
+        name = clean_name(raw, what=what, field=FIELD)
     except InvalidInput as error:
-        raise _refuse(f"{where}: {error.detail}", error.code) from None
+        raise _refuse_line(number, error.detail, error.code) from None
     if name.startswith("@"):
         username = unicodedata.normalize("NFKC", name[1:]).strip()
         if not username:
-            raise _refuse(f'{where}: write the user name after @ ("@ada").', "invalid_name")
+            raise _refuse(
+                gettext('Line %(line)d: write the user name after @ ("@ada"). Nothing was added.')
+                % {"line": number},
+                "invalid_name",
+            )
         return Name(shown=name, username=username)
     if len(name) > NAME_MAX:
         raise _refuse(
-            f"{where}: {name[:30]!r}… is longer than {NAME_MAX} characters.", "name_too_long"
+            ngettext(
+                "Line %(line)d: %(name)s… is longer than %(most)d character. Nothing was added.",
+                "Line %(line)d: %(name)s… is longer than %(most)d characters. Nothing was added.",
+                NAME_MAX,
+            )
+            % {"line": number, "name": repr(name[:30]), "most": NAME_MAX},
+            "name_too_long",
         )
     return Name(shown=name, guest=name)
 
@@ -167,8 +192,14 @@ def parse_paste(names: str | Sequence[str], *, team_event: bool) -> list[Line]:
     count = _count_names(lines, team_event=team_event)
     if count > MAX_NAMES:
         raise _refuse(
-            f"You pasted {count:,} names: at most {MAX_NAMES} can be added at a time. "
-            "Split the list.",
+            ngettext(
+                "You pasted %(count)s name: at most %(most)d can be added at a time. Split "
+                "the list. Nothing was added.",
+                "You pasted %(count)s names: at most %(most)d can be added at a time. Split "
+                "the list. Nothing was added.",
+                count,
+            )
+            % {"count": number_format(count, force_grouping=True), "most": MAX_NAMES},
             "too_many_names",
         )
     entries: list[Line] = []
@@ -190,29 +221,41 @@ def parse_paste(names: str | Sequence[str], *, team_event: bool) -> list[Line]:
                 try:
                     team_name = teams.clean_team_name(head, field=FIELD)
                 except InvalidInput as error:
-                    raise _refuse(f"Line {number}: {error.detail}", error.code) from None
+                    raise _refuse_line(number, error.detail, error.code) from None
         members = tuple(_parse_name(p, number) for p in members_text.split(",") if p.strip())
         if not members:
             raise _refuse(
-                f"Line {number}: name the team's players after the colon "
-                '("Team name: Ada, Bruno").',
+                gettext(
+                    "Line %(line)d: name the team's players after the colon "
+                    '("Team name: Ada, Bruno"). Nothing was added.'
+                )
+                % {"line": number},
                 "team_incomplete",
             )
         if len(members) > 2:
             raise _refuse(
-                f"Line {number}: a team is two players, not {len(members)}.", "team_too_big"
+                gettext("Line %(line)d: a team is two players, not %(count)d. Nothing was added.")
+                % {"line": number, "count": len(members)},
+                "team_too_big",
             )
         entries.append(Line(members=members, team_name=team_name, number=number))
     if not entries:
-        raise InvalidInput("Paste at least one name.", code="no_names", field=FIELD)
+        raise InvalidInput(gettext("Paste at least one name."), code="no_names", field=FIELD)
     _refuse_duplicates(entries)
     return entries
 
 
 def _names(items: Iterable[str]) -> str:
+    """The names as a sentence lists them: ten at most, then how many more."""
     shown = sorted(set(items), key=str.casefold)
     text = ", ".join(shown[:10])
-    return text + (f" and {len(shown) - 10} more" if len(shown) > 10 else "")
+    if len(shown) <= 10:
+        return text
+    more = len(shown) - 10
+    return ngettext("%(names)s and %(count)d more", "%(names)s and %(count)d more", more) % {
+        "names": text,
+        "count": more,
+    }
 
 
 def _refuse_duplicates(entries: list[Line]) -> None:
@@ -224,14 +267,20 @@ def _refuse_duplicates(entries: list[Line]) -> None:
                 twice.append(name.shown)
             seen.setdefault(name.key, name.shown)
     if twice:
-        raise _refuse(f"These names are in the list twice: {_names(twice)}.", "duplicate_names")
+        raise _refuse(
+            gettext("These names are in the list twice: %(names)s. Nothing was added.")
+            % {"names": _names(twice)},
+            "duplicate_names",
+        )
     team_names = [e.team_name.casefold() for e in entries if e.team_name]
     clashes = {
         e.team_name for e in entries if e.team_name and team_names.count(e.team_name.casefold()) > 1
     }
     if clashes:
         raise _refuse(
-            f"These team names are in the list twice: {_names(clashes)}.", "duplicate_names"
+            gettext("These team names are in the list twice: %(names)s. Nothing was added.")
+            % {"names": _names(clashes)},
+            "duplicate_names",
         )
 
 
@@ -266,8 +315,11 @@ def _account_players(usernames: set[str]) -> dict[str, Player]:
     unknown = [f"@{u}" for u in usernames if u.casefold() not in users]
     if unknown:
         raise NotFound(
-            f"No account is called {_names(unknown)}: check the spelling, or leave out the @ "
-            "to add a guest. Nothing was added.",
+            gettext(
+                "No account is called %(names)s: check the spelling, or leave out the @ to "
+                "add a guest. Nothing was added."
+            )
+            % {"names": _names(unknown)},
             code="unknown_user",
             field=FIELD,
         )
@@ -315,8 +367,11 @@ def _refuse_taken(tournament: Tournament, players: list[Player], entries: list[L
                 names.add(member.display_name)
     if names:
         raise Conflict(
-            f"Already in {tournament.name}: {_names(names)}. Take them out of the list. "
-            "Nothing was added.",
+            gettext(
+                "Already in %(tournament)s: %(names)s. Take them out of the list. Nothing was "
+                "added."
+            )
+            % {"tournament": tournament.name, "names": _names(names)},
             code="already_registered",
             field=FIELD,
         )
@@ -326,8 +381,11 @@ def _refuse_taken(tournament: Tournament, players: list[Player], entries: list[L
     names = {r.partner.display_name for r in invited if r.partner is not None}
     if names:
         raise Conflict(
-            f"Invited to another team of {tournament.name}: {_names(names)}. They must "
-            "decline first. Nothing was added.",
+            gettext(
+                "Invited to another team of %(tournament)s: %(names)s. They must decline "
+                "first. Nothing was added."
+            )
+            % {"tournament": tournament.name, "names": _names(names)},
             code="already_invited",
             field=FIELD,
         )
@@ -340,11 +398,16 @@ def _refuse_taken(tournament: Tournament, players: list[Player], entries: list[L
         )
         if clash:
             raise Conflict(
-                f"These team names are taken in {tournament.name}: {_names(clash)}. "
-                "Nothing was added.",
+                _names_taken(tournament, clash),
                 code="team_name_taken",
                 field=FIELD,
             )
+
+
+def _names_taken(tournament: Tournament, names: Iterable[str]) -> str:
+    return gettext(
+        "These team names are taken in %(tournament)s: %(names)s. Nothing was added."
+    ) % {"tournament": tournament.name, "names": _names(names)}
 
 
 @transaction.atomic(durable=True)
@@ -359,7 +422,8 @@ def add_players_by_name(
     tournament = lock_tournament(tournament.pk)
     if not policies.tournament_in_setup(tournament):
         raise Conflict(
-            f"{tournament.name} has started: add late entrants one by one.",
+            gettext("%(tournament)s has started: add late entrants one by one.")
+            % {"tournament": tournament.name},
             code="tournament_started",
         )
     room = (
@@ -367,10 +431,32 @@ def add_players_by_name(
         - tournament.registrations.filter(status=RegistrationStatus.REGISTERED).count()
     )
     if len(entries) > room:
-        what = "teams" if team_event else "players"
+        left = max(room, 0)
+        words = (
+            ngettext(
+                "%(tournament)s has room for %(count)d more team (of %(capacity)d); the list "
+                "has %(listed)d. Nothing was added.",
+                "%(tournament)s has room for %(count)d more teams (of %(capacity)d); the list "
+                "has %(listed)d. Nothing was added.",
+                left,
+            )
+            if team_event
+            else ngettext(
+                "%(tournament)s has room for %(count)d more player (of %(capacity)d); the "
+                "list has %(listed)d. Nothing was added.",
+                "%(tournament)s has room for %(count)d more players (of %(capacity)d); the "
+                "list has %(listed)d. Nothing was added.",
+                left,
+            )
+        )
         raise Conflict(
-            f"{tournament.name} has room for {max(room, 0)} more {what} (of "
-            f"{tournament.capacity}); the list has {len(entries)}. Nothing was added.",
+            words
+            % {
+                "tournament": tournament.name,
+                "count": left,
+                "capacity": tournament.capacity,
+                "listed": len(entries),
+            },
             code="tournament_full",
             field=FIELD,
         )
@@ -426,7 +512,11 @@ def add_players_by_name(
         made = [r.team_name for r in result.registrations]
         twice = {n for n in made if [m.casefold() for m in made].count(n.casefold()) > 1}
         if twice:
-            raise _refuse(f"Two teams would be called {_names(twice)}.", "duplicate_names")
+            raise _refuse(
+                gettext("Two teams would be called %(names)s. Nothing was added.")
+                % {"names": _names(twice)},
+                "duplicate_names",
+            )
         others = (
             Registration.objects.annotate(lower_name=Lower("team_name"))
             .filter(tournament=tournament, status__in=_TAKEN)
@@ -436,8 +526,7 @@ def add_players_by_name(
         )
         if others:
             raise Conflict(
-                f"These team names are taken in {tournament.name}: {_names(others)}. "
-                "Nothing was added.",
+                _names_taken(tournament, others),
                 code="team_name_taken",
                 field=FIELD,
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import record_audit, record_event
 from core.auth import AnyUser, require_user
@@ -31,7 +32,7 @@ def call_judge(*, actor: AnyUser, match: Match | int) -> JudgeCall:
     match = lock_match(match.pk if isinstance(match, Match) else match)
     if not plays_in(user, match):
         raise NotAllowed(
-            "Only the players of this match can call a judge to it.", code="not_player"
+            gettext("Only the players of this match can call a judge to it."), code="not_player"
         )
     open_call = JudgeCall.objects.filter(match=match, closed_at__isnull=True).first()
     if open_call is not None:
@@ -59,7 +60,7 @@ def _locked_call(call: JudgeCall | int) -> JudgeCall:
     pk = call.pk if isinstance(call, JudgeCall) else call
     found = lock_one(JudgeCall, related=("match__round__tournament__club",), pk=pk)
     if found is None:
-        raise NotFound("No such call.")
+        raise NotFound(gettext("No such call."))
     return found
 
 
@@ -71,12 +72,13 @@ def answer_call(*, actor: AnyUser, call: JudgeCall | int) -> JudgeCall:
     tournament = call.match.round.tournament
     if not policies.can_judge(user, tournament.club):
         raise NotAllowed(
-            f"Only the judges of {tournament.club.name} answer calls.", code="not_judge"
+            gettext("Only the judges of %(club)s answer calls.") % {"club": tournament.club.name},
+            code="not_judge",
         )
     if call.closed_at is not None:
-        raise Conflict("This call is closed already.", code="call_closed")
+        raise Conflict(gettext("This call is closed already."), code="call_closed")
     if call.answered_by_id is not None and call.answered_by_id != user.pk:
-        raise Conflict("Another judge is on the way already.", code="call_taken")
+        raise Conflict(gettext("Another judge is on the way already."), code="call_taken")
     if call.answered_by_id is None:
         call.answered_by = user
         call.answered_at = timezone.now()
@@ -97,7 +99,9 @@ def close_call(*, actor: AnyUser, call: JudgeCall | int) -> JudgeCall:
     call = _locked_call(call)
     tournament = call.match.round.tournament
     if not (policies.can_judge(user, tournament.club) or call.called_by_id == user.pk):
-        raise NotAllowed("Only a judge or the player who called closes a call.", code="not_judge")
+        raise NotAllowed(
+            gettext("Only a judge or the player who called closes a call."), code="not_judge"
+        )
     if call.closed_at is None:
         call.closed_at = timezone.now()
         call.save(update_fields=["closed_at"])

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from core.audit import record_audit, transition
 from core.auth import Actor, AnyUser, user_or_none
@@ -46,6 +47,13 @@ logger = logging.getLogger(__name__)
 
 #: When no window is given, check-in opens this long before the scheduled start.
 DEFAULT_CHECK_IN_BEFORE = timedelta(hours=1)
+
+#: Why a tournament cannot start now, by its status (only one in registration can).
+_CANNOT_START = {
+    TournamentStatus.DRAFT: gettext_lazy("%(tournament)s cannot start: it is draft."),
+    TournamentStatus.RUNNING: gettext_lazy("%(tournament)s cannot start: it is running."),
+    TournamentStatus.FINISHED: gettext_lazy("%(tournament)s cannot start: it is finished."),
+}
 
 TOURNAMENT_FIELDS = (
     "name",
@@ -87,62 +95,69 @@ def _tournament_state(t: Tournament) -> dict[str, Any]:
 def _validate_tournament(t: Tournament, *, now: datetime, start_changed: bool) -> None:
     """The checks a tournament's settings must pass, each naming the field at fault."""
     if not t.name.strip():
-        raise InvalidInput("A tournament needs a name.", code="name_required", field="name")
+        raise InvalidInput(
+            gettext("A tournament needs a name."), code="name_required", field="name"
+        )
     if t.game not in Game.values:
         raise InvalidInput(
-            f"Unknown game {t.game!r}: choose one of {', '.join(Game.values)}.",
+            gettext("Unknown game %(game)s: choose one of %(games)s.")
+            % {"game": repr(t.game), "games": ", ".join(Game.values)},
             code="unknown_game",
             field="game",
         )
     if t.entrant_type not in EntrantType.values:
         raise InvalidInput(
-            f"Unknown entrant type {t.entrant_type!r}.",
+            gettext("Unknown entrant type %(type)s.") % {"type": repr(t.entrant_type)},
             code="unknown_entrant_type",
             field="entrant_type",
         )
     if t.best_of not in (1, 3, 5):
         raise InvalidInput(
-            "A match is best of 1, 3 or 5 games.", code="invalid_best_of", field="best_of"
+            gettext("A match is best of 1, 3 or 5 games."),
+            code="invalid_best_of",
+            field="best_of",
         )
     if t.capacity is None or t.capacity < 2:
         raise InvalidInput(
-            "Capacity must be at least 2 players.", code="capacity_too_small", field="capacity"
+            gettext("Capacity must be at least 2 players."),
+            code="capacity_too_small",
+            field="capacity",
         )
     if start_changed and t.scheduled_start <= now:
         raise InvalidInput(
-            "The scheduled start must be in the future.",
+            gettext("The scheduled start must be in the future."),
             code="start_in_past",
             field="scheduled_start",
         )
     start = t.scheduled_start
     if t.registration_opens_at and t.registration_opens_at >= t.registration_closes:
         raise InvalidInput(
-            "Registration must open before it closes.",
+            gettext("Registration must open before it closes."),
             code="registration_window",
             field="registration_opens_at",
         )
     if t.registration_closes_at and t.registration_closes_at > start:
         raise InvalidInput(
-            "Registration must close at or before the scheduled start.",
+            gettext("Registration must close at or before the scheduled start."),
             code="registration_window",
             field="registration_closes_at",
         )
     if (t.check_in_opens_at is None) != (t.check_in_closes_at is None):
         raise InvalidInput(
-            "Give both ends of the check-in window, or neither.",
+            gettext("Give both ends of the check-in window, or neither."),
             code="check_in_window",
             field="check_in_closes_at",
         )
     if t.check_in_opens_at and t.check_in_closes_at:
         if t.check_in_opens_at >= t.check_in_closes_at:
             raise InvalidInput(
-                "Check-in must open before it closes.",
+                gettext("Check-in must open before it closes."),
                 code="check_in_window",
                 field="check_in_opens_at",
             )
         if t.check_in_closes_at > start:
             raise InvalidInput(
-                "Check-in must close at or before the scheduled start.",
+                gettext("Check-in must close at or before the scheduled start."),
                 code="check_in_window",
                 field="check_in_closes_at",
             )
@@ -228,7 +243,8 @@ def update_tournament(
     unknown = set(changes) - set(TOURNAMENT_FIELDS)
     if unknown:
         raise InvalidInput(
-            f"These fields cannot be changed: {', '.join(sorted(unknown))}.",
+            gettext("These fields cannot be changed: %(fields)s.")
+            % {"fields": ", ".join(sorted(unknown))},
             code="unknown_field",
             field=sorted(unknown)[0],
         )
@@ -238,13 +254,14 @@ def update_tournament(
     }
     if locked and tournament.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
         raise Conflict(
-            f"{tournament.name} has started: only its name and description can change.",
+            gettext("%(tournament)s has started: only its name and description can change.")
+            % {"tournament": tournament.name},
             code="tournament_started",
             field=sorted(locked)[0],
         )
     if "entrant_type" in locked and tournament.registrations.exists():
         raise Conflict(
-            "Players have registered: single players or teams can no longer change.",
+            gettext("Players have registered: single players or teams can no longer change."),
             code="entrants_registered",
             field="entrant_type",
         )
@@ -257,7 +274,12 @@ def update_tournament(
         active = selectors.active_registration_count(tournament)
         if tournament.capacity < active:
             raise Conflict(
-                f"{active} players are registered: capacity cannot go below that.",
+                ngettext(
+                    "%(count)d player is registered: capacity cannot go below that.",
+                    "%(count)d players are registered: capacity cannot go below that.",
+                    active,
+                )
+                % {"count": active},
                 code="capacity_below_registered",
                 field="capacity",
             )
@@ -283,10 +305,13 @@ def publish_tournament(*, actor: AnyUser, tournament: Tournament) -> Tournament:
     policies.require_manager(actor, tournament.club)
     tournament = lock_tournament(tournament.pk)
     if not policies.may_publish(tournament):
-        raise Conflict(f"{tournament.name} is already published.", code="already_published")
+        raise Conflict(
+            gettext("%(tournament)s is already published.") % {"tournament": tournament.name},
+            code="already_published",
+        )
     if tournament.scheduled_start <= timezone.now():
         raise Conflict(
-            "The scheduled start has passed: move it to the future before publishing.",
+            gettext("The scheduled start has passed: move it to the future before publishing."),
             code="start_in_past",
             field="scheduled_start",
         )
@@ -377,7 +402,8 @@ def start_tournament_now(*, actor: AnyUser, tournament: Tournament) -> Tournamen
     policies.require_manager(actor, tournament.club)
     if not policies.may_start(tournament):
         raise Conflict(
-            f"{tournament.name} cannot start: it is {tournament.get_status_display().lower()}.",
+            str(_CANNOT_START[TournamentStatus(tournament.status)])
+            % {"tournament": tournament.name},
             code="cannot_start",
         )
     start_tournament(tournament=tournament, actor=actor, now=timezone.now())
@@ -390,10 +416,14 @@ def finish_tournament(*, actor: AnyUser, tournament: Tournament) -> Tournament:
     tournament = lock_tournament(tournament.pk)
     policies.require_manager(actor, tournament.club)
     if not policies.tournament_is_running(tournament):
-        raise Conflict(f"{tournament.name} is not running.", code="tournament_not_running")
+        raise Conflict(
+            gettext("%(tournament)s is not running.") % {"tournament": tournament.name},
+            code="tournament_not_running",
+        )
     if Round.objects.filter(tournament=tournament).exclude(status=RoundStatus.COMPLETE).exists():
         raise Conflict(
-            "A round is still open: confirm its results first.", code="previous_round_open"
+            gettext("A round is still open: confirm its results first."),
+            code="previous_round_open",
         )
     stages.finish(tournament, actor=actor)
     return tournament

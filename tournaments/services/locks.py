@@ -8,6 +8,7 @@ and in which order, can be read here.
 from __future__ import annotations
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext
 
 from core.errors import NotFound
 from core.locks import lock_by_key, lock_one, lock_shared_by_key
@@ -18,7 +19,7 @@ def lock_tournament(tournament_id: int) -> Tournament:
     """The tournament's row, with its club (not locked)."""
     tournament = lock_one(Tournament, related=("club",), pk=tournament_id)
     if tournament is None:
-        raise NotFound("No such tournament.")
+        raise NotFound(gettext("No such tournament."))
     return tournament
 
 
@@ -26,7 +27,7 @@ def lock_round(round_id: int) -> Round:
     """A round's row, with its tournament and club (not locked)."""
     rnd = lock_one(Round, related=("tournament__club",), pk=round_id)
     if rnd is None:
-        raise NotFound("No such round.")
+        raise NotFound(gettext("No such round."))
     return rnd
 
 
@@ -54,10 +55,10 @@ def lock_match(match_id: int) -> Match:
     # not locked): two statements, not three. Both compiled once (``core.locks``: the
     # match's join of a dozen tables cost more to compile than to run, each report).
     if not lock_shared_by_key("round of a match", _round_of_match, Match, match_id):
-        raise NotFound("No such match.")
+        raise NotFound(gettext("No such match."))
     match = lock_by_key(Match, match_id, related=_MATCH_READS)
     if match is None:  # deleted between the two statements (a re-pair)
-        raise NotFound("No such match.")
+        raise NotFound(gettext("No such match."))
     return match
 
 
@@ -67,5 +68,5 @@ def lock_registration(registration_id: int) -> Registration:
         Registration, related=("player", "partner", "tournament"), pk=registration_id
     )
     if registration is None:
-        raise NotFound("No such registration.")
+        raise NotFound(gettext("No such registration."))
     return registration

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core import access, text
 from core.audit import record_audit
@@ -57,9 +58,11 @@ def sign_up(
     nor the user name). The display name is cleaned like every name (``clean_name``).
     """
     username = text.normalise_username(username, field="username")
-    display_name = text.clean_name(display_name, what="the display name", field="display_name")
+    display_name = text.clean_name(
+        display_name, what=gettext("the display name"), field="display_name"
+    )
     if User.objects.filter(username__iexact=username).exists():
-        raise Conflict("That user name is taken.", code="username_taken", field="username")
+        raise Conflict(gettext("That user name is taken."), code="username_taken", field="username")
     skeleton = _refuse_look_alike(username)
     try:
         password_validation.validate_password(password, user=User(username=username, email=email))
@@ -83,7 +86,7 @@ def sign_up(
 
 def _looks_alike() -> Conflict:
     return Conflict(
-        "That name looks like another player's: choose another.",
+        gettext("That name looks like another player's: choose another."),
         code="username_looks_alike",
         field="username",
     )
@@ -106,10 +109,12 @@ def _refuse_look_alike(username: str) -> str:
 def update_profile(*, user: AnyUser, display_name: str, language: str | None = None) -> Player:
     """The profile page's save: the display name and, when given, the language ("" for
     the browser's), in one transaction (both or neither)."""
-    display_name = text.clean_name(display_name, what="the display name", field="display_name")
+    display_name = text.clean_name(
+        display_name, what=gettext("the display name"), field="display_name"
+    )
     user = require_user(user)
     if not display_name:
-        raise InvalidInput("A display name cannot be empty.", field="display_name")
+        raise InvalidInput(gettext("A display name cannot be empty."), field="display_name")
     if language is not None:
         language = require_language(language, blank=True)
     player = ensure_player(user)
@@ -166,8 +171,11 @@ def normalise_claim_code(raw: str, *, field: str = "claim_code") -> str:
     code = "".join(ch for ch in (raw or "").upper() if ch not in " -\t")
     if len(code) != CLAIM_CODE_LENGTH or any(ch not in CLAIM_CODE_ALPHABET for ch in code):
         raise InvalidInput(
-            f"A claim code is {CLAIM_CODE_LENGTH} letters and digits, as your organiser gave "
-            "it (no 0, 1, I, L or O): check it and try again.",
+            gettext(
+                "A claim code is %(length)d letters and digits, as your organiser gave it (no "
+                "0, 1, I, L or O): check it and try again."
+            )
+            % {"length": CLAIM_CODE_LENGTH},
             code="invalid_claim_code",
             field=field,
         )
@@ -183,13 +191,13 @@ def attach_guest(*, user: AnyUser, code: str, display_name: str = "") -> Player:
     guest = lock_one(Player, claim_code=code)
     if guest is None:
         raise InvalidInput(
-            "No guest has this claim code: check it with your organiser.",
+            gettext("No guest has this claim code: check it with your organiser."),
             code="unknown_claim_code",
             field="claim_code",
         )
     if guest.user_id is not None:
         raise Conflict(
-            "This claim code was used already: each code works once.",
+            gettext("This claim code was used already: each code works once."),
             code="claim_code_used",
             field="claim_code",
         )
@@ -197,8 +205,11 @@ def attach_guest(*, user: AnyUser, code: str, display_name: str = "") -> Player:
     if own is not None:
         if own.registrations.exists() or own.partnerships.exists() or own.draft_seats.exists():
             raise Conflict(
-                f"Your account already has a tournament history (as {own.display_name}), so "
-                "it cannot take a guest's too: ask an organiser of the club.",
+                gettext(
+                    "Your account already has a tournament history (as %(name)s), so it "
+                    "cannot take a guest's too: ask an organiser of the club."
+                )
+                % {"name": own.display_name},
                 code="has_history",
                 field="claim_code",
             )
@@ -212,7 +223,7 @@ def attach_guest(*, user: AnyUser, code: str, display_name: str = "") -> Player:
             guest.save(update_fields=["user", "claimed_at", "display_name"])
     except IntegrityError:  # the account claimed another guest a moment ago
         raise Conflict(
-            "Your account has just claimed another guest's history.",
+            gettext("Your account has just claimed another guest's history."),
             code="has_history",
             field="claim_code",
         ) from None

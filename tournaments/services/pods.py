@@ -35,6 +35,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
@@ -86,35 +87,50 @@ def add_stage(
     policies.require_manager(actor, tournament.club, doing="change its stages")
     if tournament.game not in game_rules.POD_GAMES:
         raise InvalidInput(
-            f"{tournament.get_game_display()} is not played in pods: Gesoseka and generic "
-            "games are.",
+            gettext("%(game)s is not played in pods: Gesoseka and generic games are.")
+            % {"game": tournament.get_game_display()},
             code="no_pods",
             field="kind",
         )
     if tournament.entrant_type == EntrantType.TEAM:
         raise InvalidInput(
-            "Pods seat four players each on their own: a team event is played in "
-            "matches of two teams.",
+            gettext(
+                "Pods seat four players each on their own: a team event is played in "
+                "matches of two teams."
+            ),
             code="no_team_pods",
             field="kind",
         )
     checks = (
-        ("rounds", rounds, 1, 20, "A pod stage has 1 to 20 rounds."),
-        ("rounds_to_win", rounds_to_win, 1, 5, "A pod is won with 1 to 5 game-round wins."),
-        ("round_minutes", round_minutes, 1, 600, "A round lasts between 1 and 600 minutes."),
+        ("rounds", rounds, 1, 20, gettext("A pod stage has 1 to 20 rounds.")),
+        (
+            "rounds_to_win",
+            rounds_to_win,
+            1,
+            5,
+            gettext("A pod is won with 1 to 5 game-round wins."),
+        ),
+        (
+            "round_minutes",
+            round_minutes,
+            1,
+            600,
+            gettext("A round lasts between 1 and 600 minutes."),
+        ),
     )
     for field, value, low, high, words in checks:
         if not low <= value <= high:
             raise InvalidInput(words, code="out_of_range", field=field)
     if fill not in PodFill.values or scoring not in PodScoring.values:
         raise InvalidInput(
-            "Choose pods of three or byes, and winner or placement points.",
+            gettext("Choose pods of three or byes, and winner or placement points."),
             code="invalid_choice",
             field="fill" if fill not in PodFill.values else "scoring",
         )
     if tournament.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
         raise Conflict(
-            f"{tournament.name} has started: its format can no longer change.",
+            gettext("%(tournament)s has started: its format can no longer change.")
+            % {"tournament": tournament.name},
             code="tournament_started",
         )
     Stage.objects.filter(tournament=tournament).delete()
@@ -150,7 +166,8 @@ def begin(stage: Stage, *, tournament: Tournament, actor: Actor) -> None:
     )
     if len(players) < 3:
         raise Conflict(
-            f"{stage.label} needs at least three players, not {len(players)}.",
+            gettext("%(stage)s needs at least three players, not %(count)d.")
+            % {"stage": stage.label, "count": len(players)},
             code="too_few_for_pods",
         )
     stages.mark_running(stage, tournament=tournament, actor=actor, players=players)

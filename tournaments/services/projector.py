@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.dispatch import Signal
+from django.utils.translation import gettext, ngettext
 
 from core.audit import record_audit
 from core.auth import AnyUser
@@ -41,13 +42,19 @@ def set_announcement(*, actor: AnyUser, tournament: Tournament | int, text: str)
     policies.require_manager(actor, locked.club, doing="set the projector's announcement")
     if not isinstance(text, str):
         raise InvalidInput(
-            "The announcement is text.", code="invalid_announcement", field="announcement"
+            gettext("The announcement is text."),
+            code="invalid_announcement",
+            field="announcement",
         )
-    cleaned = clean_text(text, what="the announcement", field="announcement")
+    cleaned = clean_text(text, what=gettext("the announcement"), field="announcement")
     if len(cleaned) > ANNOUNCEMENT_MAX_LENGTH:
         raise InvalidInput(
-            f"An announcement has at most {ANNOUNCEMENT_MAX_LENGTH} characters "
-            f"(this one has {len(cleaned)}).",
+            ngettext(
+                "An announcement has at most %(most)d character (this one has %(count)d).",
+                "An announcement has at most %(most)d characters (this one has %(count)d).",
+                ANNOUNCEMENT_MAX_LENGTH,
+            )
+            % {"most": ANNOUNCEMENT_MAX_LENGTH, "count": len(cleaned)},
             code="announcement_too_long",
             field="announcement",
         )

@@ -39,6 +39,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser, user_or_none
@@ -142,15 +143,13 @@ def _side(actor: AnyUser, match: Match, entrants: list[Registration]) -> str | N
 def _require_player(actor: AnyUser, match: Match, entrants: list[Registration]) -> str:
     side = _side(actor, match, entrants)
     if side is None:
-        raise NotAllowed(
-            f"You are not playing in this {seat_rules.rules_of(match).noun}.",
-            code="not_in_match",
-        )
+        raise NotAllowed(str(seat_rules.rules_of(match).not_playing), code="not_in_match")
     if match.is_bye:
-        raise Conflict("A bye needs no report.", code="bye")
+        raise Conflict(gettext("A bye needs no report."), code="bye")
     if match.round.status == RoundStatus.COMPLETE:
         raise Conflict(
-            "This round is complete: only a judge can change its results.", code="round_complete"
+            gettext("This round is complete: only a judge can change its results."),
+            code="round_complete",
         )
     return side
 
@@ -195,7 +194,7 @@ def record_report(
         if final and match.result == checked.games:
             complete_round_after_commit(match.round_id)  # in case a look failed before
             return match  # the same report again, after confirmation: harmless
-        raise Conflict(rules.already, code="already_confirmed")
+        raise Conflict(str(rules.already), code="already_confirmed")
     side = _require_player(actor, match, entrants)
     checked = _check(match, entrants, games, final=final)
     canonical = checked.games
@@ -206,7 +205,8 @@ def record_report(
     if not final:
         if match.status in (MatchStatus.REPORTED, MatchStatus.DISPUTED) and mine and mine.complete:
             raise Conflict(
-                "You already reported the final result of this match.", code="already_reported"
+                gettext("You already reported the final result of this match."),
+                code="already_reported",
             )
         _new_report(match, side, actor, canonical, final=False)
         return match
@@ -256,10 +256,10 @@ def confirm_result(
     current = _current_reports(match)
     mine = current.get(side)
     if match.status == MatchStatus.DISPUTED and (mine is None or mine.complete):
-        raise Conflict(rules.differ, code="disputed")
+        raise Conflict(str(rules.differ), code="disputed")
     theirs = _others(current, side)
     if not theirs:
-        raise Conflict(rules.nothing, code="nothing_to_confirm")
+        raise Conflict(str(rules.nothing), code="nothing_to_confirm")
     checked = _check(match, entrants, theirs[0].games)
     before = _match_state(match)
     _new_report(match, side, actor, checked.games, final=True)
@@ -290,7 +290,7 @@ def record_judged(*, actor: AnyUser, match: Match, games: object) -> Match:
     ``locks.lock_match`` (a judge entering scores at a live table)."""
     if not policies.can_judge(actor, match.round.tournament.club):
         raise NotAllowed(
-            "Only judges and organisers can enter results for others.", code="not_judge"
+            gettext("Only judges and organisers can enter results for others."), code="not_judge"
         )
     return _judge(actor, match, games)
 
@@ -307,7 +307,7 @@ def take_report(*, actor: AnyUser, match: Match | int, report: int) -> tuple[Mat
     )
     if taken is None or taken.side == ReportSide.JUDGE:
         raise Conflict(
-            "That report is not one of this match's current reports any more: look again.",
+            gettext("That report is not one of this match's current reports any more: look again."),
             code="report_replaced",
             field="report",
         )
@@ -318,10 +318,10 @@ def take_report(*, actor: AnyUser, match: Match | int, report: int) -> tuple[Mat
 def _require_judge(actor: AnyUser, match: Match) -> None:
     if not policies.can_judge(actor, match.round.tournament.club):
         raise NotAllowed(
-            "Only judges and organisers can enter results for others.", code="not_judge"
+            gettext("Only judges and organisers can enter results for others."), code="not_judge"
         )
     if match.is_bye:
-        raise Conflict("A bye needs no result.", code="bye")
+        raise Conflict(gettext("A bye needs no result."), code="bye")
 
 
 def _judge(actor: AnyUser, match: Match, games: object) -> Match:

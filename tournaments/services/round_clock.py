@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
@@ -63,14 +64,19 @@ def start_round(*, actor: AnyUser, round: Round, minutes: int | None = None) -> 
     tournament = rnd.tournament
     _require_manager(actor, tournament)
     if not policies.may_change_pairings(rnd):
-        raise Conflict(f"Round {rnd.number} has already started.", code="round_started")
+        raise Conflict(
+            gettext("Round %(round)d has already started.") % {"round": rnd.number},
+            code="round_started",
+        )
     blockers = policies.round_blockers(tournament, rnd.number)
     if blockers:
         raise Conflict(blockers[0].detail, code=blockers[0].code)
     length = minutes if minutes is not None else formats.round_minutes(_stage_of(rnd))
     if length < 1 or length > 600:
         raise InvalidInput(
-            "A round lasts between 1 and 600 minutes.", code="invalid_minutes", field="minutes"
+            gettext("A round lasts between 1 and 600 minutes."),
+            code="invalid_minutes",
+            field="minutes",
         )
     now = timezone.now()
     rnd.status = RoundStatus.IN_PROGRESS
@@ -112,13 +118,23 @@ def extend_round(*, actor: AnyUser, round: Round, minutes: int) -> Round:
     rnd = lock_round(round.pk)
     tournament = rnd.tournament
     if not policies.can_judge(actor, tournament.club):
-        raise NotAllowed("Only judges and organisers can extend a round.", code="not_judge")
+        raise NotAllowed(
+            gettext("Only judges and organisers can extend a round."), code="not_judge"
+        )
     if not policies.may_extend(rnd):
         if rnd.status == RoundStatus.IN_PROGRESS and rnd.ends_at is not None:
-            raise Conflict(f"Time was already called in round {rnd.number}.", code="time_called")
-        raise Conflict(f"Round {rnd.number} is not running.", code="round_not_running")
+            raise Conflict(
+                gettext("Time was already called in round %(round)d.") % {"round": rnd.number},
+                code="time_called",
+            )
+        raise Conflict(
+            gettext("Round %(round)d is not running.") % {"round": rnd.number},
+            code="round_not_running",
+        )
     if not 1 <= minutes <= 120:
-        raise InvalidInput("Extend by 1 to 120 minutes.", code="invalid_minutes", field="minutes")
+        raise InvalidInput(
+            gettext("Extend by 1 to 120 minutes."), code="invalid_minutes", field="minutes"
+        )
     before = rnd.ends_at
     assert before is not None  # policies.may_extend: the round's clock runs
     ends_at = rnd.ends_at = before + timedelta(minutes=minutes)

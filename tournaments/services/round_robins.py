@@ -22,6 +22,8 @@ Helpers for a service's transaction (the caller holds the tournament's lock).
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.translation import ngettext
 
 from core.audit import record_event
 from core.auth import Actor
@@ -47,8 +49,15 @@ def check_size(players: int) -> None:
     """Refuse a field the schedule cannot take, before anything is written."""
     if players > round_robin.MAX_ENTRANTS:
         raise Conflict(
-            f"A round robin takes at most {round_robin.MAX_ENTRANTS:,} players; "
-            f"{players:,} are playing.",
+            ngettext(
+                "A round robin takes at most %(most)s players; %(count)s is playing.",
+                "A round robin takes at most %(most)s players; %(count)s are playing.",
+                players,
+            )
+            % {
+                "most": number_format(round_robin.MAX_ENTRANTS, force_grouping=True),
+                "count": number_format(players, force_grouping=True),
+            },
             code="too_many_for_round_robin",
         )
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
 from core.errors import Conflict, InvalidInput, RuleViolation
 from rules import games as game_rules
 from rules.outcome import GameRecord, MatchOutcome
@@ -87,11 +89,16 @@ class TwoSides:
     #: How a result is confirmed when the seats agree, and at the other's confirmation.
     agreed = "both_reported"
     confirmed = "opponent_confirmed"
-    already = "This result is already confirmed: ask a judge to change it."
+    #: The refusals' words (lazy: made in the reader's language when refused).
+    not_playing = gettext_lazy("You are not playing in this match.")
+    already = gettext_lazy("This result is already confirmed: ask a judge to change it.")
     #: Refused when this form (the two-sided result page or API) is used for a pod.
-    wrong = ("This is a pod: enter every player's scores with the pod's result.", "pod_result")
-    nothing = "Your opponent has not reported this match yet."
-    differ = "You reported a different result: a judge will decide, or report theirs."
+    wrong = (
+        gettext_lazy("This is a pod: enter every player's scores with the pod's result."),
+        "pod_result",
+    )
+    nothing = gettext_lazy("Your opponent has not reported this match yet.")
+    differ = gettext_lazy("You reported a different result: a judge will decide, or report theirs.")
 
     def check(
         self, match: Match, entrants: list[Registration], games: object, *, final: bool
@@ -112,8 +119,10 @@ class TwoSides:
             and not formats.format_of(match.round.stage).draws_stand
         ):
             raise InvalidInput(
-                "A bracket match needs a winner, and this result is a draw: play another "
-                "game and enter it too.",
+                gettext(
+                    "A bracket match needs a winner, and this result is a draw: play another "
+                    "game and enter it too."
+                ),
                 code="draw_in_bracket",
                 field="games",
             )
@@ -144,10 +153,11 @@ class Pod:
     field = "rounds"
     agreed = "two_reported"
     confirmed = "at_table"
-    already = "This pod's result is already confirmed: ask a judge to change it."
-    wrong = ("This is not a pod: report it as a match.", "not_a_pod")
-    nothing = "Nobody else has reported this pod yet."
-    differ = "The reports differ: a judge will decide."
+    not_playing = gettext_lazy("You are not playing in this pod.")
+    already = gettext_lazy("This pod's result is already confirmed: ask a judge to change it.")
+    wrong = (gettext_lazy("This is not a pod: report it as a match."), "not_a_pod")
+    nothing = gettext_lazy("Nobody else has reported this pod yet.")
+    differ = gettext_lazy("The reports differ: a judge will decide.")
 
     def check(
         self, match: Match, entrants: list[Registration], games: object, *, final: bool
@@ -173,8 +183,14 @@ class Pod:
             ) from None
         if final and not outcome.decided:
             raise InvalidInput(
-                f"Nobody has won yet: the first to {settings.rounds_to_win} game-round wins "
-                "wins the pod. Enter every game round played.",
+                ngettext(
+                    "Nobody has won yet: the first to %(count)d game-round win wins the pod. "
+                    "Enter every game round played.",
+                    "Nobody has won yet: the first to %(count)d game-round wins wins the pod. "
+                    "Enter every game round played.",
+                    settings.rounds_to_win,
+                )
+                % {"count": settings.rounds_to_win},
                 code="pod_not_decided",
                 field="rounds",
             )
@@ -220,5 +236,5 @@ def rules_for_form(match: Match, form: Rules | None) -> Rules:
     rules = rules_of(match)
     if form is not None and form is not rules:
         words, code = form.wrong
-        raise Conflict(words, code=code)
+        raise Conflict(str(words), code=code)
     return rules

@@ -9,6 +9,7 @@ tables); rounds already paired keep their tables (swap entrants to move one now)
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from core.audit import record_audit
 from core.auth import AnyUser
@@ -31,13 +32,17 @@ def set_fixed_table(
     pk = registration if isinstance(registration, int) else registration.pk
     found = Registration.objects.filter(pk=pk).values_list("tournament_id", flat=True).first()
     if found is None:
-        raise InvalidInput("No such entrant.", code="no_registration", field="registration")
+        raise InvalidInput(
+            gettext("No such entrant."), code="no_registration", field="registration"
+        )
     tournament = lock_tournament(found)  # the lock order: tournament, then registration
     reg = lock_registration(pk)
     policies.require_manager(actor, tournament.club, doing="give players fixed tables")
     if table is not None and not 1 <= table <= MAX_FIXED_TABLE:
         raise InvalidInput(
-            f"A table number is from 1 to {MAX_FIXED_TABLE}.", code="bad_table", field="table"
+            gettext("A table number is from 1 to %(most)d.") % {"most": MAX_FIXED_TABLE},
+            code="bad_table",
+            field="table",
         )
     if reg.fixed_table == table:
         return reg

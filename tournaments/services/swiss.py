@@ -37,7 +37,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from core.audit import record_audit, record_event
 from core.auth import Actor, AnyUser
@@ -154,19 +154,24 @@ def _pair_next(
         if actor is None:
             return None
         raise Conflict(
-            f"{tournament.name} is not running: rounds are paired once it has started.",
+            gettext("%(tournament)s is not running: rounds are paired once it has started.")
+            % {"tournament": tournament.name},
             code="tournament_not_running",
         )
     stage = stages.running_stage(tournament)
     if stage is None:
         if actor is None:
             return None
-        raise Conflict(f"{tournament.name} has no stage running.", code="no_stage_running")
+        raise Conflict(
+            gettext("%(tournament)s has no stage running.") % {"tournament": tournament.name},
+            code="no_stage_running",
+        )
     if not formats.format_of(stage).paired_by_hand:
         if actor is None:
             return None
         raise Conflict(
-            f"{stage.label} follows its schedule: its matches are made as results arrive.",
+            gettext("%(stage)s follows its schedule: its matches are made as results arrive.")
+            % {"stage": stage.label},
             code="bracket_stage",
         )
     last = Round.objects.filter(tournament=tournament).order_by("-number").first()
@@ -177,8 +182,11 @@ def _pair_next(
         if actor is None:
             return None
         raise Conflict(
-            f"Round {last.number} is still open: every result must be confirmed before "
-            f"round {number} is paired.",
+            gettext(
+                "Round %(round)d is still open: every result must be confirmed before round "
+                "%(next)d is paired."
+            )
+            % {"round": last.number, "next": number},
             code="previous_round_open",
         )
     blockers = policies.round_blockers(tournament, number)
@@ -196,7 +204,7 @@ def _pair_next(
     if in_stage == 1:
         if len(field) < 2:
             raise Conflict(
-                "At least two checked-in players are needed to pair a round.",
+                gettext("At least two checked-in players are needed to pair a round."),
                 code="too_few_players",
             )
         if not settings.rounds:
@@ -215,7 +223,7 @@ def _pair_next(
             code="no_more_rounds",
         )
     if len([e for e in field if not e.dropped]) < 2:
-        raise Conflict("Fewer than two players are still in.", code="too_few_players")
+        raise Conflict(gettext("Fewer than two players are still in."), code="too_few_players")
     first_round = pairing.first_round_method(settings.first_round)
     redraw = replacing is not None and policies.pair_again_draws_anew(
         number=number, first_round=settings.first_round
@@ -319,7 +327,7 @@ def pair_round_again(*, actor: Actor, round: Round) -> PairedAgain:
     tournament = lock_tournament(round.tournament_id)  # the lock order: tournament first
     rnd = lock_round(round.pk)
     _require_manager(actor, tournament)
-    _require_unplayed(rnd, "re-paired")
+    _require_unplayed(rnd, _REPAIRED)
     number = rnd.number
     before = {"number": number, "stats": rnd.pairing_stats}
     old = _opponents(Match.objects.filter(round=rnd).values_list("a_id", "b_id"))
@@ -328,7 +336,7 @@ def pair_round_again(*, actor: Actor, round: Round) -> PairedAgain:
     rnd.delete()
     paired = _pair_next(tournament, actor=actor, expected_number=number, replacing=old)
     if paired is None:  # pragma: no cover - the lock makes this impossible
-        raise Conflict("The round could not be paired again.", code="repair_failed")
+        raise Conflict(gettext("The round could not be paired again."), code="repair_failed")
     new = paired.round
     same = _opponents(Match.objects.filter(round=new).values_list("a_id", "b_id")) == old
     record_audit(
@@ -362,16 +370,29 @@ def repair_round(*, actor: AnyUser, round: Round) -> Round:
     return pair_round_again(actor=actor, round=round).round
 
 
+#: What :func:`_require_unplayed` refuses: a round paired again, or changed (a swap).
+_REPAIRED, _CHANGED = "re-paired", "changed"
+
+
 def _require_unplayed(rnd: Round, what: str) -> None:
     if not formats.format_of(_stage_of(rnd)).paired_by_hand:
         raise Conflict(
-            f"{round_title(rnd)} follows its stage's schedule: its "
-            "matches cannot be changed by hand.",
+            gettext(
+                "%(round)s follows its stage's schedule: its matches cannot be changed by hand."
+            )
+            % {"round": round_title(rnd)},
             code="bracket_round",
         )
+    said = {"round": rnd.number}
     if not policies.may_change_pairings(rnd):
         raise Conflict(
-            f"Round {rnd.number} has started: it can no longer be {what}.", code="round_started"
+            (
+                gettext("Round %(round)d has started: it can no longer be re-paired.")
+                if what == _REPAIRED
+                else gettext("Round %(round)d has started: it can no longer be changed.")
+            )
+            % said,
+            code="round_started",
         )
     has_results = (
         ResultReport.objects.filter(match__round=rnd).exists()
@@ -381,7 +402,12 @@ def _require_unplayed(rnd: Round, what: str) -> None:
     )
     if has_results:
         raise Conflict(
-            f"Round {rnd.number} already has results: it can no longer be {what}.",
+            (
+                gettext("Round %(round)d already has results: it can no longer be re-paired.")
+                if what == _REPAIRED
+                else gettext("Round %(round)d already has results: it can no longer be changed.")
+            )
+            % said,
             code="round_has_results",
         )
 
@@ -394,9 +420,9 @@ def swap_players(
     rnd = lock_round(round.pk)
     tournament = rnd.tournament
     _require_manager(actor, tournament)
-    _require_unplayed(rnd, "changed")
+    _require_unplayed(rnd, _CHANGED)
     if first.pk == second.pk:
-        raise InvalidInput("Choose two different players to swap.", code="same_player")
+        raise InvalidInput(gettext("Choose two different players to swap."), code="same_player")
     seats = {
         s.registration_id: s
         for s in lock_all(
@@ -406,12 +432,13 @@ def swap_players(
     missing = [r for r in (first, second) if r.pk not in seats]
     if missing:
         raise InvalidInput(
-            f"{missing[0].name} is not paired in round {rnd.number}.",
+            gettext("%(entrant)s is not paired in round %(round)d.")
+            % {"entrant": missing[0].name, "round": rnd.number},
             code="not_paired",
         )
     m1, m2 = seats[first.pk].match, seats[second.pk].match
     if m1.pk == m2.pk:
-        raise InvalidInput("These two players already meet each other.", code="same_match")
+        raise InvalidInput(gettext("These two players already meet each other."), code="same_match")
     if m1.is_bye or m2.is_bye:
         # The bye is confirmed as a win for its holder: moving it moves the win too.
         bye, other = (m1, m2) if m1.is_bye else (m2, m1)
@@ -480,8 +507,23 @@ def _check_limits(settings: SwissSettings, *, changed: Iterable[str]) -> None:
         settings.clean_fields(exclude=others)
     except ValidationError as error:
         name, problems = next(iter(error.message_dict.items()))
-        label = str(fields[name].verbose_name).capitalize()
-        raise InvalidInput(f"{label}: {problems[0]}", code="invalid_setting", field=name) from None
+        words = str(fields[name].verbose_name)
+        label = words[:1].upper() + words[1:]  # not capitalize(): it lowers the others
+        raise InvalidInput(
+            gettext("%(setting)s: %(problem)s") % {"setting": label, "problem": problems[0]},
+            code="invalid_setting",
+            field=name,
+        ) from None
+
+
+#: The settings fixed once round 1 is paired, and the words that refuse changing each.
+_FROZEN = {
+    "first_round": gettext_lazy("first round cannot change once round 1 is paired."),
+    "seed": gettext_lazy("seed cannot change once round 1 is paired."),
+    "late_entry": gettext_lazy("late entry cannot change once round 1 is paired."),
+    "rounds_to_win": gettext_lazy("rounds to win cannot change once round 1 is paired."),
+    "kontsina_rounds": gettext_lazy("kontsina rounds cannot change once round 1 is paired."),
+}
 
 
 @transaction.atomic(durable=True)
@@ -496,12 +538,11 @@ def update_swiss_settings(
     settings = lock_one(SwissSettings, pk=stage.pk)
     assert settings is not None
     started = Round.objects.filter(stage=stage).exists()
-    frozen = {"first_round", "seed", "late_entry", "rounds_to_win", "kontsina_rounds"}
     before = {name: getattr(settings, name) for name in changes}
     for name, value in changes.items():
-        if started and name in frozen and value != getattr(settings, name):
+        if started and name in _FROZEN and value != getattr(settings, name):
             raise Conflict(
-                f"{name.replace('_', ' ')} cannot change once round 1 is paired.",
+                str(_FROZEN[name]),
                 code="settings_frozen",
                 field=name,
             )
@@ -514,9 +555,12 @@ def update_swiss_settings(
             played = latest_round_number(tournament)
             if value < max(1, played):
                 raise InvalidInput(
-                    f"Round {played} was already paired: at least "
-                    + ngettext("%(count)d round.", "%(count)d rounds.", max(1, played))
-                    % {"count": max(1, played)},
+                    ngettext(
+                        "Round %(round)d was already paired: at least %(count)d round.",
+                        "Round %(round)d was already paired: at least %(count)d rounds.",
+                        max(1, played),
+                    )
+                    % {"round": played, "count": max(1, played)},
                     code="invalid_rounds",
                     field="rounds",
                 )

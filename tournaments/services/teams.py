@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from core.auth import AnyUser, require_user
 from core.errors import Conflict, InvalidInput, NotAllowed, NotFound
@@ -55,12 +56,19 @@ def is_team_event(tournament: Tournament) -> bool:
 
 
 def clean_team_name(raw: str, *, field: str = "team_name") -> str:
-    name = clean_name(raw or "", what="the team's name", field=field)
+    name = clean_name(raw or "", what=gettext("the team's name"), field=field)
     if not name:
-        raise InvalidInput("Give your team a name.", code="team_name_required", field=field)
+        raise InvalidInput(
+            gettext("Give your team a name."), code="team_name_required", field=field
+        )
     if len(name) > TEAM_NAME_MAX:
         raise InvalidInput(
-            f"A team's name has at most {TEAM_NAME_MAX} characters.",
+            ngettext(
+                "A team's name has at most %(most)d character.",
+                "A team's name has at most %(most)d characters.",
+                TEAM_NAME_MAX,
+            )
+            % {"most": TEAM_NAME_MAX},
             code="team_name_too_long",
             field=field,
         )
@@ -68,8 +76,8 @@ def clean_team_name(raw: str, *, field: str = "team_name") -> str:
 
 
 def default_team_name(player: Player, partner: Player | None) -> str:
-    if partner is None:
-        return f"{player.display_name}'s team"[:TEAM_NAME_MAX]
+    if partner is None:  # named in the language of whoever makes it (stored as typed)
+        return (gettext("%(player)s's team") % {"player": player.display_name})[:TEAM_NAME_MAX]
     return f"{player.display_name} & {partner.display_name}"[:TEAM_NAME_MAX]
 
 
@@ -77,7 +85,11 @@ def player_by_username(username: str, *, field: str = "teammate") -> Player:
     """The player of the account called ``username`` (made on first use)."""
     user = User.objects.filter(username__iexact=(username or "").strip()).first()
     if user is None:
-        raise NotFound(f"No user is called {username.strip()!r}.", code="unknown_user", field=field)
+        raise NotFound(
+            gettext("No user is called %(username)s.") % {"username": repr(username.strip())},
+            code="unknown_user",
+            field=field,
+        )
     return ensure_player(user)
 
 
@@ -103,8 +115,13 @@ def require_free(
     taken = entry_of(tournament, player, exclude=exclude)
     if taken is None:
         return
-    who = "You already play" if you else f"{player.display_name} already plays"
-    raise Conflict(f"{who} for {taken.name} in {tournament.name}.", code="already_in_a_team")
+    words = (
+        gettext("You already play for %(team)s in %(tournament)s.")
+        if you
+        else gettext("%(player)s already plays for %(team)s in %(tournament)s.")
+    )
+    said = {"player": player.display_name, "team": taken.name, "tournament": tournament.name}
+    raise Conflict(words % said, code="already_in_a_team")
 
 
 def require_unique_name(tournament: Tournament, name: str, *, exclude: int | None = None) -> None:
@@ -115,7 +132,7 @@ def require_unique_name(tournament: Tournament, name: str, *, exclude: int | Non
         clash = clash.exclude(pk=exclude)
     if clash.exists():
         raise Conflict(
-            f"A team called {name!r} is already registered.",
+            gettext("A team called %(name)s is already registered.") % {"name": repr(name)},
             code="team_name_taken",
             field="team_name",
         )
@@ -125,7 +142,7 @@ def require_invitable(tournament: Tournament, registration: Registration, partne
     """The checks before ``partner`` becomes (or is invited to be) the team's teammate."""
     if partner.pk == registration.player_id:
         raise InvalidInput(
-            "A team is two different players: choose someone else.",
+            gettext("A team is two different players: choose someone else."),
             code="teammate_is_self",
             field="teammate",
         )
@@ -137,8 +154,11 @@ def require_invitable(tournament: Tournament, registration: Registration, partne
     )
     if invited is not None:
         raise Conflict(
-            f"{partner.display_name} is already invited by {invited.name}: they must decline "
-            "that invitation first.",
+            gettext(
+                "%(player)s is already invited by %(team)s: they must decline that "
+                "invitation first."
+            )
+            % {"player": partner.display_name, "team": invited.name},
             code="already_invited",
             field="teammate",
         )
@@ -163,7 +183,8 @@ def set_partner(registration: Registration, partner: Player | None, *, accepted:
             )
     except IntegrityError:  # only reachable without the tournament's lock (defence in depth)
         raise Conflict(
-            "That player was invited by another team a moment ago.", code="already_invited"
+            gettext("That player was invited by another team a moment ago."),
+            code="already_invited",
         ) from None
 
 
@@ -171,20 +192,28 @@ def _locked_team(registration: Registration) -> tuple[Tournament, Registration]:
     tournament = lock_tournament(registration.tournament_id)
     registration = lock_registration(registration.pk)
     if not registration.is_team:
-        raise Conflict(f"{tournament.name} is for single players.", code="not_a_team")
+        raise Conflict(
+            gettext("%(tournament)s is for single players.") % {"tournament": tournament.name},
+            code="not_a_team",
+        )
     return tournament, registration
 
 
 def _require_setup(tournament: Tournament) -> None:
     if not policies.tournament_in_setup(tournament):
         raise Conflict(
-            f"{tournament.name} has started: teams no longer change.", code="tournament_started"
+            gettext("%(tournament)s has started: teams no longer change.")
+            % {"tournament": tournament.name},
+            code="tournament_started",
         )
 
 
 def _require_active(registration: Registration) -> None:
     if registration.status != RegistrationStatus.REGISTERED:
-        raise Conflict(f"{registration.name} is not registered.", code="not_registered")
+        raise Conflict(
+            gettext("%(entrant)s is not registered.") % {"entrant": registration.name},
+            code="not_registered",
+        )
 
 
 @transaction.atomic(durable=True)
@@ -195,13 +224,15 @@ def invite_teammate(*, actor: AnyUser, registration: Registration, username: str
     tournament, registration = _locked_team(registration)
     if registration.player.user_id != actor.pk:
         raise NotAllowed(
-            "Only the player who registered the team invites its teammate.", code="not_captain"
+            gettext("Only the player who registered the team invites its teammate."),
+            code="not_captain",
         )
     _require_setup(tournament)
     _require_active(registration)
     if registration.partner_accepted_at is not None:
         raise Conflict(
-            f"{registration.partner.display_name} is already your teammate: remove them first.",  # type: ignore[union-attr]
+            gettext("%(player)s is already your teammate: remove them first.")
+            % {"player": registration.partner.display_name},  # type: ignore[union-attr]
             code="team_full",
         )
     partner = player_by_username(username, field="username")
@@ -226,7 +257,7 @@ def answer_invitation(*, actor: AnyUser, registration: Registration, accept: boo
     actor = require_user(actor)
     tournament, registration = _locked_team(registration)
     if not registration.is_invited(actor.pk):
-        raise NotFound("You have no invitation to this team.", code="no_invitation")
+        raise NotFound(gettext("You have no invitation to this team."), code="no_invitation")
     partner = registration.partner
     assert partner is not None  # is_invited
     before = registration_state(registration)
@@ -260,14 +291,17 @@ def remove_teammate(*, actor: AnyUser, registration: Registration) -> Registrati
     tournament, registration = _locked_team(registration)
     partner = registration.partner
     if partner is None:
-        raise Conflict(f"{registration.name} has no teammate.", code="no_teammate")
+        raise Conflict(
+            gettext("%(team)s has no teammate.") % {"team": registration.name},
+            code="no_teammate",
+        )
     allowed = (
         registration.player.user_id == actor.pk
         or partner.user_id == actor.pk
         or policies.can_manage_club(actor, tournament.club)
     )
     if not allowed:
-        raise NotAllowed("You can only change your own team.", code="not_your_team")
+        raise NotAllowed(gettext("You can only change your own team."), code="not_your_team")
     _require_setup(tournament)
     before = registration_state(registration)
     set_partner(registration, None, accepted=False)
@@ -314,9 +348,12 @@ def rename_team(*, actor: AnyUser, registration: Registration, team_name: str) -
     actor = require_user(actor)
     tournament, registration = _locked_team(registration)
     if not (registration.has_member(actor.pk) or policies.can_manage_club(actor, tournament.club)):
-        raise NotAllowed("You can only rename your own team.", code="not_your_team")
+        raise NotAllowed(gettext("You can only rename your own team."), code="not_your_team")
     if policies.tournament_is_finished(tournament):
-        raise Conflict(f"{tournament.name} is over.", code="tournament_finished")
+        raise Conflict(
+            gettext("%(tournament)s is over.") % {"tournament": tournament.name},
+            code="tournament_finished",
+        )
     name = clean_team_name(team_name)
     if name == registration.team_name:
         return registration

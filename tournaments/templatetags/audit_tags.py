@@ -15,7 +15,9 @@ from django import template
 from django.db import models
 from django.utils import formats, timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.functional import Promise as StrPromise
 from django.utils.text import capfirst
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 
 from tournaments.models import (
     EntrantType,
@@ -34,43 +36,45 @@ from tournaments.models import (
     Winner,
 )
 from tournaments.presenters.notes import describe_stats
+from tournaments.selectors.names import clauses
 from tournaments.selectors.standings_words import tiebreaker_label
 
 register = template.Library()
 
 DASH = "\N{EN DASH}"
 
-#: The words for each key of the states the services record.
-LABELS: Mapping[str, str] = {
-    "result": "score",
-    "reported": "reported score",
-    "side": "reported by",
-    "checked_in_at": "checked in",
-    "ends_at": "round ends",
-    "not_playing": "not playing",
-    "number": "round",
-    "stats": "pairing",
-    "overdue": "overdue tables",
-    "decided": "decided by the overdue policy",
-    "display_name": "display name",
-    "dropped_after_round": "dropped after round",
-    "joined_round": "joins in round",
-    "scheduled_start": "scheduled start",
-    "registration_opens_at": "registration opens",
-    "registration_closes_at": "registration closes",
-    "check_in_opens_at": "check-in opens",
-    "check_in_closes_at": "check-in closes",
-    "best_of": "best of",
-    "entrant_type": "entrants",
-    "round_minutes": "round length in minutes",
-    "auto_pair": "automatic pairing",
-    "overdue_policy": "at time",
-    "first_round": "round 1 pairing",
-    "seed": "pairing seed",
-    "late_entry": "late entrants",
-    "rounds_to_win": "game-round wins to win a game",
-    "kontsina_rounds": "game rounds in a Kontsina game",
-    "seating_seed": "seating seed",
+#: The words for each key of the states the services record (said in the reader's
+#: language when a line is made: :func:`_label`).
+LABELS: Mapping[str, StrPromise] = {
+    "result": pgettext_lazy("a field in the audit log", "score"),
+    "reported": pgettext_lazy("a field in the audit log", "reported score"),
+    "side": pgettext_lazy("a field in the audit log", "reported by"),
+    "checked_in_at": pgettext_lazy("a field in the audit log", "checked in"),
+    "ends_at": pgettext_lazy("a field in the audit log", "round ends"),
+    "not_playing": pgettext_lazy("a field in the audit log", "not playing"),
+    "number": pgettext_lazy("a field in the audit log", "round"),
+    "stats": pgettext_lazy("a field in the audit log", "pairing"),
+    "overdue": pgettext_lazy("a field in the audit log", "overdue tables"),
+    "decided": pgettext_lazy("a field in the audit log", "decided by the overdue policy"),
+    "display_name": pgettext_lazy("a field in the audit log", "display name"),
+    "dropped_after_round": pgettext_lazy("a field in the audit log", "dropped after round"),
+    "joined_round": pgettext_lazy("a field in the audit log", "joins in round"),
+    "scheduled_start": pgettext_lazy("a field in the audit log", "scheduled start"),
+    "registration_opens_at": pgettext_lazy("a field in the audit log", "registration opens"),
+    "registration_closes_at": pgettext_lazy("a field in the audit log", "registration closes"),
+    "check_in_opens_at": pgettext_lazy("a field in the audit log", "check-in opens"),
+    "check_in_closes_at": pgettext_lazy("a field in the audit log", "check-in closes"),
+    "best_of": pgettext_lazy("a field in the audit log", "best of"),
+    "entrant_type": pgettext_lazy("a field in the audit log", "entrants"),
+    "round_minutes": pgettext_lazy("a field in the audit log", "round length in minutes"),
+    "auto_pair": pgettext_lazy("a field in the audit log", "automatic pairing"),
+    "overdue_policy": pgettext_lazy("a field in the audit log", "at time"),
+    "first_round": pgettext_lazy("a field in the audit log", "round 1 pairing"),
+    "seed": pgettext_lazy("a field in the audit log", "pairing seed"),
+    "late_entry": pgettext_lazy("a field in the audit log", "late entrants"),
+    "rounds_to_win": pgettext_lazy("a field in the audit log", "game-round wins to win a game"),
+    "kontsina_rounds": pgettext_lazy("a field in the audit log", "game rounds in a Kontsina game"),
+    "seating_seed": pgettext_lazy("a field in the audit log", "seating seed"),
 }
 
 #: The choices a key's value is one of (its label is what the pages show).
@@ -114,11 +118,22 @@ def _score(games: Any) -> str | None:
         )
         alignments = [a for a in game.get("alignments") or [] if a]
         if alignments:
-            rounds += f" ({' v '.join(str(a or DASH).capitalize() for a in game['alignments'])})"
-        texts.append(rounds or "no game rounds")
+            shown = [str(a or DASH).capitalize() for a in game["alignments"]]
+            if len(shown) == 2:
+                versus = gettext("%(a)s v %(b)s") % {"a": shown[0], "b": shown[1]}
+            else:
+                versus = " v ".join(shown)
+            rounds = gettext("%(score)s (%(alignments)s)") % {
+                "score": rounds,
+                "alignments": versus,
+            }
+        texts.append(rounds or gettext("no game rounds"))
     if len(texts) == 1:
         return texts[0]
-    return "; ".join(f"game {n}: {text}" for n, text in enumerate(texts, start=1))
+    return clauses(
+        gettext("game %(game)d: %(score)s") % {"game": n, "score": text}
+        for n, text in enumerate(texts, start=1)
+    )
 
 
 def _when(value: str) -> str | None:
@@ -136,9 +151,13 @@ def _when(value: str) -> str | None:
 def _words(value: Any, key: str = "", object_type: str = "") -> str:
     """One value in words."""
     if _empty(value):
-        return "none"
+        return pgettext("a value in the audit log", "none")
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return (
+            pgettext("a value in the audit log", "yes")
+            if value
+            else pgettext("a value in the audit log", "no")
+        )
     if key in ("result", "reported") and (score := _score(value)) is not None:
         return score
     if key == "stats" and isinstance(value, Mapping):
@@ -155,14 +174,18 @@ def _words(value: Any, key: str = "", object_type: str = "") -> str:
     if isinstance(value, datetime):
         return str(formats.date_format(timezone.localtime(value), "j M Y, H:i"))
     if isinstance(value, Mapping):
-        return ", ".join(f"{_label(k)}: {_words(v, str(k))}" for k, v in value.items())
+        return ", ".join(
+            gettext("%(label)s: %(value)s") % {"label": _label(k), "value": _words(v, str(k))}
+            for k, v in value.items()
+        )
     if isinstance(value, Sequence):
         return ", ".join(_words(v) for v in value)
     return str(value)
 
 
 def _label(key: Any) -> str:
-    return LABELS.get(str(key), str(key).replace("_", " "))
+    words = LABELS.get(str(key))
+    return str(words) if words is not None else str(key).replace("_", " ")
 
 
 def change_lines(
@@ -178,14 +201,29 @@ def change_lines(
         if key in before and key in after and old == new:
             continue
         if key not in after:
-            lines.append(f"{label} was {_words(old, key, object_type)}")
+            lines.append(
+                gettext("%(label)s was %(value)s")
+                % {"label": label, "value": _words(old, key, object_type)}
+            )
         elif _empty(old):
-            lines.append(f"{label}: {_words(new, key, object_type)}")
+            lines.append(
+                gettext("%(label)s: %(value)s")
+                % {"label": label, "value": _words(new, key, object_type)}
+            )
         elif _empty(new):
-            lines.append(f"{label} cleared (was {_words(old, key, object_type)})")
+            lines.append(
+                gettext("%(label)s cleared (was %(value)s)")
+                % {"label": label, "value": _words(old, key, object_type)}
+            )
         else:
-            old_words, new_words = _words(old, key, object_type), _words(new, key, object_type)
-            lines.append(f"{label} changed from {old_words} to {new_words}")
+            lines.append(
+                gettext("%(label)s changed from %(old)s to %(new)s")
+                % {
+                    "label": label,
+                    "old": _words(old, key, object_type),
+                    "new": _words(new, key, object_type),
+                }
+            )
     return lines
 
 

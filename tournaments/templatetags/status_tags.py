@@ -7,14 +7,27 @@ comparing status strings in a template.
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import quote
 
 from django import template
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
+from django.utils.translation import pgettext, pgettext_lazy
 
-from tournaments.models import Match, MatchStatus, Tournament, TournamentStatus
+from tournaments.models import (
+    Match,
+    MatchStatus,
+    Registration,
+    RegistrationStatus,
+    Round,
+    RoundStatus,
+    Stage,
+    StageStatus,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.selectors.result_words import score_line
 
 register = template.Library()
@@ -24,6 +37,52 @@ TOURNAMENT_TONES: dict[str, str] = {
     TournamentStatus.RUNNING: "warn",
 }
 MATCH_TONES: dict[str, str] = {MatchStatus.DISPUTED: "bad", MatchStatus.REPORTED: "warn"}
+
+
+#: Statuses in lower case, as a badge or a parenthesis in a sentence shows them ("(not
+#: started)", "waiting for a report"): words of their own, not the labels lowercased
+#: (German keeps its nouns' capitals, Greek its accents).
+STATUS_WORDS: dict[type, dict[str, Any]] = {
+    Match: {
+        MatchStatus.PENDING: pgettext_lazy("result state", "waiting for a report"),
+        MatchStatus.REPORTED: pgettext_lazy("result state", "reported, waiting for the opponent"),
+        MatchStatus.DISPUTED: pgettext_lazy("result state", "disputed"),
+        MatchStatus.CONFIRMED: pgettext_lazy("result state", "confirmed"),
+    },
+    Round: {
+        RoundStatus.PAIRED: pgettext_lazy("round status, in lower case", "paired"),
+        RoundStatus.IN_PROGRESS: pgettext_lazy("round status, in lower case", "in progress"),
+        RoundStatus.COMPLETE: pgettext_lazy("round status, in lower case", "complete"),
+    },
+    Stage: {
+        StageStatus.PENDING: pgettext_lazy("stage status, in lower case", "not started"),
+        StageStatus.RUNNING: pgettext_lazy("stage status, in lower case", "running"),
+        StageStatus.COMPLETE: pgettext_lazy("stage status, in lower case", "complete"),
+    },
+    Registration: {
+        RegistrationStatus.REGISTERED: pgettext_lazy(
+            "registration status, in lower case", "registered"
+        ),
+        RegistrationStatus.WITHDRAWN: pgettext_lazy(
+            "registration status, in lower case", "withdrawn"
+        ),
+        RegistrationStatus.NOT_PLAYING: pgettext_lazy(
+            "registration status, in lower case", "not playing (did not check in)"
+        ),
+        RegistrationStatus.DROPPED: pgettext_lazy("registration status, in lower case", "dropped"),
+    },
+}
+
+
+@register.filter
+def status_word(obj: Any) -> str:
+    """``{{ match|status_word }}``: a match's, round's, stage's or registration's status
+    in lower case (:data:`STATUS_WORDS`), in the reader's language."""
+    words = STATUS_WORDS.get(type(obj), {}).get(getattr(obj, "status", ""))
+    if words is not None:
+        return str(words)
+    display = getattr(obj, "get_status_display", None)
+    return str(display()) if display is not None else ""
 
 
 @register.filter
@@ -50,7 +109,10 @@ def match_state(context: template.Context, match: Match) -> SafeString:
     match page (``grid_next``: where that page goes back to). A tag, not an include:
     a table of a hundred rows renders it a hundred times."""
     if match.is_bye:
-        return mark_safe('<span class="badge ok">bye (2-0)</span>')
+        return format_html(
+            '<span class="badge ok">{} (2-0)</span>',
+            pgettext("a match without an opponent", "bye"),
+        )
     href = reverse("match", args=[context["tournament"].pk, match.pk])
     grid_next = context.get("grid_next")
     if grid_next:
@@ -61,8 +123,12 @@ def match_state(context: template.Context, match: Match) -> SafeString:
         '<a href="{}"><span class="badge {}">{}</span></a>',
         href,
         MATCH_TONES.get(match.status, ""),
-        match.get_status_display().lower(),
+        status_word(match),
     )
     if match.overdue:
-        return format_html('{} <span class="badge bad">overdue</span>', badge)
+        return format_html(
+            '{} <span class="badge bad">{}</span>',
+            badge,
+            pgettext("a match past its time", "overdue"),
+        )
     return badge

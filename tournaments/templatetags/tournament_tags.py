@@ -12,6 +12,7 @@ from django.utils.safestring import mark_safe
 
 from core import text
 from core.page_pieces import row_mark
+from tournaments import models
 from tournaments.presenters.notes import describe_all, describe_stats
 from tournaments.selectors import names, standings_words
 from tournaments.selectors.placements import ordinal
@@ -35,7 +36,7 @@ def get_item(mapping: Mapping[Any, Any], key: Any) -> Any:
 def pairing_notes(notes: Any) -> str:
     """``{{ match.notes|pairing_notes }}``: why this pairing, in words, joined by "; "
     (``Match.notes`` stores codes: ``tournaments.presenters.notes.describe``)."""
-    return "; ".join(describe_all(notes))
+    return names.clauses(describe_all(notes))
 
 
 @register.filter
@@ -57,6 +58,13 @@ def possessive(name: object, autoescape: bool = True) -> str:
 def place(number: int | None) -> str:
     """``{{ reg.final_place|place }}``: "1st", "2nd", "3rd", "4th", "11th", "22nd"."""
     return ordinal(number)
+
+
+@register.filter
+def role_word(role: object) -> str:
+    """``{{ my_role|role_word }}``: a club role's code as a sentence says it ("judge"),
+    in the reader's language."""
+    return models.role_word(str(role)) if role else ""
 
 
 @register.filter

@@ -112,7 +112,7 @@ def sign_up(request: HttpRequest) -> HttpResponse:
             add_form_error(form, error)
         else:
             login(request, player.user, backend="core.throttle.ThrottledModelBackend")
-            messages.success(request, f"Welcome, {player.display_name}!")
+            messages.success(request, gettext("Welcome, %(name)s!") % {"name": player.display_name})
             return redirect(safe_next(request, reverse("home")))
     return render(request, "registration/signup.html", {"form": form})
 
@@ -168,7 +168,9 @@ def claim(request: HttpRequest) -> HttpResponse:
             add_form_error(form, error)
         else:
             messages.success(
-                request, f"Welcome, {player.display_name}: the guest's results are yours now."
+                request,
+                gettext("Welcome, %(name)s: the guest's results are yours now.")
+                % {"name": player.display_name},
             )
             return redirect("profile")
     return profile(request, claim_form=form)

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, ngettext, pgettext
 
 from tournaments.pairing.elimination import (
     Bracket,
@@ -173,6 +174,7 @@ class _Drawing:
         self.highlight = highlight
         self.slots = {s.key: s for s in bracket.slots}
         self.round_name = round_namer()
+        self.round_words = round_namer(in_sentence=True)  # "Winner of quarterfinals"
         self.round_sizes = {(r.side, r.number): len(r.keys) for r in bracket.rounds}
         self.kinds = {s.key: s.kind for s in bracket.slots}
         # A match's table within its round, as the pages number it; how many a round has.
@@ -259,8 +261,20 @@ class _Drawing:
         return "".join(out)
 
     def _default_title(self) -> str:
-        kind = "Single" if self.bracket.format is Format.SINGLE else "Double"
-        return f"{kind} elimination bracket, {len(self.bracket.entrants)} entrants"
+        count = len(self.bracket.entrants)
+        if self.bracket.format is Format.SINGLE:
+            title = ngettext(
+                "Single elimination bracket, %(count)d entrant",
+                "Single elimination bracket, %(count)d entrants",
+                count,
+            )
+        else:
+            title = ngettext(
+                "Double elimination bracket, %(count)d entrant",
+                "Double elimination bracket, %(count)d entrants",
+                count,
+            )
+        return title % {"count": count}
 
     def _summary(self) -> str:
         played = to_play = total = 0
@@ -269,10 +283,21 @@ class _Drawing:
                 total += 1
                 played += box.state.status is Status.DONE
                 to_play += box.state.status is Status.READY
-        words = f"{played} of {total} matches played, {to_play} ready to play."
-        if self.state.champion is not None:
-            words += f" Champion: {self._name(self.state.champion)}."
-        return words
+        numbers = {"played": played, "total": total, "ready": to_play}
+        if self.state.champion is None:
+            return (
+                ngettext(
+                    "%(played)d of %(total)d matches played, %(ready)d ready to play.",
+                    "%(played)d of %(total)d matches played, %(ready)d ready to play.",
+                    total,
+                )
+                % numbers
+            )
+        return ngettext(
+            "%(played)d of %(total)d matches played, %(ready)d ready to play. Champion: %(name)s.",
+            "%(played)d of %(total)d matches played, %(ready)d ready to play. Champion: %(name)s.",
+            total,
+        ) % {**numbers, "name": self._name(self.state.champion)}
 
     # --- round labels ---------------------------------------------------------------------
 
@@ -363,8 +388,9 @@ class _Drawing:
         y = TEXT_Y[line]
         if entrant is None:
             if self._empty(feeder):
+                bye = _text(pgettext("a match without an opponent", "bye"))
                 out.append(
-                    f'<g class="line bye"><text class="name" x="{NAME_X}" y="{y}">bye</text></g>'
+                    f'<g class="line bye"><text class="name" x="{NAME_X}" y="{y}">{bye}</text></g>'
                 )
             else:
                 words = self._from(feeder, slot.side)
@@ -405,7 +431,7 @@ class _Drawing:
     def _caption(self, slot: Slot, st: SlotState) -> str:
         """What goes under a box: where its loser drops, a reset's condition, the champion."""
         if slot.reset_of is not None and st.status is Status.WAITING:
-            return "Only if needed"
+            return gettext("Only if needed")
         champion = self.state.champion
         if (
             champion is not None
@@ -413,13 +439,15 @@ class _Drawing:
             and (slot.side is Side.FINAL or self.bracket.format is Format.SINGLE)
             and slot.key == self._deciding_key()
         ):
-            return f"Champion: {_truncate(self._name(champion), NAME_CHARS)}"
+            return gettext("Champion: %(name)s") % {
+                "name": _truncate(self._name(champion), NAME_CHARS)
+            }
         if slot.kind is not SlotKind.MATCH or slot.side is Side.FINAL:
             return ""
         target = self.loser_to.get(slot.key)
         if target is None or target not in self.boxes:
             return ""
-        return f"Loser to {self._words(self.slots[target])}"
+        return gettext("Loser to %(match)s") % {"match": self._words(self.slots[target])}
 
     def _deciding_key(self) -> str:
         """The slot that made the champion (single: the final; double: the grand final or
@@ -434,27 +462,34 @@ class _Drawing:
         return f"W{k}-1"
 
     def _box_title(self, slot: Slot, st: SlotState) -> str:
-        what = _capitalised(self._words(slot))
-        a = self._side_words(slot.a, st.a, slot.side)
-        b = self._side_words(slot.b, st.b, slot.side)
+        what = _capitalised(self._words(slot, in_sentence=False))
         if st.status is Status.BYE:
             winner = st.a if st.a is not None else st.b
-            return f"{what}: {self._name(winner) if winner is not None else '?'} has a bye"
-        text = f"{what}: {a} vs {b}"
+            return gettext("%(match)s: %(name)s has a bye") % {
+                "match": what,
+                "name": self._name(winner) if winner is not None else "?",
+            }
+        said = {
+            "match": what,
+            "a": self._side_words(slot.a, st.a, slot.side),
+            "b": self._side_words(slot.b, st.b, slot.side),
+        }
         if st.status is Status.DONE and st.winner is not None:
-            text += f", {self._name(st.winner)} won"
+            said["winner"] = self._name(st.winner)
             score = self.scores.get(slot.key)
             if score:
-                text += f" {_clean(score[0])}-{_clean(score[1])}"
-        elif st.status is Status.READY:
-            text += ", to play"
-        return text
+                said["score"] = f"{_clean(score[0])}-{_clean(score[1])}"
+                return gettext("%(match)s: %(a)s vs %(b)s, %(winner)s won %(score)s") % said
+            return gettext("%(match)s: %(a)s vs %(b)s, %(winner)s won") % said
+        if st.status is Status.READY:
+            return gettext("%(match)s: %(a)s vs %(b)s, to play") % said
+        return gettext("%(match)s: %(a)s vs %(b)s") % said
 
     def _side_words(self, feeder: Feeder, entrant: int | None, side: Side) -> str:
         if entrant is not None:
             return self._name(entrant)
         if self._empty(feeder):
-            return "bye"
+            return pgettext("a match without an opponent", "bye")
         return self._from(feeder, side)
 
     # --- words ----------------------------------------------------------------------------
@@ -462,7 +497,7 @@ class _Drawing:
     def _name(self, entrant: int) -> str:
         name = self.names.get(entrant)
         cleaned = _clean(name) if name else ""
-        return cleaned or f"Entrant {entrant}"
+        return cleaned or gettext("Entrant %(number)s") % {"number": entrant}
 
     def _empty(self, feeder: Feeder) -> bool:
         """Whether nobody can ever come from ``feeder`` (the engine's rule for byes)."""
@@ -475,25 +510,30 @@ class _Drawing:
 
     def _from(self, feeder: Feeder, side: Side) -> str:
         if isinstance(feeder, Seeded):
-            return f"Seed {feeder.seed}"
+            return pgettext("in a bracket", "Seed %(seed)s") % {"seed": feeder.seed}
         slot = self.slots[feeder.key]
         if slot.kind is SlotKind.BYE and isinstance(feeder, WinnerOf):
             # A bye is never played (it has no table): its entrant is whoever comes into it.
             inner = next((f for f in (slot.a, slot.b) if not self._empty(f)), None)
             if inner is not None:
                 return self._from(inner, side)
-        words = self._words(slot)
-        return f"Winner of {words}" if isinstance(feeder, WinnerOf) else f"Loser of {words}"
+        said = {"match": self._words(slot)}
+        if isinstance(feeder, WinnerOf):
+            return gettext("Winner of %(match)s") % said
+        return gettext("Loser of %(match)s") % said
 
-    def _words(self, slot: Slot) -> str:
+    def _words(self, slot: Slot, *, in_sentence: bool = True) -> str:
         """A slot in words, as the pages name its match (``selectors.names``): its round's
         label and its table in the round ("losers round 2, table 1", "semifinals, table 2"),
-        the label alone for a round of one match ("grand final") or a bye."""
-        text = self.round_name(slot.round_code)
+        the label alone for a round of one match ("grand final") or a bye. ``in_sentence``:
+        as a sentence says it ("Winner of quarterfinals"), else as a title
+        ("Quarterfinals, table 1")."""
+        name = self.round_words if in_sentence else self.round_name
+        text = name(slot.round_code)
         table = self.tables.get(slot.key)
         if table is not None and self.round_tables.get((slot.side, slot.round), 0) > 1:
-            text = f"{text}, table {table}"
-        return text[:1].lower() + text[1:]
+            text = gettext("%(round)s, table %(table)d") % {"round": text, "table": table}
+        return text
 
 
 # --- text helpers -------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from tournaments.models import (
     Club,
     Membership,
     Role,
+    role_word,
 )
 from tournaments.selectors import policies
 from tournaments.services import clubs
@@ -48,7 +49,9 @@ def club_create(request: HttpRequest) -> HttpResponse:
         except DomainError as error:
             add_form_error(form, error)
         else:
-            messages.success(request, f"{club.name} created. You are its owner.")
+            messages.success(
+                request, gettext("%(club)s created. You are its owner.") % {"club": club.name}
+            )
             return redirect("club-detail", slug=club.slug)
     return render(request, "tournaments/club_form.html", {"form": form})
 
@@ -81,7 +84,11 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 context["add_form"] = add_form
                 if add_form.is_valid():
                     clubs.add_member(actor=request.user, club=club, **add_form.cleaned_data)
-                    messages.success(request, f"{add_form.cleaned_data['username']} added.")
+                    messages.success(
+                        request,
+                        gettext("%(username)s added.")
+                        % {"username": add_form.cleaned_data["username"]},
+                    )
                     return redirect("club-detail", slug=club.slug)
             elif form_name == "invite":
                 invite_form = InviteForm(request.POST, prefix="invite")
@@ -89,7 +96,9 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 if invite_form.is_valid():
                     clubs.invite_member(actor=request.user, club=club, **invite_form.cleaned_data)
                     messages.success(
-                        request, f"Invitation sent to {invite_form.cleaned_data['email']}."
+                        request,
+                        gettext("Invitation sent to %(email)s.")
+                        % {"email": invite_form.cleaned_data["email"]},
                     )
                     return redirect("club-detail", slug=club.slug)
             elif form_name == "time_zone":
@@ -100,7 +109,9 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
                         actor=request.user, club=club, time_zone=tz_form.cleaned_data["time_zone"]
                     )
                     messages.success(
-                        request, f"Times are shown in {tz_form.cleaned_data['time_zone']}."
+                        request,
+                        gettext("Times are shown in %(time_zone)s.")
+                        % {"time_zone": tz_form.cleaned_data["time_zone"]},
                     )
                     return redirect("club-detail", slug=club.slug)
             elif form_name == "language":
@@ -134,13 +145,18 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = RoleForm(request.POST)
     try:
         if not form.is_valid():
-            messages.error(request, "Choose a role.")
+            messages.error(request, gettext("Choose a role."))
         else:
             clubs.set_role(
                 actor=request.user, membership=membership, role=form.cleaned_data["role"]
             )
             messages.success(
-                request, f"{membership.user.get_username()} is now {form.cleaned_data['role']}."
+                request,
+                gettext("%(username)s is now %(role)s.")
+                % {
+                    "username": membership.user.get_username(),
+                    "role": role_word(form.cleaned_data["role"]),
+                },
             )
     except DomainError as error:
         messages.error(request, error.detail)
@@ -155,7 +171,9 @@ def member_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     try:
         clubs.remove_member(actor=request.user, membership=membership)
-        messages.success(request, f"{membership.user.get_username()} removed.")
+        messages.success(
+            request, gettext("%(username)s removed.") % {"username": membership.user.get_username()}
+        )
     except DomainError as error:
         messages.error(request, error.detail)
     return redirect("club-detail", slug=slug)
@@ -169,7 +187,11 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         except DomainError as error:
             messages.error(request, error.detail)
             return redirect("home")
-        messages.success(request, f"You joined {membership.club.name} as {membership.role}.")
+        messages.success(
+            request,
+            gettext("You joined %(club)s as %(role)s.")
+            % {"club": membership.club.name, "role": role_word(membership.role)},
+        )
         return redirect("club-detail", slug=membership.club.slug)
     invitation = selectors.invitation_by_token(token)
     return render(request, "tournaments/invitation.html", {"invitation": invitation})

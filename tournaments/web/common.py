@@ -12,6 +12,7 @@ from django.core.signals import request_finished, request_started
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.translation import pgettext
 
 from core.languages import fall_back_to
 from tournaments import selectors
@@ -152,7 +153,9 @@ def detail_context(request: HttpRequest, pk: int) -> dict[str, Any]:
             "my_registration": mine,
             "my_invitations": panel.invitations,
             "team_event": team_event,
-            "players_what": "teams" if team_event else "players",
+            "players_what": pgettext("counted by the pager", "teams")
+            if team_event
+            else pgettext("counted by the pager", "players"),
             "actions": context["actions"]
             | policies.entrant_actions(request.user, tournament, mine),
             "add_player_form": AddPlayerForm(),

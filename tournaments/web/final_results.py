@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.html import escape
+from django.utils.translation import gettext
 from django.views.decorators.cache import cache_control
 
 from tournaments.models import EntrantType
@@ -50,27 +51,37 @@ def final_results_card(request: HttpRequest, pk: int) -> HttpResponse:
     lines = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{CARD_WIDTH}" height="{CARD_HEIGHT}" '
         f'viewBox="0 0 {CARD_WIDTH} {CARD_HEIGHT}" role="img" '
-        f'aria-label="Final results of {escape(tournament.name)}">',
+        'aria-label="'
+        + escape(gettext("Final results of %(tournament)s") % {"tournament": tournament.name})
+        + '">',
         f'<rect width="{CARD_WIDTH}" height="{CARD_HEIGHT}" fill="#14213d"/>',
         '<g font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif" fill="#fff">',
         '<text x="60" y="95" font-size="44" font-weight="700">'
         f"{escape(_cut(tournament.name, 44))}</text>",
-        f'<text x="60" y="140" font-size="26" fill="#b8c4de">{escape(tournament.club.name)} · '
-        f"{escape(tournament.get_game_display())} · final results</text>",
+        '<text x="60" y="140" font-size="26" fill="#b8c4de">'
+        + escape(
+            gettext("%(club)s · %(game)s · final results")
+            % {"club": tournament.club.name, "game": tournament.get_game_display()}
+        )
+        + "</text>",
     ]
     if champion is not None:
         lines += [
-            '<text x="60" y="240" font-size="30" fill="#fca311">Champion</text>',
+            '<text x="60" y="240" font-size="30" fill="#fca311">'
+            + escape(gettext("Champion"))
+            + "</text>",
             f'<text x="60" y="305" font-size="64" font-weight="700">'
             f"{escape(_cut(champion.name))}</text>",
         ]
     elif not rows:
-        lines.append('<text x="60" y="280" font-size="40">Not finished yet</text>')
+        lines.append(
+            '<text x="60" y="280" font-size="40">' + escape(gettext("Not finished yet")) + "</text>"
+        )
     y = 400
     for row in [r for r in rows if r.registration is not champion][:4]:
         lines.append(
             f'<text x="60" y="{y}" font-size="34"><tspan fill="#fca311" font-weight="700">'
-            f"{placement_selectors.ordinal(row.place)}</tspan>  "
+            f"{escape(placement_selectors.ordinal(row.place))}</tspan>  "
             f"{escape(_cut(row.registration.name))}</text>"
         )
         y += 52

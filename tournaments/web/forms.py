@@ -16,7 +16,9 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import QueryDict
-from django.utils.translation import gettext
+from django.utils.functional import Promise
+from django.utils.text import capfirst
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from core import languages, text, throttle
@@ -25,6 +27,7 @@ from rules import games as game_rules
 from rules.outcome import Alignment, GameRecord
 from tournaments import formats
 from tournaments.models import (
+    SWISS_SETTING_WORDS,
     EntrantType,
     Game,
     GrandFinal,
@@ -43,7 +46,7 @@ class NameField(forms.CharField):
     cleaned by ``core.text.clean_name``, which refuses invisible and control characters
     (right-to-left overrides, zero-width spaces, NUL) by name."""
 
-    def __init__(self, *, what: str, **kwargs: Any) -> None:
+    def __init__(self, *, what: str | Promise, **kwargs: Any) -> None:
         self.what = what
         super().__init__(**kwargs)
 
@@ -59,7 +62,7 @@ class FreeTextField(forms.CharField):
     """Free text (a description): line breaks kept; NUL, other control characters and
     bidirectional overrides refused (``core.text.clean_text``)."""
 
-    def __init__(self, *, what: str, **kwargs: Any) -> None:
+    def __init__(self, *, what: str | Promise, **kwargs: Any) -> None:
         self.what = what
         kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 3}))
         super().__init__(**kwargs)
@@ -91,23 +94,31 @@ class SignUpForm(forms.Form):
     characters, taken case-insensitively) and the password (``AUTH_PASSWORD_VALIDATORS``)
     and its refusals land next to those fields."""
 
-    username = forms.CharField(max_length=150, help_text="Letters, digits and . _ - @ + only.")
+    username = forms.CharField(
+        max_length=150,
+        label=_("Username"),
+        help_text=_("Letters, digits and . _ - @ + only."),
+    )
     display_name = NameField(
-        what="the display name",
+        what=_("the display name"),
         max_length=80,
         required=False,
-        help_text="How your name appears in pairings.",
+        label=_("Display name"),
+        help_text=_("How your name appears in pairings."),
     )
-    email = forms.EmailField(required=False, help_text="For password resets.")
+    email = forms.EmailField(required=False, label=_("Email"), help_text=_("For password resets."))
     password = forms.CharField(
         widget=forms.PasswordInput,
-        help_text=password_validation.password_validators_help_text_html(),
+        label=_("Password"),
+        help_text=password_validation.password_validators_help_text_html(),  # lazy
     )
     claim_code = forms.CharField(
         max_length=40,
         required=False,
-        label="Claim code",
-        help_text="Played as a guest? The code your organiser gave you makes your results yours.",
+        label=_("Claim code"),
+        help_text=_(
+            "Played as a guest? The code your organiser gave you makes your results yours."
+        ),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
     )
 
@@ -117,7 +128,7 @@ class ClaimForm(forms.Form):
 
     claim_code = forms.CharField(
         max_length=40,
-        label="Claim code",
+        label=_("Claim code"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters"}),
     )
 
@@ -130,8 +141,10 @@ class BulkAddForm(forms.Form):
     names = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 5}),
         strip=False,
-        help_text="One a line, or separated by commas: @username for an account, "
-        "or a guest's name.",
+        label=_("Names"),
+        help_text=_(
+            "One a line, or separated by commas: @username for an account, or a guest's name."
+        ),
     )
 
 
@@ -140,7 +153,7 @@ def _language_choices() -> list[tuple[str, str]]:
 
 
 class ProfileForm(forms.Form):
-    display_name = NameField(what="the display name", max_length=80)
+    display_name = NameField(what=_("the display name"), max_length=80, label=_("Display name"))
     #: On every device the player signs in on (``services.people.set_language``).
     language = forms.ChoiceField(
         choices=_language_choices,
@@ -164,8 +177,8 @@ class ClubLanguageForm(forms.Form):
 
 
 class ClubForm(forms.Form):
-    name = NameField(what="the club's name", max_length=120)
-    description = FreeTextField(what="the description", required=False)
+    name = NameField(what=_("the club's name"), max_length=120, label=_("Name"))
+    description = FreeTextField(what=_("the description"), required=False, label=_("Description"))
 
 
 def _time_zone_choices() -> list[tuple[str, str]]:
@@ -177,32 +190,43 @@ class ClubTimeZoneForm(forms.Form):
 
     time_zone = forms.ChoiceField(
         choices=_time_zone_choices,
-        label="Time zone",
-        help_text="The club's tournament pages show times in this zone.",
+        label=_("Time zone"),
+        help_text=_("The club's tournament pages show times in this zone."),
     )
 
 
 class AddMemberForm(forms.Form):
-    username = forms.CharField(max_length=150)
-    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER)
+    username = forms.CharField(max_length=150, label=_("Username"))
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER, label=_("Role"))
 
 
 class InviteForm(forms.Form):
-    email = forms.EmailField()
-    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER)
+    email = forms.EmailField(label=_("Email"))
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.MEMBER, label=_("Role"))
 
 
 class RoleForm(forms.Form):
-    role = forms.ChoiceField(choices=Role.choices)
+    role = forms.ChoiceField(choices=Role.choices, label=_("Role"))
 
 
 class AddPlayerForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username")
+    username = forms.CharField(max_length=150, label=_("Username"))
+
+
+#: The match lengths a tournament offers, by games per match.
+_BEST_OF = {
+    1: pgettext_lazy("match length", "Best of 1"),
+    3: pgettext_lazy("match length", "Best of 3"),
+    5: pgettext_lazy("match length", "Best of 5"),
+}
 
 
 class TournamentForm(forms.ModelForm[Tournament]):
     publish = forms.BooleanField(
-        required=False, initial=True, help_text="Open registration now (otherwise a draft)."
+        required=False,
+        initial=True,
+        label=_("Publish"),
+        help_text=_("Open registration now (otherwise a draft)."),
     )
 
     class Meta:
@@ -226,24 +250,34 @@ class TournamentForm(forms.ModelForm[Tournament]):
             "registration_closes_at": DATETIME_WIDGET,
             "check_in_opens_at": DATETIME_WIDGET,
             "check_in_closes_at": DATETIME_WIDGET,
-            "best_of": forms.Select(choices=[(1, "Best of 1"), (3, "Best of 3"), (5, "Best of 5")]),
+            "best_of": forms.Select(
+                choices=[(n, _BEST_OF[n]) for n in (1, 3, 5)],
+            ),
+        }
+        labels = {
+            "best_of": _("Best of"),
+            "scheduled_start": _("Scheduled start"),
+            "registration_opens_at": _("Registration opens at"),
+            "registration_closes_at": _("Registration closes at"),
+            "check_in_opens_at": _("Check in opens at"),
+            "check_in_closes_at": _("Check in closes at"),
         }
         help_texts = {
-            "check_in_opens_at": "Empty: from an hour before the start.",
-            "check_in_closes_at": "Empty: at the start.",
+            "check_in_opens_at": _("Empty: from an hour before the start."),
+            "check_in_closes_at": _("Empty: at the start."),
         }
 
-    name = NameField(what="the tournament's name", max_length=120)
-    description = FreeTextField(what="the description", required=False)
-    game = forms.ChoiceField(choices=Game.choices)
+    name = NameField(what=_("the tournament's name"), max_length=120, label=_("Name"))
+    description = FreeTextField(what=_("the description"), required=False, label=_("Description"))
+    game = forms.ChoiceField(choices=Game.choices, label=_("Game"))
     entrant_type = forms.ChoiceField(
         choices=EntrantType.choices,
         required=False,
         initial=EntrantType.PLAYER,
-        label="Entrants",
-        help_text="Teams of two play 2 vs 2; capacity then counts teams.",
+        label=_("Entrants"),
+        help_text=_("Teams of two play 2 vs 2; capacity then counts teams."),
     )
-    capacity = forms.IntegerField(min_value=2, max_value=100_000)
+    capacity = forms.IntegerField(min_value=2, max_value=100_000, label=_("Capacity"))
 
     def clean_entrant_type(self) -> str:
         # Left out: unchanged (a new tournament's default is single players).
@@ -281,12 +315,16 @@ class SwissSettingsForm(forms.ModelForm[SwissSettings]):
         choices=lambda: list(tiebreaker_labels().items()),
         widget=forms.CheckboxSelectMultiple,
         required=False,
-        help_text="Applied in the order listed here: move them up or down, or drag them.",
+        label=_("Tiebreakers"),
+        help_text=_("Applied in the order listed here: move them up or down, or drag them."),
     )
 
     class Meta:
         model = SwissSettings
         fields = SwissSettings.EDITABLE
+        #: The settings' names as the page shows them (the audit log says them in lower
+        #: case: ``SWISS_SETTING_WORDS``).
+        labels = {name: capfirst(words) for name, words in SWISS_SETTING_WORDS.items()}
 
     #: Settings that only some games read (``GameRules.options``).
     GAME_OPTIONS = ("rounds_to_win", "kontsina_rounds")
@@ -342,59 +380,63 @@ class EliminationStageForm(forms.Form):
     players in play."""
 
     kind = forms.ChoiceField(
-        choices=formats.choices(formats.kinds(lambda f: f.options is not None)), label="Format"
+        choices=formats.choices(formats.kinds(lambda f: f.options is not None)),
+        label=_("Format"),
     )
     position = forms.ChoiceField(
         choices=[
-            ("after", "A top cut after the Swiss"),
-            ("only", "The whole event (instead of the Swiss)"),
+            ("after", _("A top cut after the Swiss")),
+            ("only", _("The whole event (instead of the Swiss)")),
         ],
         initial="after",
-        label="Where",
+        label=pgettext_lazy("where a stage goes", "Where"),
     )
     cut_top = forms.IntegerField(
         min_value=2,
         max_value=4096,
         required=False,
-        label="Top",
-        help_text="How many of the Swiss standings go through (e.g. 8). Empty: everyone.",
+        label=pgettext_lazy("the best of the standings", "Top"),
+        help_text=_("How many of the Swiss standings go through (e.g. 8). Empty: everyone."),
     )
     cut_min_points = forms.IntegerField(
         min_value=0,
         max_value=1000,
         required=False,
-        label="At least this many match points",
-        help_text="Optional: only players on these points or more go through.",
+        label=_("At least this many match points"),
+        help_text=_("Optional: only players on these points or more go through."),
     )
-    third_place = forms.BooleanField(required=False, label="Play for third place")
+    third_place = forms.BooleanField(required=False, label=_("Play for third place"))
     grand_final = forms.ChoiceField(
-        choices=GrandFinal.choices, initial=GrandFinal.RESET, label="Grand final (double)"
+        choices=GrandFinal.choices, initial=GrandFinal.RESET, label=_("Grand final (double)")
     )
     round_minutes = forms.IntegerField(
-        min_value=1, max_value=600, initial=50, label="Minutes per round"
+        min_value=1, max_value=600, initial=50, label=_("Minutes per round")
     )
     cycles = forms.TypedChoiceField(
-        choices=[(1, "Once: every two players meet once"), (2, "Twice (double round robin)")],
+        choices=[
+            (1, _("Once: every two players meet once")),
+            (2, _("Twice (double round robin)")),
+        ],
         coerce=int,
         initial=1,
         required=False,
         empty_value=None,
-        label="Round robin",
+        label=pgettext_lazy("stage kind", "Round robin"),
     )
 
     groups = forms.IntegerField(
         min_value=1,
         max_value=64,
         required=False,
-        label="Groups (a round robin that starts the event)",
-        help_text="Empty or 1: one round robin of everyone.",
+        label=_("Groups (a round robin that starts the event)"),
+        help_text=_("Empty or 1: one round robin of everyone."),
     )
     cut_per_group = forms.IntegerField(
         min_value=1,
         max_value=64,
         required=False,
-        label="Best of each group",
-        help_text="After a group stage: this many of each group go through.",
+        label=_("Best of each group"),
+        help_text=_("After a group stage: this many of each group go through."),
     )
 
     def __init__(self, *args: Any, started: bool, **kwargs: Any) -> None:
@@ -453,13 +495,17 @@ def games_from_post(data: QueryDict, tournament: Tournament) -> list[dict[str, A
                 continue
             if not a or not b:
                 raise InvalidInput(
-                    f"Game {g}, game round {r}: enter both players' scores.", code="missing_score"
+                    gettext("Game %(game)d, game round %(game_round)d: enter both players' scores.")
+                    % {"game": g, "game_round": r},
+                    code="missing_score",
                 )
             try:
                 rounds.append([int(a), int(b)])
             except ValueError:
                 raise InvalidInput(
-                    f"Game {g}, game round {r}: scores are whole numbers.", code="invalid_score"
+                    gettext("Game %(game)d, game round %(game_round)d: scores are whole numbers.")
+                    % {"game": g, "game_round": r},
+                    code="invalid_score",
                 ) from None
         if not rounds:
             continue
@@ -471,5 +517,7 @@ def games_from_post(data: QueryDict, tournament: Tournament) -> list[dict[str, A
             ]
         games.append(game)
     if not games:
-        raise InvalidInput("Enter the scores of at least one game round.", code="empty_result")
+        raise InvalidInput(
+            gettext("Enter the scores of at least one game round."), code="empty_result"
+        )
     return games

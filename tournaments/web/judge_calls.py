@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.web import parse_int, run_action, safe_next
@@ -26,7 +27,7 @@ def judge_call(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
         run_action(
             request,
             lambda: judge_calls.call_judge(actor=request.user, match=match_pk),
-            "A judge is called: stay at your table, they see your table number.",
+            gettext("A judge is called: stay at your table, they see your table number."),
         )
     elif action in ("answer", "close"):
         call_pk = parse_int(request.POST.get("call"), field="call")
@@ -36,13 +37,13 @@ def judge_call(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
             run_action(
                 request,
                 lambda: judge_calls.answer_call(actor=request.user, call=call_pk),
-                "The players see you are on your way.",
+                gettext("The players see you are on your way."),
             )
         else:
             run_action(
                 request,
                 lambda: judge_calls.close_call(actor=request.user, call=call_pk),
-                "The call is closed.",
+                gettext("The call is closed."),
             )
     else:
         raise Http404

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
 
 from core.errors import DomainError, InvalidInput
 from core.web import parse_int, run_action
@@ -53,13 +54,14 @@ def parse_rounds(data: Any, seats: int, *, bound: int) -> list[list[int]]:
             continue
         if not all(raw):
             raise InvalidInput(
-                f"Game round {number}: enter every player's score, or none.",
+                gettext("Game round %(game_round)d: enter every player's score, or none.")
+                % {"game_round": number},
                 code="incomplete_game_round",
                 field=names[raw.index("")],
             )
         rounds.append([parse_int(v, field=n) or 0 for v, n in zip(raw, names, strict=True)])
     if not rounds:
-        raise InvalidInput("Enter the scores of the game rounds played.", code="no_rounds")
+        raise InvalidInput(gettext("Enter the scores of the game rounds played."), code="no_rounds")
     return rounds
 
 
@@ -86,7 +88,7 @@ def _act(request: HttpRequest, tournament_pk: int) -> HttpResponse:
                 fill=request.POST.get("fill", PodFill.THREES),
                 scoring=request.POST.get("scoring", PodScoring.WINNER),
             ),
-            "The event is now played in pods.",
+            gettext("The event is now played in pods."),
         )
         return redirect(back)
     try:
@@ -101,7 +103,7 @@ def _act(request: HttpRequest, tournament_pk: int) -> HttpResponse:
         run_action(
             request,
             lambda: pods.confirm(actor=request.user, match=view.match.pk),
-            "Result confirmed.",
+            gettext("Result confirmed."),
         )
         return redirect(anchor)
     bound = game_round_bound(view, selectors.settings_of(view.match.round.stage))
@@ -111,7 +113,7 @@ def _act(request: HttpRequest, tournament_pk: int) -> HttpResponse:
         messages.error(request, error.detail)
         return redirect(anchor)
     service = pods.judge if action == "judge" else pods.report
-    done = "Result entered." if action == "judge" else "Result reported."
+    done = gettext("Result entered.") if action == "judge" else gettext("Result reported.")
     run_action(
         request, lambda: service(actor=request.user, match=view.match.pk, rounds=rounds), done
     )
@@ -175,10 +177,12 @@ def pod_stage(request: HttpRequest, pk: int, number: int | None = None) -> HttpR
 
 #: A pod's result state in the words of a table of three or four (not "the opponent").
 POD_STATUS_WORDS = {
-    MatchStatus.PENDING: "waiting for a report",
-    MatchStatus.REPORTED: "reported, waiting for another player to confirm",
-    MatchStatus.DISPUTED: "disputed, waiting for a judge",
-    MatchStatus.CONFIRMED: "confirmed",
+    MatchStatus.PENDING: pgettext_lazy("result state", "waiting for a report"),
+    MatchStatus.REPORTED: pgettext_lazy(
+        "result state", "reported, waiting for another player to confirm"
+    ),
+    MatchStatus.DISPUTED: pgettext_lazy("result state", "disputed, waiting for a judge"),
+    MatchStatus.CONFIRMED: pgettext_lazy("result state", "confirmed"),
 }
 
 
@@ -218,7 +222,9 @@ def _pod_context(
         "may_report": mine and match.status != MatchStatus.CONFIRMED,
         "may_confirm": mine and match.status == MatchStatus.REPORTED and not reported_by_me,
         "reported_by_me": reported_by_me,
-        "status_label": POD_STATUS_WORDS.get(MatchStatus(match.status), match.get_status_display()),
+        "status_label": str(
+            POD_STATUS_WORDS.get(MatchStatus(match.status), match.get_status_display())
+        ),
         "may_judge": judge,
         "reported": reported,
         # "Call a judge" (templates/tournaments/_judge_call.html) for the pod's players.

@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.errors import InvalidInput
@@ -118,7 +119,7 @@ def qr_svg(url: str) -> SafeString:
             light="#fff",
             omitsize=True,
             svgclass="pj-qr-code",
-            title="QR code: your match on your phone",
+            title=gettext("QR code: your match on your phone"),
         )
     )
 
@@ -165,7 +166,10 @@ def projector_announcement(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if done is not None:
         messages.success(
-            request, "Announcement shown." if done.announcement else "Announcement cleared."
+            request,
+            gettext("Announcement shown.")
+            if done.announcement
+            else gettext("Announcement cleared."),
         )
     return redirect("projector", pk=tournament.pk)
 

@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError, translate
@@ -54,8 +55,12 @@ def tournament_register(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             team_name=_posted(request, "team_name", 200),
             teammate=teammate,
         ),
-        f"You are registered for {tournament.name}."
-        + (f" {teammate} is invited to your team." if teammate else ""),
+        (
+            gettext("You are registered for %(tournament)s. %(teammate)s is invited to your team.")
+            if teammate
+            else gettext("You are registered for %(tournament)s.")
+        )
+        % {"tournament": tournament.name, "teammate": teammate},
     )
     return _after_action(request, pk)
 
@@ -74,11 +79,11 @@ def _registration(request: HttpRequest, pk: int, reg_pk: int) -> Registration:
 def registration_withdraw(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     registration = _registration(request, pk, reg_pk)
     if registration.player.user_id == request.user.pk:
-        done = "You are no longer registered."
+        done = gettext("You are no longer registered.")
     elif registration.has_member(request.user.pk):
-        done = f"You left {registration.name}."
+        done = gettext("You left %(team)s.") % {"team": registration.name}
     else:
-        done = f"{registration.name} removed."
+        done = gettext("%(entrant)s removed.") % {"entrant": registration.name}
     run_action(
         request,
         lambda: entrants.withdraw_entry(actor=request.user, registration=registration),
@@ -95,7 +100,9 @@ def registration_check_in(request: HtmxHttpRequest, pk: int, reg_pk: int) -> Htt
     run_action(
         request,
         lambda: entrants.check_in_entry(actor=request.user, registration=registration),
-        "You are checked in. Good luck!" if yours else f"{registration.name} checked in.",
+        gettext("You are checked in. Good luck!")
+        if yours
+        else gettext("%(entrant)s checked in.") % {"entrant": registration.name},
     )
     return _after_action(request, pk)
 
@@ -115,15 +122,35 @@ def tournament_add_player(request: HtmxHttpRequest, pk: int) -> HttpResponse:
                 team_name=_posted(request, "team_name", 200),
                 teammate=_posted(request, "teammate"),
             ),
-            lambda reg: f"{reg.name} registered.",
+            lambda reg: gettext("%(entrant)s registered.") % {"entrant": reg.name},
         )
     else:
-        messages.error(request, "Enter a username.")
+        messages.error(request, gettext("Enter a username."))
     return _after_action(request, pk)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def _added(count: int, *, teams: bool, details: list[str]) -> str:
+    """ "24 players added (16 new guests).", "3 teams added." """
+    values = {"count": count, "details": ", ".join(details)}
+    if teams and details:
+        return (
+            ngettext(
+                "%(count)d team added (%(details)s).", "%(count)d teams added (%(details)s).", count
+            )
+            % values
+        )
+    if teams:
+        return ngettext("%(count)d team added.", "%(count)d teams added.", count) % values
+    if details:
+        return (
+            ngettext(
+                "%(count)d player added (%(details)s).",
+                "%(count)d players added (%(details)s).",
+                count,
+            )
+            % values
+        )
+    return ngettext("%(count)d player added.", "%(count)d players added.", count) % values
 
 
 @login_required
@@ -135,7 +162,7 @@ def tournament_bulk_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
     form = BulkAddForm(request.POST)
     kept = ""
     if not form.is_valid():
-        messages.error(request, "Paste at least one name.")
+        messages.error(request, gettext("Paste at least one name."))
     else:
         names = form.cleaned_data["names"]
         try:
@@ -148,17 +175,20 @@ def tournament_bulk_add(request: HtmxHttpRequest, pk: int) -> HttpResponse:
             messages.error(request, problem.detail)
             kept = names
         else:
-            what = "team" if teams.is_team_event(tournament) else "player"
             detail = []
             if added.new_guests:
-                detail.append(f"{_plural(added.new_guests, 'new guest')}")
+                detail.append(
+                    ngettext("%(count)d new guest", "%(count)d new guests", added.new_guests)
+                    % {"count": added.new_guests}
+                )
             if added.known_guests:
-                detail.append(f"{_plural(added.known_guests, 'known guest')}")
+                detail.append(
+                    ngettext("%(count)d known guest", "%(count)d known guests", added.known_guests)
+                    % {"count": added.known_guests}
+                )
             messages.success(
                 request,
-                f"{_plural(added.count, what)} added"
-                + (f" ({', '.join(detail)})" if detail else "")
-                + ".",
+                _added(added.count, teams=teams.is_team_event(tournament), details=detail),
             )
     if request.htmx:
         context = detail_context(request, pk)
@@ -186,14 +216,30 @@ def tournament_check_in_many(request: HtmxHttpRequest, pk: int) -> HttpResponse:
 
     result = run_action(request, check_in)
     if result is not None:
-        words = [f"{_plural(len(result.checked_in), 'entrant')} checked in."]
-        if result.already:
-            words.append(f"{len(result.already)} already were.")
-        if result.skipped:
-            names = ", ".join(r.name for r in result.skipped)
-            words.append(f"Skipped, a team needs its second player first: {names}.")
-        messages.success(request, " ".join(words))
+        messages.success(request, checked_in_words(result))
     return _after_action(request, pk)
+
+
+def checked_in_words(result: entrants.CheckedIn) -> str:
+    """ "2 entrants checked in. 1 already were. Skipped, a team needs its second player
+    first: Lonely." (each sentence only when it has something to say)."""
+    done = len(result.checked_in)
+    words = [
+        ngettext("%(count)d entrant checked in.", "%(count)d entrants checked in.", done)
+        % {"count": done}
+    ]
+    if result.already:
+        already = len(result.already)
+        words.append(
+            ngettext("%(count)d already were.", "%(count)d already were.", already)
+            % {"count": already}
+        )
+    if result.skipped:
+        words.append(
+            gettext("Skipped, a team needs its second player first: %(names)s.")
+            % {"names": ", ".join(r.name for r in result.skipped)}
+        )
+    return " ".join(words)
 
 
 def tournament_players(request: HtmxHttpRequest, pk: int) -> HttpResponse:
@@ -215,13 +261,13 @@ def registration_action(request: HttpRequest, pk: int, reg_pk: int, action: str)
         run_action(
             request,
             lambda: entrants.drop_player(actor=request.user, registration=reg),
-            f"{reg.name} dropped: not paired from the next round.",
+            gettext("%(entrant)s dropped: not paired from the next round.") % {"entrant": reg.name},
         )
     elif action == "readd":
         run_action(
             request,
             lambda: entrants.readd_player(actor=request.user, registration=reg),
-            f"{reg.name} is back in.",
+            gettext("%(entrant)s is back in.") % {"entrant": reg.name},
         )
     else:
         raise Http404
@@ -242,7 +288,7 @@ def late_entrant(request: HttpRequest, pk: int) -> HttpResponse:
             team_name=_posted(request, "team_name", 200),
             teammate=_posted(request, "teammate"),
         ),
-        lambda reg: f"{reg.name} joins from the next round.",
+        lambda reg: gettext("%(entrant)s joins from the next round.") % {"entrant": reg.name},
     )
     return redirect("standings", pk=pk)
 
@@ -253,7 +299,7 @@ def late_entrant(request: HttpRequest, pk: int) -> HttpResponse:
 def _teammate(registration: Registration) -> str:
     """The teammate by the name pages show (their display name, not their user name)."""
     partner = registration.partner
-    return partner.display_name if partner is not None else "The teammate"
+    return partner.display_name if partner is not None else gettext("The teammate")
 
 
 @login_required
@@ -266,7 +312,10 @@ def team_invite(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
         lambda: teams.invite_teammate(
             actor=request.user, registration=registration, username=username
         ),
-        lambda reg: f"{_teammate(reg)} is invited: they accept on this page.",
+        lambda reg: (
+            gettext("%(teammate)s is invited: they accept on this page.")
+            % {"teammate": _teammate(reg)}
+        ),
     )
     return _after_action(request, pk)
 
@@ -277,7 +326,7 @@ def team_answer(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
     registration = _registration(request, pk, reg_pk)
     answer = request.POST.get("answer", "")
     if answer not in ("accept", "decline"):
-        messages.error(request, "Join the team or decline the invitation.")
+        messages.error(request, gettext("Join the team or decline the invitation."))
         return _after_action(request, pk)
     accept = answer == "accept"
     run_action(
@@ -285,7 +334,9 @@ def team_answer(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
         lambda: teams.answer_invitation(
             actor=request.user, registration=registration, accept=accept
         ),
-        f"You play for {registration.name}." if accept else "Invitation declined.",
+        gettext("You play for %(team)s.") % {"team": registration.name}
+        if accept
+        else gettext("Invitation declined."),
     )
     return _after_action(request, pk)
 
@@ -298,7 +349,9 @@ def team_remove_teammate(request: HtmxHttpRequest, pk: int, reg_pk: int) -> Http
     run_action(
         request,
         lambda: teams.remove_teammate(actor=request.user, registration=registration),
-        f"You left {registration.name}." if leaving else "The team has no teammate now.",
+        gettext("You left %(team)s.") % {"team": registration.name}
+        if leaving
+        else gettext("The team has no teammate now."),
     )
     return _after_action(request, pk)
 
@@ -313,7 +366,10 @@ def team_assign(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
         lambda: teams.assign_teammate(
             actor=request.user, registration=registration, username=username
         ),
-        lambda reg: f"{_teammate(reg)} now plays for {reg.name}.",
+        lambda reg: (
+            gettext("%(teammate)s now plays for %(team)s.")
+            % {"teammate": _teammate(reg), "team": reg.name}
+        ),
     )
     return _after_action(request, pk)
 
@@ -329,6 +385,6 @@ def team_rename(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
             registration=registration,
             team_name=_posted(request, "team_name", 200),
         ),
-        "The team's name is changed.",
+        gettext("The team's name is changed."),
     )
     return _after_action(request, pk)

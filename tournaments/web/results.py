@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext, pgettext
 
 from core.errors import DomainError, InvalidInput, RuleViolation
 from core.text import possessive
@@ -72,25 +73,28 @@ def match_detail(request: HttpRequest, pk: int, match_pk: int) -> HttpResponse:
         try:
             if action == "confirm":
                 results.confirm_result(actor=request.user, match=match)
-                messages.success(request, "Result confirmed. Thanks!")
+                messages.success(request, gettext("Result confirmed. Thanks!"))
             elif action == "take":
                 report = parse_int(request.POST.get("report"), field="report")
                 if report is None:
-                    raise InvalidInput("Choose the report to take.", code="no_report")
+                    raise InvalidInput(gettext("Choose the report to take."), code="no_report")
                 _, player = results.take_report(actor=request.user, match=match, report=report)
-                messages.success(request, f"Result entered: {possessive(player)} report.")
+                messages.success(
+                    request,
+                    gettext("Result entered: %(whose)s report.") % {"whose": possessive(player)},
+                )
             else:
                 games = games_from_post(request.POST, tournament)
                 if action == "judge":
                     results.judge_result(actor=request.user, match=match, games=games)
-                    messages.success(request, "Result entered.")
+                    messages.success(request, gettext("Result entered."))
                 else:
                     final = action != "progress"
                     reported = results.report_result(
                         actor=request.user, match=match, games=games, final=final
                     )
                     if not final:
-                        messages.success(request, "Progress saved.")
+                        messages.success(request, gettext("Progress saved."))
                     else:
                         # Said from where the report left the match: a dispute is not a
                         # success (selectors.results.report_message).
@@ -169,13 +173,20 @@ def _posted_games(request: HttpRequest, tournament: Tournament) -> list[Any]:
         return []
 
 
-#: The grid's counts in words: "3 waiting for a report · 1 disputed · 4 confirmed".
-COUNT_WORDS: dict[str, str] = {
-    MatchStatus.PENDING: "waiting for a report",
-    MatchStatus.REPORTED: "to confirm",
-    MatchStatus.DISPUTED: "disputed",
-    MatchStatus.CONFIRMED: "confirmed",
-}
+def _count_of(status: str, n: int) -> str | None:
+    """One of the grid's counts in words ("3 waiting for a report"); None for a state the
+    grid does not count."""
+    if status == MatchStatus.PENDING:
+        return ngettext("%(count)d waiting for a report", "%(count)d waiting for a report", n) % {
+            "count": n
+        }
+    if status == MatchStatus.REPORTED:
+        return ngettext("%(count)d to confirm", "%(count)d to confirm", n) % {"count": n}
+    if status == MatchStatus.DISPUTED:
+        return ngettext("%(count)d disputed", "%(count)d disputed", n) % {"count": n}
+    if status == MatchStatus.CONFIRMED:
+        return ngettext("%(count)d confirmed", "%(count)d confirmed", n) % {"count": n}
+    return None
 
 
 @login_required
@@ -230,7 +241,7 @@ def judge_grid(request: HttpRequest, pk: int) -> HttpResponse:
             "filter_round": round_raw,
             "filter_status": state,
             "search": search,
-            "statuses": [*MatchStatus.choices, ("overdue", "Overdue")],
+            "statuses": [*MatchStatus.choices, ("overdue", pgettext("match status", "Overdue"))],
             "counts": _count_words(tournament),
             "grid_next": f"{request.path}?{page_query.urlencode()}" if page_query else request.path,
         },
@@ -254,10 +265,11 @@ def _page_links(path: str, query: Any, number: int, pages: int) -> dict[str, str
     return links
 
 
-def _count_words(tournament: Tournament) -> list[tuple[int, str]]:
-    """The grid's counts: ``[(7, "waiting for a report"), (1, "confirmed")]`` (one query)."""
+def _count_words(tournament: Tournament) -> list[str]:
+    """The grid's counts: ``["7 waiting for a report", "1 confirmed"]`` (one query)."""
     counts = match_counts(tournament)
-    return [(n, COUNT_WORDS[status]) for status, n in counts.items() if status in COUNT_WORDS]
+    said = (_count_of(status, n) for status, n in counts.items())
+    return [words for words in said if words is not None]
 
 
 def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -289,9 +301,14 @@ def _quick_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         error = problem.text
     if not getattr(request, "htmx", False):
         if error:
-            messages.error(request, f"Table {match.table}: {error}")
+            messages.error(
+                request,
+                gettext("Table %(table)d: %(problem)s") % {"table": match.table, "problem": error},
+            )
         else:
-            messages.success(request, f"Table {match.table}: result entered.")
+            messages.success(
+                request, gettext("Table %(table)d: result entered.") % {"table": match.table}
+            )
         return redirect(grid)
     if entered:  # read again: its state, winner and score as the grid shows them
         match = selectors.matches_for_judge(tournament, pk=match.pk).first() or match

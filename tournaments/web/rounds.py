@@ -10,7 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_POST
 
 from core.errors import InvalidInput
@@ -141,7 +141,7 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
     def need_round() -> Round:
         if rnd is None:
-            raise InvalidInput("No round has been paired yet.", code="no_round")
+            raise InvalidInput(gettext("No round has been paired yet."), code="no_round")
         return rnd
 
     def minutes(field: str) -> int | None:
@@ -151,29 +151,29 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         pk = parse_int(post.get(field), field=field)
         found = selectors.registrations_by_id(tournament, [pk] if pk is not None else [])
         if pk not in found:
-            raise InvalidInput("Choose two players to swap.", code="unknown_registration")
+            raise InvalidInput(gettext("Choose two players to swap."), code="unknown_registration")
         return found[pk]
 
     actions: dict[str, tuple[Any, str]] = {
         "start-tournament": (
             lambda: lifecycle.start_tournament_now(actor=user, tournament=tournament),
-            "The tournament has started.",
+            gettext("The tournament has started."),
         ),
         "pair": (
             lambda: swiss.pair_next_round(actor=user, tournament=tournament),
-            "The next round is paired.",
+            gettext("The next round is paired."),
         ),
         "start-round": (
             lambda: round_clock.start_round(
                 actor=user, round=need_round(), minutes=minutes("minutes")
             ),
-            "The round has started: the clock is running.",
+            gettext("The round has started: the clock is running."),
         ),
         "extend": (
             lambda: round_clock.extend_round(
                 actor=user, round=need_round(), minutes=minutes("minutes") or 5
             ),
-            "The round has more time.",
+            gettext("The round has more time."),
         ),
         "repair": (
             lambda: _pair_again(request, need_round()),
@@ -186,11 +186,11 @@ def round_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 first=registration("first"),
                 second=registration("second"),
             ),
-            "The two players were swapped.",
+            gettext("The two players were swapped."),
         ),
         "finish": (
             lambda: lifecycle.finish_tournament(actor=user, tournament=tournament),
-            "The tournament is finished.",
+            gettext("The tournament is finished."),
         ),
     }
     if action not in actions:
@@ -206,20 +206,22 @@ def _pair_again(request: HttpRequest, rnd: Round) -> None:
     again = swiss.pair_round_again(actor=request.user, round=rnd)
     number = again.round.number
     if again.redrawn and not again.same:
-        said = (
-            f"Round {number} was paired again: a new random pairing "
-            f"(seed {again.seed}, kept in the audit log)."
+        said = gettext(
+            "Round %(round)d was paired again: a new random pairing "
+            "(seed %(seed)s, kept in the audit log)."
         )
     elif again.redrawn:
-        said = f"Round {number} was paired again: no other pairing is possible, so it is the same."
+        said = gettext(
+            "Round %(round)d was paired again: no other pairing is possible, so it is the same."
+        )
     elif again.same:
-        said = (
-            f"Round {number} was paired again: the engine gives the same pairing as before "
+        said = gettext(
+            "Round %(round)d was paired again: the engine gives the same pairing as before "
             "(nothing that decides it has changed)."
         )
     else:
-        said = f"Round {number} was paired again: the engine's pairing has changed."
-    messages.success(request, said)
+        said = gettext("Round %(round)d was paired again: the engine's pairing has changed.")
+    messages.success(request, said % {"round": number, "seed": again.seed})
 
 
 def round_timer(request: HttpRequest, pk: int) -> HttpResponse:

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 
 from core.errors import DomainError, NotFound
 from core.web import add_form_error
@@ -38,7 +39,9 @@ def swiss_settings(request: HttpRequest, pk: int) -> HttpResponse:
     except NotFound:
         # The tabs offer "Settings" to every organiser; a bracket or a pods event has no
         # Swiss stage, and its stages are set up on the stages page.
-        messages.info(request, "This tournament has no Swiss rounds: its stages are set here.")
+        messages.info(
+            request, gettext("This tournament has no Swiss rounds: its stages are set here.")
+        )
         return redirect("stages", pk=pk)
     form = SwissSettingsForm(request.POST or None, instance=settings, game=tournament.game)
     if request.method == "POST" and form.is_valid():
@@ -51,7 +54,7 @@ def swiss_settings(request: HttpRequest, pk: int) -> HttpResponse:
         except DomainError as error:
             form.add_error(error.field if error.field in form.fields else None, error.detail)
         else:
-            messages.success(request, "Swiss settings saved.")
+            messages.success(request, gettext("Swiss settings saved."))
             return redirect("tournament-detail", pk=pk)
     return render(
         request,
@@ -82,7 +85,7 @@ def stage_list(request: HttpRequest, pk: int) -> HttpResponse:
                 except DomainError as error:
                     add_form_error(form, error)
                 else:
-                    messages.success(request, f"{stage.label} added.")
+                    messages.success(request, gettext("%(stage)s added.") % {"stage": stage.label})
                     return redirect("stages", pk=pk)
     elif request.method == "POST":
         raise Http404
@@ -133,7 +136,8 @@ def bracket(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 key: reverse("match", args=[tournament.pk, m.pk]) for key, m in view.matches.items()
             },
             highlight=mine,
-            title=f"{tournament.name}: {stage.label}",
+            title=gettext("%(tournament)s: %(stage)s")
+            % {"tournament": tournament.name, "stage": stage.label},
         )
     context = {
         "stage": stage,

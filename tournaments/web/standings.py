@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import pgettext
+from django.utils.translation import gettext, pgettext
 
 from core.errors import DomainError, InvalidInput
 from core.web import parse_int, safe_next
@@ -93,7 +93,9 @@ def _fixed_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         registration = parse_int(request.POST.get("registration"), field="registration")
         table = parse_int(request.POST.get("table") or None, field="table")
         if registration is None or request.POST.get("action") != "fixed_table":
-            raise InvalidInput("Choose a player.", code="no_registration", field="registration")
+            raise InvalidInput(
+                gettext("Choose a player."), code="no_registration", field="registration"
+            )
         if not selectors.tournament_registrations(tournament).filter(pk=registration).exists():
             raise Http404
         reg = seating.set_fixed_table(actor=request.user, registration=registration, table=table)
@@ -102,8 +104,9 @@ def _fixed_table(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     else:
         messages.success(
             request,
-            f"{reg.name} plays at table {table} from the next round paired."
+            gettext("%(entrant)s plays at table %(table)d from the next round paired.")
+            % {"entrant": reg.name, "table": table}
             if table is not None
-            else f"{reg.name} has no fixed table.",
+            else gettext("%(entrant)s has no fixed table.") % {"entrant": reg.name},
         )
     return redirect(back)

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from core.errors import DomainError
@@ -68,7 +69,9 @@ def tournament_create(request: HttpRequest, slug: str) -> HttpResponse:
         except DomainError as error:
             add_form_error(form, error)
         else:
-            messages.success(request, f"{tournament.name} created.")
+            messages.success(
+                request, gettext("%(tournament)s created.") % {"tournament": tournament.name}
+            )
             return redirect("tournament-detail", pk=tournament.pk)
     return render(request, "tournaments/tournament_form.html", {"form": form, "club": club})
 
@@ -88,7 +91,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         except DomainError as error:
             add_form_error(form, error)
         else:
-            messages.success(request, "Tournament saved.")
+            messages.success(request, gettext("Tournament saved."))
             return redirect("tournament-detail", pk=pk)
     return render(
         request,
@@ -104,7 +107,7 @@ def tournament_publish(request: HttpRequest, pk: int) -> HttpResponse:
     run_action(
         request,
         lambda: lifecycle.publish_tournament(actor=request.user, tournament=tournament),
-        "Registration is open.",
+        gettext("Registration is open."),
     )
     return redirect("tournament-detail", pk=pk)
 

@@ -1,8 +1,10 @@
-"""``manage.py catalogues [--update | --check]``: the translations' catalogues.
+"""``manage.py catalogues [--update | --check] [--domain D]``: the translations' catalogues.
 
-Each language of ``settings.LANGUAGES`` but English (the source language) has its
-catalogue in ``locale/<code>/LC_MESSAGES/django.po``, written by translators, and the
-``django.mo`` Django reads, compiled from it and committed beside it (so the site runs
+Each language of ``settings.LANGUAGES`` but English (the source language) has two
+catalogues in ``locale/<code>/LC_MESSAGES/``, written by translators: ``django.po``, the
+words of the Python code and the templates, and ``djangojs.po``, the words of the scripts
+(``gettext(...)`` in ``static/``, served by the JavaScript catalogue at ``/jsi18n/``);
+beside each, the ``.mo`` Django reads, compiled from it and committed (so the site runs
 without GNU gettext). docs/translating.md says how a language is added.
 
 - no option: compile every ``.po`` into its ``.mo`` (polib: no GNU gettext needed);
@@ -13,6 +15,8 @@ without GNU gettext). docs/translating.md says how a language is added.
   that is not what its ``.po`` compiles to, or a language without a catalogue. The test
   suite runs the same checks (``tests/core/test_catalogues.py``), and also that
   ``--update`` would change nothing.
+
+Every option works on both domains; ``--domain django`` or ``--domain djangojs`` on one.
 """
 
 from __future__ import annotations
@@ -49,13 +53,17 @@ MAKEMESSAGES_OPTIONS: dict[str, Any] = {
 }
 
 
+#: The catalogues' domains: the Python code's and templates' words, the scripts' words.
+DOMAINS = ("django", "djangojs")
+
+
 def translated_languages() -> list[str]:
     return [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
 
 
-def catalogue_of(code: str, root: Path | None = None) -> Path:
+def catalogue_of(code: str, root: Path | None = None, domain: str = "django") -> Path:
     base = root if root is not None else Path(settings.LOCALE_PATHS[0])
-    return base / code / "LC_MESSAGES" / "django.po"
+    return base / code / "LC_MESSAGES" / f"{domain}.po"
 
 
 def compiled(po: polib.POFile) -> bytes:
@@ -65,9 +73,13 @@ def compiled(po: polib.POFile) -> bytes:
         return target.read_bytes()
 
 
-def problems(code: str) -> list[str]:
-    """What is wrong with a language's catalogue (nothing: an empty list)."""
-    path = catalogue_of(code)
+def problems(code: str, domains: tuple[str, ...] = DOMAINS) -> list[str]:
+    """What is wrong with a language's catalogues (nothing: an empty list)."""
+    return [problem for domain in domains for problem in _problems(code, domain)]
+
+
+def _problems(code: str, domain: str) -> list[str]:
+    path = catalogue_of(code, domain=domain)
     if not path.exists():
         return [f"{code}: no catalogue at {path}"]
     po = polib.pofile(str(path))
@@ -103,11 +115,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--update", action="store_true", help="run makemessages first")
         parser.add_argument("--check", action="store_true", help="only check, change nothing")
+        parser.add_argument("--domain", choices=DOMAINS, help="one domain only (default: both)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         languages = translated_languages()
+        domains = (options["domain"],) if options.get("domain") else DOMAINS
         if options["check"]:
-            found = [problem for code in languages for problem in problems(code)]
+            found = [problem for code in languages for problem in problems(code, domains)]
             for problem in found:
                 self.stderr.write(problem)
             if found:
@@ -115,10 +129,14 @@ class Command(BaseCommand):
             self.stdout.write(f"catalogues complete: {', '.join(languages)}")
             return
         if options["update"]:
-            call_command("makemessages", locale=languages, **MAKEMESSAGES_OPTIONS)
+            for domain in domains:
+                call_command(
+                    "makemessages", locale=languages, domain=domain, **MAKEMESSAGES_OPTIONS
+                )
         for code in languages:
-            path = catalogue_of(code)
-            if path.exists():
-                mo = path.with_suffix(".mo")
-                mo.write_bytes(compiled(polib.pofile(str(path))))
-                self.stdout.write(f"compiled {mo}")
+            for domain in domains:
+                path = catalogue_of(code, domain=domain)
+                if path.exists():
+                    mo = path.with_suffix(".mo")
+                    mo.write_bytes(compiled(polib.pofile(str(path))))
+                    self.stdout.write(f"compiled {mo}")
