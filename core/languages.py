@@ -39,6 +39,8 @@ SESSION_KEY = "language"
 
 #: Where the language came from, in order (``request.language_source``).
 ACCOUNT, COOKIE, BROWSER, CLUB, DEFAULT = "account", "cookie", "browser", "club", "default"
+#: A sheet the whole room reads, in its event's language (:func:`speak_for_the_room`).
+EVENT = "event"
 
 
 def supported(code: object) -> str | None:
@@ -137,6 +139,19 @@ def fall_back_to(request: HttpRequest, code: str | None) -> None:
         translation.activate(language)
         request.LANGUAGE_CODE = language
         request.language_source = CLUB  # type: ignore[attr-defined]
+
+
+def speak_for_the_room(request: HttpRequest, code: str | None) -> None:
+    """A sheet the whole room reads (the projector, printed pairings and slips, the final
+    results): the event's language for the rest of the request, whatever the reader's own,
+    so the wall and the printed sheets say the same words to everyone. Its kept copies are
+    one per event language (``request.language_key``), shared by every reader."""
+    language = supported(code)
+    if language:
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        request.language_source = EVENT  # type: ignore[attr-defined]
+        request.language_key = f"event:{language}"  # type: ignore[attr-defined]
 
 
 class LanguageMiddleware:

@@ -22,7 +22,7 @@ import sys
 import time
 import traceback
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -57,6 +57,8 @@ API_IDS = 1
 RESULT = "walk.json"
 #: Never followed: it ends the session (and a GET to it would be refused anyway).
 SKIPPED_ROUTES = {"accounts/logout/", "admin/logout/"}
+#: The language switcher's route: not followed by a walk in a chosen language.
+LANGUAGE_ROUTE = "language/"
 
 
 @dataclass(frozen=True)
@@ -184,11 +186,24 @@ def _api_list_urls() -> list[list[str]]:
     return urls
 
 
-def walk_as(username: str | None, *, password: str, api_urls: list[str], walked: Walked) -> None:
+def walk_as(
+    username: str | None,
+    *,
+    password: str,
+    api_urls: list[str],
+    walked: Walked,
+    language: str | None = None,
+    inspect: Callable[[str, str], None] | None = None,
+) -> None:
     """One account's walk: breadth first from its home and its own pages, then
-    ``api_urls``."""
+    ``api_urls``. ``language``: the switcher's choice the account walks in; ``inspect``:
+    called with each HTML page's address and text (the pseudo-language test)."""
     account = username or "anonymous"
     client = Client(raise_request_exception=False)
+    if language is not None:
+        from django.conf import settings
+
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
     if username is not None:
         assert client.login(username=username, password=password), f"{username} cannot log in"
     errors: list[str] = []
@@ -226,10 +241,14 @@ def walk_as(username: str | None, *, password: str, api_urls: list[str], walked:
             if not url.startswith("/admin/"):  # Django's admin is for staff, in its words
                 for problem in word_problems(html):
                     walked.words.setdefault(problem, f"{account}: {url}")
+                if inspect is not None:
+                    inspect(f"{account}: {url}", html)
             for link in _links(url, html):
                 route = _route(urlsplit(link).path)
                 if link in seen or route is None or route in SKIPPED_ROUTES:
                     continue
+                if language is not None and route == LANGUAGE_ROUTE:
+                    continue  # the switcher would end the walk's language
                 if per_route.get(route, 0) >= PER_PATTERN:
                     continue
                 per_route[route] = per_route.get(route, 0) + 1

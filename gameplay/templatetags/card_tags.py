@@ -6,7 +6,14 @@ draws the same markup in the browser (a test compares the two).
 
 Sizes: ``size="small"`` (pools), ``"large"`` (a pack to tap), ``"inline"`` (inside text),
 or none. A code that is not a card is drawn as its text, marked as not a card: a page
-never fails on one."""
+never fails on one.
+
+A card speaks the reader's language: the letters printed in its corner (J Q K A in
+English, V D R A in French, the Greek names' initials in Greek: docs/translating.md,
+"Cards") and its name
+("Queen of hearts", "Dame de cœur", "Ντάμα κούπα") come from the catalogues, each word
+with its context ("card rank printed on a queen"); its code (``data-card``) stays the
+rules' own spelling."""
 
 from __future__ import annotations
 
@@ -19,12 +26,44 @@ from django import template
 from django.template.loader import get_template
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext, pgettext_lazy
 
-from rules.cards import Card, DeckType, describe, one_deck
+from rules.cards import ACE, JACK, KING, QUEEN, Card, DeckType, Suit, describe, one_deck
 
 register = template.Library()
 
 _SIZES = frozenset({"small", "large", "inline"})
+
+
+#: The letter printed in the corner of each court card and the ace, per language.
+_CORNER = {
+    JACK: pgettext_lazy("card rank printed on a jack", "J"),
+    QUEEN: pgettext_lazy("card rank printed on a queen", "Q"),
+    KING: pgettext_lazy("card rank printed on a king", "K"),
+    ACE: pgettext_lazy("card rank printed on an ace", "A"),
+}
+#: A card's name for screen readers: its rank's word, then (in the message below) its suit.
+_RANK_WORDS = {
+    2: pgettext_lazy("card rank", "Two"),
+    3: pgettext_lazy("card rank", "Three"),
+    4: pgettext_lazy("card rank", "Four"),
+    5: pgettext_lazy("card rank", "Five"),
+    6: pgettext_lazy("card rank", "Six"),
+    7: pgettext_lazy("card rank", "Seven"),
+    8: pgettext_lazy("card rank", "Eight"),
+    9: pgettext_lazy("card rank", "Nine"),
+    10: pgettext_lazy("card rank", "Ten"),
+    JACK: pgettext_lazy("card rank", "Jack"),
+    QUEEN: pgettext_lazy("card rank", "Queen"),
+    KING: pgettext_lazy("card rank", "King"),
+    ACE: pgettext_lazy("card rank", "Ace"),
+}
+_SUIT_WORDS = {
+    Suit.CLUBS: pgettext_lazy("card suit", "clubs"),
+    Suit.DIAMONDS: pgettext_lazy("card suit", "diamonds"),
+    Suit.HEARTS: pgettext_lazy("card suit", "hearts"),
+    Suit.SPADES: pgettext_lazy("card suit", "spades"),
+}
 
 
 def _face(code: str) -> dict[str, str]:
@@ -36,15 +75,20 @@ def _face(code: str) -> dict[str, str]:
             "rank": code,
             "symbol": "?",
             "colour": "unknown",
-            "name": f"{code} (not a card)",
+            "name": pgettext("card", "%(code)s (not a card)") % {"code": code},
         }
     face = describe(card)
+    if card.rank is None or card.suit is None:
+        joker = pgettext("card", "Joker")
+        return {"code": str(card), "rank": joker, "symbol": face.symbol, "colour": face.colour,
+                "name": joker}  # fmt: skip
     return {
         "code": str(card),
-        "rank": face.rank,
+        "rank": str(_CORNER.get(card.rank, face.rank)),
         "symbol": face.symbol,
         "colour": face.colour,
-        "name": face.name,
+        "name": pgettext("card name: its rank, then its suit", "%(rank)s of %(suit)s")
+        % {"rank": _RANK_WORDS[card.rank], "suit": _SUIT_WORDS[card.suit]},
     }
 
 

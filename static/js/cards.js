@@ -4,20 +4,37 @@
 // test_cards_drawn.py runs both and compares them, card by card), so a pack drawn from a
 // snapshot looks like a pool drawn by the server. Codes are read as rules/cards.py
 // reads them ("7H", "10S", "qd", "K♦", "JK"); anything else is drawn as its text, marked
-// as not a card.
+// as not a card. A card's corner letters and name are the reader's language's (Django's
+// JavaScript catalogue, /jsi18n/, with the server's words and contexts; English where the
+// catalogue is not loaded, as under node in the tests).
 (function (root) {
   "use strict";
+  var pgettext = root.pgettext || function (context, text) { return text; };
+  var interpolate = root.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (whole, name) { return values[name]; });
+  };
   var SUITS = {
-    C: { symbol: "\u2663", label: "clubs", colour: "black" },
-    D: { symbol: "\u2666", label: "diamonds", colour: "red" },
-    H: { symbol: "\u2665", label: "hearts", colour: "red" },
-    S: { symbol: "\u2660", label: "spades", colour: "black" }
+    C: { symbol: "\u2663", label: pgettext("card suit", "clubs"), colour: "black" },
+    D: { symbol: "\u2666", label: pgettext("card suit", "diamonds"), colour: "red" },
+    H: { symbol: "\u2665", label: pgettext("card suit", "hearts"), colour: "red" },
+    S: { symbol: "\u2660", label: pgettext("card suit", "spades"), colour: "black" }
   };
   var SYMBOL_SUITS = { "\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S" };
   var NAMED_RANKS = { J: 11, Q: 12, K: 13, A: 14 };
-  var RANK_LABELS = { 11: "J", 12: "Q", 13: "K", 14: "A" };
-  var RANK_WORDS = [null, null, "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
-                    "Ten", "Jack", "Queen", "King", "Ace"];
+  // The codes' letters (the rules' spelling, in data-card) and the letters printed.
+  var RANK_CODES = { 11: "J", 12: "Q", 13: "K", 14: "A" };
+  var RANK_LABELS = {
+    11: pgettext("card rank printed on a jack", "J"),
+    12: pgettext("card rank printed on a queen", "Q"),
+    13: pgettext("card rank printed on a king", "K"),
+    14: pgettext("card rank printed on an ace", "A")
+  };
+  var RANK_WORDS = [null, null, pgettext("card rank", "Two"), pgettext("card rank", "Three"),
+    pgettext("card rank", "Four"), pgettext("card rank", "Five"), pgettext("card rank", "Six"),
+    pgettext("card rank", "Seven"), pgettext("card rank", "Eight"),
+    pgettext("card rank", "Nine"), pgettext("card rank", "Ten"), pgettext("card rank", "Jack"),
+    pgettext("card rank", "Queen"), pgettext("card rank", "King"), pgettext("card rank", "Ace")];
+  var JOKER = pgettext("card", "Joker");
   var JOKER_SYMBOL = "\u2605";
   // Sorting a pool by suit: the colours alternate (spades, hearts, clubs, diamonds).
   var SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
@@ -42,12 +59,15 @@
     var card = parse(code);
     if (!card) {
       var text = String(code === null || code === undefined ? "" : code);
-      return { code: text, rank: text, symbol: "?", colour: "unknown", name: text + " (not a card)" };
+      return { code: text, rank: text, symbol: "?", colour: "unknown",
+               name: interpolate(pgettext("card", "%(code)s (not a card)"), { code: text }, true) };
     }
-    if (card.joker) return { code: "JK", rank: "Joker", symbol: JOKER_SYMBOL, colour: "joker", name: "Joker" };
+    if (card.joker) return { code: "JK", rank: JOKER, symbol: JOKER_SYMBOL, colour: "joker", name: JOKER };
     var suit = SUITS[card.suit], label = RANK_LABELS[card.rank] || String(card.rank);
-    return { code: label + card.suit, rank: label, symbol: suit.symbol, colour: suit.colour,
-             name: RANK_WORDS[card.rank] + " of " + suit.label };
+    var name = interpolate(pgettext("card name: its rank, then its suit", "%(rank)s of %(suit)s"),
+                           { rank: RANK_WORDS[card.rank], suit: suit.label }, true);
+    return { code: (RANK_CODES[card.rank] || String(card.rank)) + card.suit, rank: label,
+             symbol: suit.symbol, colour: suit.colour, name: name };
   }
 
   // As Django's escape filter writes it (the markup must match the server's, byte for byte).

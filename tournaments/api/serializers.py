@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 from rest_framework import serializers
@@ -97,6 +98,7 @@ class TournamentSerializer(KeptFields, serializers.ModelSerializer[Tournament]):
             "registration_closes_at",
             "check_in_opens_at",
             "check_in_closes_at",
+            "language",
             "registered_count",
             "checked_in_count",
             "registration_open",
@@ -204,6 +206,14 @@ class InvitationInput(StrictInput):
     role = serializers.ChoiceField(choices=Role.choices, default=Role.MEMBER)
 
 
+#: A tournament's language: one of the site's, or "" for its club's (``Tournament.language``).
+EVENT_LANGUAGES = [("", "The club's language"), *settings.LANGUAGES]
+EVENT_LANGUAGE_HELP = (
+    "The language of the projector, printed pairings and slips and the final results; "
+    '"" for the club\'s.'
+)
+
+
 class TournamentInput(StrictInput):
     club = serializers.SlugField(help_text="The organising club's slug.")
     name = NameField(what=gettext_lazy("the tournament's name"), max_length=120)
@@ -219,6 +229,9 @@ class TournamentInput(StrictInput):
     registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
     check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    language = serializers.ChoiceField(
+        choices=EVENT_LANGUAGES, default="", help_text=EVENT_LANGUAGE_HELP
+    )
     publish = serializers.BooleanField(
         default=False, help_text="Open registration now instead of saving a draft."
     )
@@ -237,6 +250,9 @@ class TournamentUpdateInput(StrictInput):
     registration_closes_at = serializers.DateTimeField(required=False, allow_null=True)
     check_in_opens_at = serializers.DateTimeField(required=False, allow_null=True)
     check_in_closes_at = serializers.DateTimeField(required=False, allow_null=True)
+    language = serializers.ChoiceField(
+        choices=EVENT_LANGUAGES, required=False, help_text=EVENT_LANGUAGE_HELP
+    )
 
 
 class RegistrationInput(StrictInput):

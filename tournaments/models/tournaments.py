@@ -72,6 +72,11 @@ class Tournament(models.Model):
     #: A short note the organisers show on the projector ("Lunch at 13:00"); empty: none.
     #: Set through ``services.projector.set_announcement`` (audited).
     announcement = models.TextField(max_length=280, blank=True, default="")
+    #: The event's language (one of ``settings.LANGUAGES``), "" for its club's: what the
+    #: sheets the whole room reads speak (the projector, printed pairings, standings and
+    #: match slips, the final results), whatever each reader's own language
+    #: (``event_language``).
+    language = models.CharField(max_length=12, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -110,6 +115,12 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def event_language(self) -> str:
+        """The language of the event's shared sheets: its own, else its club's, else the
+        site's (the club is read with the tournament by every page that asks)."""
+        return self.language or self.club.language or settings.LANGUAGE_CODE
 
     # Cheap, derived views of the fields (no queries).
     @property

@@ -23,6 +23,7 @@ from core.audit import record_audit, transition
 from core.auth import Actor, AnyUser, user_or_none
 from core.errors import Conflict, InvalidInput
 from core.events import EventKind
+from core.languages import require_language
 from core.locks import lock_all, lock_one
 from core.queue import enqueue_on_commit
 from tournaments import selectors
@@ -58,6 +59,7 @@ _CANNOT_START = {
 TOURNAMENT_FIELDS = (
     "name",
     "description",
+    "language",
     "game",
     "entrant_type",
     "best_of",
@@ -84,6 +86,7 @@ def _tournament_state(t: Tournament) -> dict[str, Any]:
         "check_in_opens_at",
         "check_in_closes_at",
         "description",
+        "language",
     ]
     state: dict[str, Any] = {}
     for name in fields:
@@ -129,6 +132,7 @@ def _validate_tournament(t: Tournament, *, now: datetime, start_changed: bool) -
             code="start_in_past",
             field="scheduled_start",
         )
+    t.language = require_language(t.language, blank=True)
     start = t.scheduled_start
     if t.registration_opens_at and t.registration_opens_at >= t.registration_closes:
         raise InvalidInput(
@@ -182,6 +186,7 @@ def create_tournament(
     best_of: int = 1,
     entrant_type: str = EntrantType.PLAYER,
     description: str = "",
+    language: str = "",
     registration_opens_at: datetime | None = None,
     registration_closes_at: datetime | None = None,
     check_in_opens_at: datetime | None = None,
@@ -205,6 +210,7 @@ def create_tournament(
         club=club,
         name=name.strip()[:120],
         description=description,
+        language=language,
         game=game,
         entrant_type=entrant_type,
         best_of=best_of,
@@ -237,7 +243,8 @@ def create_tournament(
 def update_tournament(
     *, actor: AnyUser, tournament: Tournament, changes: dict[str, Any]
 ) -> Tournament:
-    """Change a tournament's settings (only before it starts, except name and description)."""
+    """Change a tournament's settings (only before it starts, except its name, description
+    and language)."""
     policies.require_manager(actor, tournament.club)
     tournament = lock_tournament(tournament.pk)
     unknown = set(changes) - set(TOURNAMENT_FIELDS)
@@ -251,6 +258,7 @@ def update_tournament(
     locked = {k for k, v in changes.items() if getattr(tournament, k) != v} - {
         "name",
         "description",
+        "language",
     }
     if locked and tournament.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
         raise Conflict(

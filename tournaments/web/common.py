@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import pgettext
 
-from core.languages import fall_back_to
+from core.languages import fall_back_to, speak_for_the_room
 from tournaments import selectors
 from tournaments.models import Club, EntrantType, Round, Tournament
 from tournaments.selectors import policies
@@ -45,7 +45,9 @@ def _reader_tournament(request: HttpRequest, pk: int) -> ReaderTournament | None
     return read
 
 
-def tournament_for(request: HttpRequest, pk: int, *, counted: bool = False) -> Tournament:
+def tournament_for(
+    request: HttpRequest, pk: int, *, counted: bool = False, room: bool = False
+) -> Tournament:
     """The tournament if this user may see it (drafts: its organisers only), else a 404.
 
     Its club's time zone is made the current one for the rest of the request, so every
@@ -56,7 +58,10 @@ def tournament_for(request: HttpRequest, pk: int, *, counted: bool = False) -> T
     would have to resolve the URL and read the club again. The zone is reset when each
     request starts and ends (:func:`_reset_time_zone`), so it never leaks into the next
     request a thread serves. ``counted``: with the counts of entrants
-    (``selectors.visible_tournament``), for a page that shows them."""
+    (``selectors.visible_tournament``), for a page that shows them. ``room``: a sheet the
+    whole room reads (the projector, printed pairings, standings and slips, the final
+    results), in the event's language whatever the reader's
+    (``core.languages.speak_for_the_room``)."""
     read = None if counted else _reader_tournament(request, pk)
     tournament = read.tournament if read else visible_tournament(request.user, pk, counted=counted)
     if tournament is None:
@@ -64,6 +69,8 @@ def tournament_for(request: HttpRequest, pk: int, *, counted: bool = False) -> T
     activate_club_time_zone(tournament.club)
     # And the club's language, for a reader whose own choices name none of the site's.
     fall_back_to(request, tournament.club.language)
+    if room:
+        speak_for_the_room(request, tournament.event_language)
     return tournament
 
 

@@ -23,7 +23,7 @@ CARD_NAME_CHARS = 34
 
 
 def final_results(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = tournament_for(request, pk)
+    tournament = tournament_for(request, pk, room=True)
     context = tournament_context(request, tournament)
     rows = placement_selectors.final_placements(tournament) if context["final"] else []
     context.update(
@@ -45,7 +45,7 @@ def _cut(text: str, limit: int = CARD_NAME_CHARS) -> str:
 @cache_control(public=True, max_age=300)
 def final_results_card(request: HttpRequest, pk: int) -> HttpResponse:
     """The podium as an SVG image: the tournament, its champion, the next three places."""
-    tournament = tournament_for(request, pk)
+    tournament = tournament_for(request, pk, room=True)
     rows = placement_selectors.final_placements(tournament)
     champion = placement_selectors.champion(rows)
     lines = [

@@ -152,6 +152,10 @@ def _language_choices() -> list[tuple[str, str]]:
     return [("", gettext("Your browser's language")), *languages.choices()]
 
 
+def _event_language_choices() -> list[tuple[str, str]]:
+    return [("", gettext("The club's language")), *languages.choices()]
+
+
 class ProfileForm(forms.Form):
     display_name = NameField(what=_("the display name"), max_length=80, label=_("Display name"))
     #: On every device the player signs in on (``services.people.set_language``).
@@ -243,6 +247,7 @@ class TournamentForm(forms.ModelForm[Tournament]):
             "check_in_opens_at",
             "check_in_closes_at",
             "description",
+            "language",
         ]
         widgets = {
             "scheduled_start": DATETIME_WIDGET,
@@ -278,6 +283,17 @@ class TournamentForm(forms.ModelForm[Tournament]):
         help_text=_("Teams of two play 2 vs 2; capacity then counts teams."),
     )
     capacity = forms.IntegerField(min_value=2, max_value=100_000, label=_("Capacity"))
+    #: What the room reads (``Tournament.language``): the projector, printed sheets, the
+    #: final results.
+    language = forms.ChoiceField(
+        choices=_event_language_choices,
+        required=False,
+        label=_("Event language"),
+        help_text=_(
+            "The projector, the printed pairings and slips and the final results are in "
+            "this language, whatever each reader's own."
+        ),
+    )
 
     def clean_entrant_type(self) -> str:
         # Left out: unchanged (a new tournament's default is single players).

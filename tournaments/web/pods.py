@@ -237,8 +237,9 @@ def _pod_context(
 
 
 def pod_slips(request: HttpRequest, pk: int) -> HttpResponse:
-    """Printable pod slips for the latest round: a box per seat and game round."""
-    tournament = tournament_for(request, pk)
+    """Printable pod slips for the latest round: a box per seat and game round (the
+    event's language)."""
+    tournament = tournament_for(request, pk, room=True)
     stage = selectors.pod_stage_of(tournament.pk)
     rounds = selectors.rounds_of(stage) if stage is not None else []
     if stage is None or not rounds:

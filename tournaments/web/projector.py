@@ -125,8 +125,9 @@ def qr_svg(url: str) -> SafeString:
 
 
 def projector(request: HttpRequest, pk: int) -> HttpResponse:
-    """The projector page (public: anyone who may see the tournament)."""
-    tournament = tournament_for(request, pk)
+    """The projector page (public: anyone who may see the tournament), in the event's
+    language."""
+    tournament = tournament_for(request, pk, room=True)
     my_match_url = request.build_absolute_uri(reverse("my-match", args=[tournament.pk]))
     context = _content_context(tournament, _page_asked(request))
     context.update(
@@ -142,7 +143,7 @@ def projector(request: HttpRequest, pk: int) -> HttpResponse:
 
 def projector_content(request: HttpRequest, pk: int) -> HttpResponse:
     """The projector's content: what the page fetches again after every change."""
-    tournament = tournament_for(request, pk)
+    tournament = tournament_for(request, pk, room=True)
     response = render(
         request,
         "tournaments/_projector_content.html",

@@ -60,7 +60,8 @@ def _hold_controls(context: dict[str, Any], tournament: Tournament) -> None:
 
 
 def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    tournament = tournament_for(request, pk)
+    # Printed (``?all=1``): the sheet the room reads, in the event's language.
+    tournament = tournament_for(request, pk, room=request.GET.get("all") == "1")
     # Every round (the tabs list them, the latest is the current one), this one among them.
     rounds = selectors.tournament_rounds(tournament)
     rnd = next((r for r in rounds if r.number == number), None)
@@ -114,8 +115,8 @@ def round_detail(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 
 def round_slips(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """Printable match slips: one per table, a box per game round."""
-    tournament = tournament_for(request, pk)
+    """Printable match slips: one per table, a box per game round (the event's language)."""
+    tournament = tournament_for(request, pk, room=True)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     grid = report_grid(tournament)
     return render(

@@ -26,7 +26,8 @@ from tournaments.web.pieces import explained_of, standings_piece
 
 
 def standings(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = tournament_for(request, pk)
+    # Printed (``?all=1``): the sheet the room reads, in the event's language.
+    tournament = tournament_for(request, pk, room=request.GET.get("all") == "1")
     if request.method == "POST":
         return _fixed_table(request, tournament)
     if pod_selectors.pod_stage_of(tournament.pk) is not None:  # pod standings are their own

@@ -58,6 +58,12 @@ RUNNING_NAME = "Vanilla Gwent Swiss"
 BRACKET_NAME = "Gesoseka double elimination"
 PODS_NAME = "Gesoseka pods"
 TEAMS_NAME = "2 vs 2 Vanilla Gwent"
+#: A French club running a GOSU-style draft night, and a Greek club's Kontsina event: their
+#: pages speak French and Greek to a visitor whose own choices name neither (issue 25).
+FRENCH_CLUB = "Club de cartes de Lyon"
+FRENCH_EVENT = "Soirée draft GOSU"
+GREEK_CLUB = "Λέσχη Κοντσίνας Αθήνας"
+GREEK_EVENT = "Πρωτάθλημα Κοντσίνας"
 #: A tournament's state, as a second run of the command tells it.
 STATE_WORDS = {
     TournamentStatus.DRAFT: "not published",
@@ -131,6 +137,8 @@ class Command(BaseCommand):
         self._double_elimination(owner, club)
         self._pods(owner, club)
         self._teams(owner, club)
+        self._french_draft_night(owner)
+        self._greek_kontsina(owner)
         self._print_logins()
         self._print_seeded()
         self._print_pairings()
@@ -367,6 +375,93 @@ class Command(BaseCommand):
             for member in (captain, partner):
                 team = entrants.check_in(actor=member, registration=team)
 
+    def _club_in(self, owner: Any, name: str, description: str, language: str, zone: str) -> Club:
+        """A club of the organiser's that speaks ``language``, players 1-16 its members."""
+        club = clubs.create_club(actor=owner, name=name, description=description)
+        club = clubs.set_language(actor=owner, club=club, language=language)
+        club = clubs.set_time_zone(actor=owner, club=club, time_zone=zone)
+        for index in range(1, 17):
+            clubs.add_member(actor=owner, club=club, username=f"player{index}")
+        return club
+
+    def _started(
+        self, owner: Any, club: Club, name: str, game: str, description: str, players: range
+    ) -> Tournament:
+        """A Swiss of ``players`` (their indices) started now, no round paired yet."""
+        now = timezone.now()
+        tournament = lifecycle.create_tournament(
+            actor=owner,
+            club=club,
+            name=name,
+            game=game,
+            capacity=16,
+            best_of=1,
+            scheduled_start=now + timedelta(hours=1),
+            description=description,
+            check_in_opens_at=now,
+            check_in_closes_at=now + timedelta(hours=1),
+            publish=True,
+        )
+        swiss.update_swiss_settings(
+            actor=owner, tournament=tournament, changes={"auto_pair": False, "rounds": 3}
+        )
+        User = get_user_model()
+        for index in players:
+            user = User.objects.get(username=f"player{index}")
+            registration = entrants.register(actor=user, tournament=tournament)
+            entrants.check_in(actor=user, registration=registration)
+        lifecycle.start_tournament_now(actor=owner, tournament=tournament)
+        return tournament
+
+    def _french_draft_night(self, owner: Any) -> None:
+        """A French club's GOSU-style draft night: eight players seated at a draft pod,
+        the draft under way (the first pick of the first pack), round 1 to pair after it."""
+        club = self._club_in(
+            owner,
+            FRENCH_CLUB,
+            "Le jeudi soir : Gesoseka en draft, selon les règles de tournoi GOSU.",
+            "fr",
+            "Europe/Paris",
+        )
+        tournament = self._started(
+            owner,
+            club,
+            FRENCH_EVENT,
+            Game.GESOSEKA,
+            "Draft GOSU à huit joueurs, puis trois rondes suisses avec les decks draftés.",
+            range(1, 9),
+        )
+        pod = drafts.create_pods(
+            actor=owner, tournament=tournament, pod_size=8, seconds_per_pick=60
+        )[0]
+        drafts.start_pod(actor=owner, pod=pod)
+
+    def _greek_kontsina(self, owner: Any) -> None:
+        """A Greek club's Kontsina Swiss: round 1 under way, two results in."""
+        club = self._club_in(
+            owner,
+            GREEK_CLUB,
+            "Κάθε Τρίτη βράδυ: Κοντσίνα, τρεις γύροι ελβετικού συστήματος.",
+            "el",
+            "Europe/Athens",
+        )
+        tournament = self._started(
+            owner,
+            club,
+            GREEK_EVENT,
+            Game.KONTSINA,
+            "Ελβετικό σύστημα, τρεις γύροι· κάθε παιχνίδι τρία σετ.",
+            range(9, 17),
+        )
+        first = swiss.pair_next_round(actor=owner, tournament=tournament)
+        assert first is not None
+        round_clock.start_round(actor=owner, round=first)
+        played = Match.objects.filter(round=first, b__isnull=False).order_by("table")[:2]
+        for match, rounds in zip(
+            played, ([[3, 2], [4, 1], [2, 3]], [[1, 4], [2, 3], [3, 2]]), strict=False
+        ):
+            results.judge_result(actor=owner, match=match, games=[{"rounds": rounds}])
+
     def _date_back(self, tournament: Tournament, first: Round) -> None:
         """Move the running tournament's start and round 1 into the past (demo dates only:
         what happened and in which order stays as the services recorded it)."""
@@ -409,6 +504,14 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{TEAMS_NAME}: teams of two registering (player14 has an invitation to accept; "
             "players 15-24 may register an eighth team)."
+        )
+        self.stdout.write(
+            f"{FRENCH_CLUB} (pages in French): {FRENCH_EVENT}, players 1-8 drafting in a "
+            "GOSU-style draft pod."
+        )
+        self.stdout.write(
+            f"{GREEK_CLUB} (pages in Greek): {GREEK_EVENT}, a Kontsina Swiss, round 1 "
+            "under way (players 9-16)."
         )
 
     def _print_now(self, club: Club) -> None:
