@@ -74,16 +74,20 @@ DEFAULT_PUSH_TOPICS = [
 PLAYER_TOPICS = [t for t in Topic if t != Topic.OTHER]
 #: The topics as a club's channel reads them (the Topic labels speak to a player).
 WEBHOOK_TOPIC_LABELS = {
-    Topic.ROUND_PAIRED: "A round is paired (every table)",
-    Topic.ROUND_STARTED: "A round starts",
-    Topic.TIME_WARNING: "10 minutes left in a round",
-    Topic.TIME_CALLED: "Time is called in a round",
-    Topic.RESULT_TO_CONFIRM: "A result is reported, to be confirmed",
-    Topic.DISPUTE_RESOLVED: "A judge decides a disputed match",
-    Topic.TOURNAMENT_FINISHED: "A tournament is over (the champion)",
-    Topic.DRAFT_STARTED: "A draft starts",
-    Topic.JUDGE_CALLED: "A player calls a judge",
-    Topic.OTHER: "Everything else in the tournaments' feed",
+    Topic.ROUND_PAIRED: pgettext_lazy("webhook topic", "A round is paired (every table)"),
+    Topic.ROUND_STARTED: pgettext_lazy("webhook topic", "A round starts"),
+    Topic.TIME_WARNING: pgettext_lazy("webhook topic", "10 minutes left in a round"),
+    Topic.TIME_CALLED: pgettext_lazy("webhook topic", "Time is called in a round"),
+    Topic.RESULT_TO_CONFIRM: pgettext_lazy(
+        "webhook topic", "A result is reported, to be confirmed"
+    ),
+    Topic.DISPUTE_RESOLVED: pgettext_lazy("webhook topic", "A judge decides a disputed match"),
+    Topic.TOURNAMENT_FINISHED: pgettext_lazy(
+        "webhook topic", "A tournament is over (the champion)"
+    ),
+    Topic.DRAFT_STARTED: pgettext_lazy("webhook topic", "A draft starts"),
+    Topic.JUDGE_CALLED: pgettext_lazy("webhook topic", "A player calls a judge"),
+    Topic.OTHER: pgettext_lazy("webhook topic", "Everything else in the tournaments' feed"),
 }
 PLAYER_TOPIC_CHOICES = [(t.value, t.label) for t in PLAYER_TOPICS]
 

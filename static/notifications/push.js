@@ -8,11 +8,18 @@
   const state = document.getElementById("push-state");
   const url = box.dataset.subscribe;
 
+  // The reader's words (Django's JavaScript catalogue, /jsi18n/; English without it).
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(format, values) {
+    return window.interpolate ? window.interpolate(format, values, true)
+      : format.replace(/%\((\w+)\)s/g, (whole, name) => values[name]);
+  }
+
   function say(words) {
     state.textContent = words;
   }
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
-    say("This browser cannot receive push notifications.");
+    say(gettext("This browser cannot receive push notifications."));
     on.hidden = true;
     return;
   }
@@ -35,7 +42,7 @@
     });
     if (!response.ok) {
       const answer = await response.json().catch(() => ({}));
-      throw new Error(answer.detail || "The server refused it.");
+      throw new Error(answer.detail || gettext("The server refused it."));
     }
   }
   async function registration() {
@@ -48,14 +55,14 @@
     const sub = await reg.pushManager.getSubscription();
     on.hidden = Boolean(sub);
     off.hidden = !sub;
-    if (sub) say("This device receives your notifications.");
+    if (sub) say(gettext("This device receives your notifications."));
   }
   on.addEventListener("click", async () => {
     on.disabled = true;
     try {
       const permission = await Notification.requestPermission();
       if (permission !== "granted") {
-        say("Notifications are blocked for this site: allow them in the browser's settings.");
+        say(gettext("Notifications are blocked for this site: allow them in the browser's settings."));
         return;
       }
       const reg = await registration();
@@ -65,11 +72,11 @@
       });
       const json = sub.toJSON();
       await send("POST", { endpoint: json.endpoint, keys: json.keys });
-      say("This device receives your notifications.");
+      say(gettext("This device receives your notifications."));
       on.hidden = true;
       off.hidden = false;
     } catch (error) {
-      say("Could not turn notifications on: " + error.message);
+      say(interpolate(gettext("Could not turn notifications on: %(reason)s"), { reason: error.message }));
     } finally {
       on.disabled = false;
     }
@@ -81,7 +88,7 @@
       await send("DELETE", { endpoint: sub.endpoint }).catch(() => {});
       await sub.unsubscribe();
     }
-    say("This device no longer receives your notifications.");
+    say(gettext("This device no longer receives your notifications."));
     on.hidden = false;
     off.hidden = true;
   });

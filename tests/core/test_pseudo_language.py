@@ -120,6 +120,7 @@ def _data() -> list[str]:
     """What people typed and the site shows as typed (longest first)."""
     found: set[str] = {languages.own_name(code) for code in languages.codes()}
     found |= {"English", "Esperanto"}
+    found |= {"CSV", "JSON"}  # file formats' names, the same in every language
     found.add("UTC")  # a time zone's name is the zone's, in every language
     for club in Club.objects.all():
         found |= {club.name, club.description, club.slug, club.time_zone}

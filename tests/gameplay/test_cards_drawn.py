@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.template import Context, Template
+from django.utils import translation
 
 from gameplay.models import DraftSeat
 from gameplay.services import drafts as services
+from gameplay.templatetags.card_tags import draw
 from rules.cards import DeckType, one_deck
 from tests.factories import draft_pods
 
@@ -251,3 +253,28 @@ def test_the_kontsina_cards_in_no_pile_are_drawn(client) -> None:
     assert "47 cards in neither score pile" in result
     assert len(drawn(result)) >= 47
     assert not BARE_CODE.search(visible_text(result))
+
+
+@pytest.mark.parametrize(
+    ("language", "corner", "name"),
+    [
+        ("en", "Q", "Queen of hearts"),
+        ("fr", "D", "Dame de cœur"),
+        ("el", "\u039d", "Ντάμα κούπα"),  # Greek capital nu: ντάμα
+    ],
+)
+def test_a_card_is_named_and_lettered_in_the_readers_language(
+    language: str, corner: str, name: str
+) -> None:
+    with translation.override(language):
+        drawn = draw("QH")
+    assert f'<span class="rank">{corner}</span>' in drawn
+    assert f'aria-label="{name}"' in drawn
+    assert 'data-card="QH"' in drawn  # the code is the rules' own in every language
+
+
+def test_the_greek_clubs_and_spades_are_the_players_words() -> None:
+    with translation.override("el"):
+        assert 'aria-label="Άσος μπαστούνι"' in draw("AS")
+        assert 'aria-label="Δυάρι σπαθί"' in draw("2C")
+        assert '<span class="rank">\u03a1</span>' in draw("KD")  # rho: ρήγας

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
@@ -128,6 +128,8 @@ class Explanation:
     opponents: int
     #: GW% only: the game points counted and the most possible.
     game_points: tuple[int, int] | None = None
+    #: The exact value behind ``shown`` (the pages write it in the reader's language).
+    value: Fraction | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -516,7 +518,7 @@ def _display(tiebreaker: Tiebreaker, value: Fraction | None) -> str:
 def _explain(tally: _Tally, value: TiebreakerValue, i: int) -> Explanation:
     gw = tally.gw_parts(i) if value.tiebreaker is Tiebreaker.GW else None
     shown = value.display if value.value is not None else None
-    return Explanation(value.tiebreaker, shown, len(tally.opponents[i]), gw)
+    return Explanation(value.tiebreaker, shown, len(tally.opponents[i]), gw, value.value)
 
 
 class _Explanation(Mapping[str, Explanation]):

@@ -15,7 +15,8 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_noop as _
 
 from rules.outcome import GAME_DRAW_POINTS, GAME_WIN_POINTS
-from tournaments.pairing.standings import Explanation, Tiebreaker
+from tournaments.pairing.standings import Explanation, Tiebreaker, TiebreakerValue
+from tournaments.selectors.numbers import tiebreaker_value
 
 __all__ = ["definitions", "explanation_words", "tiebreaker_label", "tiebreaker_labels"]
 
@@ -142,8 +143,9 @@ def explanation_words(e: Explanation) -> str:
                 "Head-to-head: not applied (not tied, or the tied entrants did not all meet)"
             )
         return _explained(e, gettext("n/a"))
+    shown = e.shown if e.value is None else tiebreaker_value(TiebreakerValue(e.tiebreaker, e.value))
     label = gettext("%(label)s %(value)s") % {
         "label": tiebreaker_label(e.tiebreaker),
-        "value": e.shown,
+        "value": shown,
     }
     return _explained(e, label)

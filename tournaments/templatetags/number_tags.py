@@ -1,4 +1,4 @@
-"""Numbers in the reader's language on the pages (``tournaments.presenters.numbers``):
+"""Numbers in the reader's language on the pages (``tournaments.selectors.numbers``):
 ``{{ value|tiebreaker }}`` a standings cell, ``{{ fraction|percent }}`` a percentage."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.presenters import numbers
+from tournaments.selectors import numbers
 
 register = template.Library()
 
