@@ -137,6 +137,7 @@ INSTALLED_APPS = [
     "tournaments",
     "gameplay",
     "notifications",
+    "seasons",
 ]
 
 MIDDLEWARE = [

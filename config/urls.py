@@ -56,6 +56,7 @@ urlpatterns = [
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/", include("gameplay.api.urls")),
     path("api/v1/", include("notifications.api.urls")),
+    path("api/v1/", include("seasons.api.urls")),
     # Our login (throttled) and logout pages (``next`` through core.web.safe_next) take
     # the place of Django's, names and all.
     path("accounts/login/", sign_in, name="login"),

@@ -5,6 +5,7 @@ from typing import Any, TypeVar
 from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from core.models import AuditEntry, Event
 
@@ -29,6 +30,11 @@ class AuditEntryAdmin(ReadOnlyAdmin[AuditEntry]):
     date_hierarchy = "created_at"
     list_select_related = ["actor", "tournament", "club"]
 
+    @admin.display(description=_("summary"))
+    def summary(self, entry: AuditEntry) -> str:
+        """The entry in words (``AuditEntry.summary``), under a translated heading."""
+        return entry.summary
+
 
 @admin.register(Event)
 class EventAdmin(ReadOnlyAdmin[Event]):
@@ -36,3 +42,8 @@ class EventAdmin(ReadOnlyAdmin[Event]):
     list_filter = ["kind"]
     search_fields = ["tournament__name", "kind", "text"]
     list_select_related = ["tournament"]
+
+    @admin.display(description=_("message"))
+    def message(self, event: Event) -> str:
+        """The event in words (``Event.message``), under a translated heading."""
+        return event.message

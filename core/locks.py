@@ -68,6 +68,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "gameplay.DraftSeat",
     "gameplay.LiveTable",
     "notifications.Notification",
+    "seasons.RatingBook",
 )
 
 

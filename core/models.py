@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.presenters import words
 
@@ -22,41 +23,57 @@ class AuditEntry(models.Model):
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("actor"),
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
-        help_text="Empty when the system acted (a clock job).",
+        help_text=_("Empty when the system acted (a clock job)."),
     )
-    action = models.CharField(max_length=60, help_text="What was done: a code with words.")
+    action = models.CharField(
+        verbose_name=_("action"), max_length=60, help_text=_("What was done: a code with words.")
+    )
     params = models.JSONField(
-        default=dict, blank=True, help_text="The words' parameters: names and numbers."
+        verbose_name=_("params"),
+        default=dict,
+        blank=True,
+        help_text=_("The words' parameters: names and numbers."),
     )
     text = models.CharField(
+        verbose_name=_("text"),
         max_length=255,
         blank=True,
-        help_text="Words from before the codes that no code could read: shown as they were.",
+        help_text=_("Words from before the codes that no code could read: shown as they were."),
     )
     club = models.ForeignKey(
-        "tournaments.Club", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
-    )
-    tournament = models.ForeignKey(
-        "tournaments.Tournament",
+        "tournaments.Club",
+        verbose_name=_("club"),
         on_delete=models.CASCADE,
         null=True,
         blank=True,
         related_name="+",
     )
-    object_type = models.CharField(max_length=60)
-    object_id = models.CharField(max_length=40)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    object_type = models.CharField(verbose_name=_("object type"), max_length=60)
+    object_id = models.CharField(verbose_name=_("object id"), max_length=40)
+    before = models.JSONField(verbose_name=_("before"), null=True, blank=True)
+    after = models.JSONField(verbose_name=_("after"), null=True, blank=True)
+    created_at = models.DateTimeField(
+        verbose_name=_("created at"), default=timezone.now, db_index=True
+    )
 
     class Meta:
+        verbose_name = _("audit entry")
         db_table = "tournaments_auditentry"
         ordering = ["-created_at", "-id"]
-        verbose_name_plural = "audit entries"
+        verbose_name_plural = _("audit entries")
         indexes = [
             models.Index(fields=["object_type", "object_id"], name="tournaments_object__b92f2d_idx")
         ]
@@ -75,21 +92,37 @@ class Event(models.Model):
     read by pages, club bots (``/api/v1/tournaments/{id}/events/``) and webhooks."""
 
     tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.CASCADE, related_name="events"
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="events",
     )
-    kind = models.CharField(max_length=40, help_text="A core.events.EventKind.")
-    payload = models.JSONField(default=dict, blank=True, help_text="Its kind's typed payload.")
+    kind = models.CharField(
+        verbose_name=_("kind"), max_length=40, help_text=_("A core.events.EventKind.")
+    )
+    payload = models.JSONField(
+        verbose_name=_("payload"),
+        default=dict,
+        blank=True,
+        help_text=_("Its kind's typed payload."),
+    )
     params = models.JSONField(
-        default=dict, blank=True, help_text="The words' parameters: names and numbers."
+        verbose_name=_("params"),
+        default=dict,
+        blank=True,
+        help_text=_("The words' parameters: names and numbers."),
     )
     text = models.CharField(
+        verbose_name=_("text"),
         max_length=255,
         blank=True,
-        help_text="Words from before the codes that no code could read: shown as they were.",
+        help_text=_("Words from before the codes that no code could read: shown as they were."),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         db_table = "tournaments_event"
         ordering = ["-id"]
         indexes = [models.Index(fields=["tournament", "id"], name="tournaments_tournam_38694b_idx")]

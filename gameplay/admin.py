@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 from django.contrib import admin
 from django.db.models import Model
 from django.http import HttpRequest
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from gameplay.models import (
     DraftPack,
@@ -50,7 +52,7 @@ class ReadOnlyAdmin(admin.ModelAdmin[M]):
 
 
 #: Shown instead of what the seats hold while the draft runs.
-HIDDEN = "(hidden until the draft is over)"
+HIDDEN = gettext_noop("(hidden until the draft is over)")
 
 
 def _over(pod: DraftPod | None) -> bool:
@@ -98,9 +100,9 @@ class PickAdmin(ReadOnlyAdmin[Pick]):
     search_fields = ["pod__tournament__name", "seat__player__display_name"]
     list_select_related = ["pod__tournament", "seat__pod__tournament"]
 
-    @admin.display(description="cards")
+    @admin.display(description=_("cards"))
     def picked(self, pick: Pick) -> str:
-        return " ".join(pick.cards) if _over(pick.pod) else HIDDEN
+        return " ".join(pick.cards) if _over(pick.pod) else gettext(HIDDEN)
 
     def get_exclude(self, request: HttpRequest, obj: Pick | None = None) -> Any:
         return [] if obj is not None and _over(obj.pod) else ["cards", "pack_before"]

@@ -31,6 +31,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 
@@ -48,39 +49,66 @@ class PassDirection(models.TextChoices):
 
 class DraftPod(models.Model):
     tournament = models.ForeignKey(
-        "tournaments.Tournament", on_delete=models.CASCADE, related_name="draft_pods"
+        "tournaments.Tournament",
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="draft_pods",
     )
     #: The stage this draft is for, and the tournament round it comes before (1: before
     #: round 1). The round has no row until it is paired, so the pod names the stage and
     #: the round's number.
     stage = models.ForeignKey(
-        "tournaments.Stage", on_delete=models.CASCADE, related_name="draft_pods"
+        "tournaments.Stage",
+        verbose_name=_("stage"),
+        on_delete=models.CASCADE,
+        related_name="draft_pods",
     )
-    before_round = models.PositiveSmallIntegerField(default=1)
-    number = models.PositiveSmallIntegerField(help_text="Pod 1, pod 2… within the round.")
-    status = models.CharField(max_length=10, choices=PodStatus.choices, default=PodStatus.READY)
-    pack_size = models.PositiveSmallIntegerField()
-    first_pick_keeps = models.PositiveSmallIntegerField(default=2)
+    before_round = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("round", "before round"), default=1
+    )
+    number = models.PositiveSmallIntegerField(
+        verbose_name=_("number"), help_text=_("Pod 1, pod 2… within the round.")
+    )
+    status = models.CharField(
+        verbose_name=_("status"), max_length=10, choices=PodStatus.choices, default=PodStatus.READY
+    )
+    pack_size = models.PositiveSmallIntegerField(verbose_name=_("pack size"))
+    first_pick_keeps = models.PositiveSmallIntegerField(
+        verbose_name=_("first pick keeps"), default=2
+    )
     direction = models.CharField(
-        max_length=5, choices=PassDirection.choices, default=PassDirection.LEFT
+        verbose_name=_("direction"),
+        max_length=5,
+        choices=PassDirection.choices,
+        default=PassDirection.LEFT,
     )
-    deck_type = models.CharField(max_length=12)
-    seed = models.BigIntegerField(help_text="Seeds the shuffled decks (reproducible).")
-    seconds_per_pick = models.PositiveSmallIntegerField(default=60, help_text="0: no pick timer.")
+    deck_type = models.CharField(verbose_name=_("deck type"), max_length=12)
+    seed = models.BigIntegerField(
+        verbose_name=_("seed"), help_text=_("Seeds the shuffled decks (reproducible).")
+    )
+    seconds_per_pick = models.PositiveSmallIntegerField(
+        verbose_name=_("seconds per pick"), default=60, help_text=_("0: no pick timer.")
+    )
     shrinking_timer = models.BooleanField(
-        default=False, help_text="Less time per pick as packs empty (5 s a card, at least 10 s)."
+        verbose_name=_("shrinking timer"),
+        default=False,
+        help_text=_("Less time per pick as packs empty (5 s a card, at least 10 s)."),
     )
     #: The engine's state (``rules.draft``), changed under this row's lock.
-    state = models.JSONField(default=dict)
-    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(verbose_name=_("state"), default=dict)
+    version = models.PositiveIntegerField(verbose_name=_("version"), default=0)
     #: A new random value with every state written (see the module's docstring).
-    state_token = models.UUIDField(default=uuid.uuid4, editable=False)
-    created_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    paused_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    state_token = models.UUIDField(
+        verbose_name=_("state token"), default=uuid.uuid4, editable=False
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+    started_at = models.DateTimeField(verbose_name=_("started at"), null=True, blank=True)
+    paused_at = models.DateTimeField(verbose_name=_("paused at"), null=True, blank=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("draft pod")
+        verbose_name_plural = _("draft pods")
         ordering = ["tournament", "before_round", "number"]
         constraints = [
             models.UniqueConstraint(
@@ -99,29 +127,46 @@ class DraftPod(models.Model):
 
 
 class DraftSeat(models.Model):
-    pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField(help_text="0 is the first seat.")
+    pod = models.ForeignKey(
+        DraftPod,
+        verbose_name=pgettext_lazy("a draft pod", "pod"),
+        on_delete=models.CASCADE,
+        related_name="seats",
+    )
+    position = models.PositiveSmallIntegerField(
+        verbose_name=_("position"), help_text=_("0 is the first seat.")
+    )
     #: The entrant the seat drafts for. RESTRICT: a registration with a seat cannot be
     #: deleted on its own, but deleting the tournament deletes both.
     registration = models.ForeignKey(
-        "tournaments.Registration", on_delete=models.RESTRICT, related_name="draft_seats"
+        "tournaments.Registration",
+        verbose_name=_("registration"),
+        on_delete=models.RESTRICT,
+        related_name="draft_seats",
     )
     #: Who sits here: the registration's player, or in a team event either member of the
     #: team (each drafts at a seat of their own). Their seat, pack and pool are theirs
     #: alone: a teammate sees them no more than anyone else does.
     player = models.ForeignKey(
-        "tournaments.Player", on_delete=models.RESTRICT, related_name="draft_seats"
+        "tournaments.Player",
+        verbose_name=_("player"),
+        on_delete=models.RESTRICT,
+        related_name="draft_seats",
     )
     #: Picks for this seat are made by the server (the player left or was replaced).
-    auto_pick = models.BooleanField(default=False)
+    auto_pick = models.BooleanField(verbose_name=_("auto pick"), default=False)
     #: The cards the player tapped once (the auto-pick takes them if time runs out).
-    highlighted = models.JSONField(default=list, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
+    highlighted = models.JSONField(verbose_name=_("highlighted"), default=list, blank=True)
+    deadline = models.DateTimeField(verbose_name=_("deadline"), null=True, blank=True)
     #: Time left on the pick timer while the pod is paused.
-    paused_remaining = models.DurationField(null=True, blank=True)
-    timer_token = models.PositiveIntegerField(default=0)
+    paused_remaining = models.DurationField(
+        verbose_name=_("paused remaining"), null=True, blank=True
+    )
+    timer_token = models.PositiveIntegerField(verbose_name=_("timer token"), default=0)
 
     class Meta:
+        verbose_name = _("draft seat")
+        verbose_name_plural = _("draft seats")
         ordering = ["pod", "position"]
         constraints = [
             models.UniqueConstraint(fields=["pod", "position"], name="one_seat_per_position"),
@@ -148,12 +193,23 @@ class DraftSeat(models.Model):
 class DraftPack(models.Model):
     """A pack as it was opened (its cards now are in the pod's state)."""
 
-    pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="packs")
-    number = models.PositiveSmallIntegerField(help_text="The engine's pack id.")
-    opened_by = models.PositiveSmallIntegerField(help_text="The seat position that opened it.")
-    cards = models.JSONField()
+    pod = models.ForeignKey(
+        DraftPod,
+        verbose_name=pgettext_lazy("a draft pod", "pod"),
+        on_delete=models.CASCADE,
+        related_name="packs",
+    )
+    number = models.PositiveSmallIntegerField(
+        verbose_name=_("number"), help_text=_("The engine's pack id.")
+    )
+    opened_by = models.PositiveSmallIntegerField(
+        verbose_name=_("opened by"), help_text=_("The seat position that opened it.")
+    )
+    cards = models.JSONField(verbose_name=_("cards"))
 
     class Meta:
+        verbose_name = _("draft pack")
+        verbose_name_plural = _("draft packs")
         ordering = ["pod", "number"]
         constraints = [
             models.UniqueConstraint(fields=["pod", "number"], name="one_pack_per_number"),
@@ -171,23 +227,37 @@ class PickSource(models.TextChoices):
 
 
 class Pick(models.Model):
-    pod = models.ForeignKey(DraftPod, on_delete=models.CASCADE, related_name="picks")
-    seat = models.ForeignKey(DraftSeat, on_delete=models.CASCADE, related_name="picks")
-    pack = models.PositiveSmallIntegerField()
-    #: Which pick of this pack it is (1: the first, keeping two cards).
-    pack_pick = models.PositiveSmallIntegerField()
-    #: Which pick of this seat it is (1, 2, …).
-    seat_pick = models.PositiveSmallIntegerField()
-    cards = models.JSONField()
-    #: The pack's cards just before this pick (for the pick log).
-    pack_before = models.JSONField()
-    source = models.CharField(max_length=10, choices=PickSource.choices)
-    picked_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    pod = models.ForeignKey(
+        DraftPod,
+        verbose_name=pgettext_lazy("a draft pod", "pod"),
+        on_delete=models.CASCADE,
+        related_name="picks",
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    seat = models.ForeignKey(
+        DraftSeat, verbose_name=_("seat"), on_delete=models.CASCADE, related_name="picks"
+    )
+    pack = models.PositiveSmallIntegerField(verbose_name=_("pack"))
+    #: Which pick of this pack it is (1: the first, keeping two cards).
+    pack_pick = models.PositiveSmallIntegerField(verbose_name=_("pack pick"))
+    #: Which pick of this seat it is (1, 2, …).
+    seat_pick = models.PositiveSmallIntegerField(verbose_name=_("seat pick"))
+    cards = models.JSONField(verbose_name=_("cards"))
+    #: The pack's cards just before this pick (for the pick log).
+    pack_before = models.JSONField(verbose_name=_("pack before"))
+    source = models.CharField(verbose_name=_("source"), max_length=10, choices=PickSource.choices)
+    picked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("picked by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("pick")
+        verbose_name_plural = _("picks")
         ordering = ["pod", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -217,35 +287,51 @@ class DraftSettings(models.Model):
 
     tournament = models.OneToOneField(
         "tournaments.Tournament",
+        verbose_name=_("tournament"),
         on_delete=models.CASCADE,
         related_name="draft_settings",
         primary_key=True,
     )
     timing = models.CharField(
-        max_length=5, choices=DraftTiming.choices, default=DraftTiming.BEFORE_FIRST_ROUND
+        verbose_name=_("timing"),
+        max_length=5,
+        choices=DraftTiming.choices,
+        default=DraftTiming.BEFORE_FIRST_ROUND,
     )
-    pod_size = models.PositiveSmallIntegerField(default=8, help_text="Seats per pod (at most).")
+    pod_size = models.PositiveSmallIntegerField(
+        verbose_name=_("pod size"), default=8, help_text=_("Seats per pod (at most).")
+    )
     pack_size = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Empty: the game's (Gesoseka 10, Vanilla Gwent 12, 7)."
+        verbose_name=_("pack size"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: the game's (Gesoseka 10, Vanilla Gwent 12, 7)."),
     )
-    seconds_per_pick = models.PositiveSmallIntegerField(default=60, help_text="0: no timer.")
-    shrinking_timer = models.BooleanField(default=False)
+    seconds_per_pick = models.PositiveSmallIntegerField(
+        verbose_name=_("seconds per pick"), default=60, help_text=_("0: no timer.")
+    )
+    shrinking_timer = models.BooleanField(verbose_name=_("shrinking timer"), default=False)
     direction = models.CharField(
-        max_length=5, choices=PassDirection.choices, default=PassDirection.LEFT
+        verbose_name=_("direction"),
+        max_length=5,
+        choices=PassDirection.choices,
+        default=PassDirection.LEFT,
     )
     #: Team events only: teammates sit next to each other or across the pod.
     team_seating = models.CharField(
+        verbose_name=_("team seating"),
         max_length=8,
         choices=TeamSeating.choices,
         default=TeamSeating.ADJACENT,
-        help_text="Team events: where teammates sit in their pod.",
+        help_text=_("Team events: where teammates sit in their pod."),
     )
 
     #: For the seating form's choices.
     TEAM_SEATINGS = TeamSeating.choices
 
     class Meta:
-        verbose_name_plural = "draft settings"
+        verbose_name = _("draft settings")
+        verbose_name_plural = _("draft settings")
         constraints = [
             models.CheckConstraint(condition=Q(pod_size__gte=2), name="draft_pod_size_min"),
             models.CheckConstraint(
@@ -266,36 +352,45 @@ class TableSettings(models.Model):
 
     tournament = models.OneToOneField(
         "tournaments.Tournament",
+        verbose_name=_("tournament"),
         on_delete=models.CASCADE,
         related_name="table_settings",
         primary_key=True,
     )
     turn_limit_on = models.BooleanField(
-        default=True, help_text="Enforce the turn limit after a pass (GOSU: 10 turns)."
+        verbose_name=_("turn limit on"),
+        default=True,
+        help_text=_("Enforce the turn limit after a pass (GOSU: 10 turns)."),
     )
     turn_limit = models.PositiveSmallIntegerField(
+        verbose_name=_("turn limit"),
         default=10,
         validators=[MinValueValidator(1), MaxValueValidator(100)],
-        help_text="Turns allowed after the opponent passed.",
+        help_text=_("Turns allowed after the opponent passed."),
     )
     score_helper = models.BooleanField(
-        default=False, help_text="Players choose the card they play; the table keeps the score."
+        verbose_name=_("score helper"),
+        default=False,
+        help_text=_("Players choose the card they play; the table keeps the score."),
     )
     turn_seconds = models.PositiveSmallIntegerField(
+        verbose_name=_("turn seconds"),
         default=0,
         validators=[MaxValueValidator(600)],
-        help_text="Seconds per turn (0: no turn timer).",
+        help_text=_("Seconds per turn (0: no turn timer)."),
     )
     undo_seconds = models.PositiveSmallIntegerField(
+        verbose_name=_("undo seconds"),
         default=30,
         validators=[MaxValueValidator(600)],
-        help_text="How long a player may undo their last tap (judges: any time).",
+        help_text=_("How long a player may undo their last tap (judges: any time)."),
     )
 
     EDITABLE = ("turn_limit_on", "turn_limit", "score_helper", "turn_seconds", "undo_seconds")
 
     class Meta:
-        verbose_name_plural = "table settings"
+        verbose_name = _("table settings")
+        verbose_name_plural = _("table settings")
         constraints = [
             models.CheckConstraint(
                 condition=Q(turn_limit__gte=1, turn_limit__lte=100), name="table_limit_bounds"
@@ -336,31 +431,54 @@ class LiveTable(models.Model):
     """
 
     match = models.OneToOneField(
-        "tournaments.Match", on_delete=models.CASCADE, related_name="live_table"
+        "tournaments.Match",
+        verbose_name=_("match"),
+        on_delete=models.CASCADE,
+        related_name="live_table",
     )
-    mode = models.CharField(max_length=6, choices=TableMode.choices, default=TableMode.PHONES)
-    players = models.PositiveSmallIntegerField(default=2)
-    turn_limit = models.PositiveSmallIntegerField(null=True, blank=True)
-    pass_is_final = models.BooleanField(default=True)
-    score_helper = models.BooleanField(default=False)
-    turn_seconds = models.PositiveSmallIntegerField(default=0)
-    undo_seconds = models.PositiveSmallIntegerField(default=30)
+    mode = models.CharField(
+        verbose_name=_("mode"), max_length=6, choices=TableMode.choices, default=TableMode.PHONES
+    )
+    players = models.PositiveSmallIntegerField(verbose_name=_("players"), default=2)
+    turn_limit = models.PositiveSmallIntegerField(
+        verbose_name=_("turn limit"), null=True, blank=True
+    )
+    pass_is_final = models.BooleanField(verbose_name=_("pass is final"), default=True)
+    score_helper = models.BooleanField(verbose_name=_("score helper"), default=False)
+    turn_seconds = models.PositiveSmallIntegerField(verbose_name=_("turn seconds"), default=0)
+    undo_seconds = models.PositiveSmallIntegerField(verbose_name=_("undo seconds"), default=30)
     status = models.CharField(
-        max_length=8, choices=TableStatus.choices, default=TableStatus.PLAYING
+        verbose_name=_("status"),
+        max_length=8,
+        choices=TableStatus.choices,
+        default=TableStatus.PLAYING,
     )
-    game = models.PositiveSmallIntegerField(default=1)
-    game_round = models.PositiveSmallIntegerField(default=1)
-    first = models.PositiveSmallIntegerField(default=0)
-    games = models.JSONField(default=list, blank=True)
-    version = models.PositiveIntegerField(default=0)
-    turn_deadline = models.DateTimeField(null=True, blank=True)
-    last_event_at = models.DateTimeField(default=timezone.now)
+    game = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("a game of a match", "game"), default=1
+    )
+    game_round = models.PositiveSmallIntegerField(verbose_name=_("game round"), default=1)
+    first = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("the seat that plays first", "first"), default=0
+    )
+    games = models.JSONField(
+        verbose_name=pgettext_lazy("a game of a match", "games"), default=list, blank=True
+    )
+    version = models.PositiveIntegerField(verbose_name=_("version"), default=0)
+    turn_deadline = models.DateTimeField(verbose_name=_("turn deadline"), null=True, blank=True)
+    last_event_at = models.DateTimeField(verbose_name=_("last event at"), default=timezone.now)
     opened_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=pgettext_lazy("a live table", "opened by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
     )
-    opened_at = models.DateTimeField(default=timezone.now)
+    opened_at = models.DateTimeField(verbose_name=_("opened at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("live table")
+        verbose_name_plural = _("live tables")
         ordering = ["match"]
         constraints = [
             # 2: 1 vs 1; 4: 2 vs 2 or a pod of four; 3: a pod of three (a free-for-all).
@@ -395,26 +513,40 @@ class TurnEvent(models.Model):
     can never both take the same turn, even if a lock were forgotten.
     """
 
-    table = models.ForeignKey(LiveTable, on_delete=models.CASCADE, related_name="events")
-    game = models.PositiveSmallIntegerField()
-    game_round = models.PositiveSmallIntegerField()
-    number = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=5, choices=TurnKind.choices)
-    player = models.PositiveSmallIntegerField()
-    #: The card played (score helper), as its code ("7H"); blank when not chosen.
-    card = models.CharField(max_length=3, blank=True, default="")
-    #: The row a card went to where the game asks (Vanilla Gwent: a heart), else blank.
-    row = models.CharField(max_length=8, blank=True, default="")
-    by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    table = models.ForeignKey(
+        LiveTable, verbose_name=_("table"), on_delete=models.CASCADE, related_name="events"
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    undone_at = models.DateTimeField(null=True, blank=True)
+    game = models.PositiveSmallIntegerField(verbose_name=pgettext_lazy("a game of a match", "game"))
+    game_round = models.PositiveSmallIntegerField(verbose_name=_("game round"))
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    kind = models.CharField(verbose_name=_("kind"), max_length=5, choices=TurnKind.choices)
+    player = models.PositiveSmallIntegerField(verbose_name=_("player"))
+    #: The card played (score helper), as its code ("7H"); blank when not chosen.
+    card = models.CharField(verbose_name=_("card"), max_length=3, blank=True, default="")
+    #: The row a card went to where the game asks (Vanilla Gwent: a heart), else blank.
+    row = models.CharField(verbose_name=_("row"), max_length=8, blank=True, default="")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+    undone_at = models.DateTimeField(verbose_name=_("undone at"), null=True, blank=True)
     undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("undone by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
     )
 
     class Meta:
+        verbose_name = _("turn event")
+        verbose_name_plural = _("turn events")
         ordering = ["table", "game", "game_round", "number", "id"]
         constraints = [
             models.UniqueConstraint(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 
@@ -102,11 +103,18 @@ class Preference(models.Model):
     """A user's choice of topics per channel (no row: the defaults above)."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_preference"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="notification_preference",
     )
-    email_topics = models.JSONField(default=list, blank=True)
-    push_topics = models.JSONField(default=list, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    email_topics = models.JSONField(verbose_name=_("email topics"), default=list, blank=True)
+    push_topics = models.JSONField(verbose_name=_("push topics"), default=list, blank=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("preference")
+        verbose_name_plural = _("preferences")
 
     def __str__(self) -> str:
         return f"notifications of {self.user}"
@@ -116,13 +124,20 @@ class PushSubscription(models.Model):
     """A browser's push subscription (the Push API's endpoint and keys), its user's own."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="push_subscriptions",
     )
-    endpoint = models.URLField(max_length=1000, unique=True)
-    p256dh = models.CharField(max_length=200)
-    auth = models.CharField(max_length=100)
-    user_agent = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    endpoint = models.URLField(verbose_name=_("endpoint"), max_length=1000, unique=True)
+    p256dh = models.CharField(verbose_name=_("p256dh"), max_length=200)
+    auth = models.CharField(verbose_name=_("auth"), max_length=100)
+    user_agent = models.CharField(verbose_name=_("user agent"), max_length=200, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("push subscription")
+        verbose_name_plural = _("push subscriptions")
 
     def __str__(self) -> str:
         return f"push to {self.user}"
@@ -137,21 +152,32 @@ class WebhookFormat(models.TextChoices):
 class Webhook(models.Model):
     """A club's webhook: every event of its tournaments (or the chosen topics), signed."""
 
-    club = models.ForeignKey("tournaments.Club", on_delete=models.CASCADE, related_name="webhooks")
-    url = models.URLField(max_length=500)
-    format = models.CharField(max_length=8, choices=WebhookFormat.choices)
+    club = models.ForeignKey(
+        "tournaments.Club",
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        related_name="webhooks",
+    )
+    url = models.URLField(verbose_name=_("url"), max_length=500)
+    format = models.CharField(verbose_name=_("format"), max_length=8, choices=WebhookFormat.choices)
     #: HMAC-SHA256 key of the ``X-Cardclub-Signature`` header (shown to the club's
     #: organisers; a new one can be made at any time).
-    secret = models.CharField(max_length=64)
+    secret = models.CharField(verbose_name=_("secret"), max_length=64)
     #: The topics sent (empty: every event).
-    topics = models.JSONField(default=list, blank=True)
-    active = models.BooleanField(default=True)
+    topics = models.JSONField(verbose_name=_("topics"), default=list, blank=True)
+    active = models.BooleanField(verbose_name=_("active"), default=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
         ordering = ["club", "created_at", "id"]
         constraints = [
             models.CheckConstraint(
@@ -173,12 +199,16 @@ class Dispatch(models.Model):
     in the event's own transaction (one row, whatever the number of recipients: the write
     that made the event pays one insert; the worker finds who it concerns)."""
 
-    event = models.OneToOneField("core.Event", on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    event = models.OneToOneField(
+        "core.Event", verbose_name=_("event"), on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
     #: When its notifications were queued (null: not yet).
-    done_at = models.DateTimeField(null=True, blank=True)
+    done_at = models.DateTimeField(verbose_name=_("done at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("dispatch")
+        verbose_name_plural = _("dispatches")
         indexes = [
             models.Index(
                 fields=["created_at"], name="dispatch_waiting", condition=Q(done_at__isnull=True)
@@ -202,41 +232,61 @@ class Notification(models.Model):
 
     #: ``<event id>:<channel>:<recipient>`` (``u<user id>``, ``s<subscription id>`` or
     #: ``w<webhook id>``): unique, so nothing is queued twice.
-    key = models.CharField(max_length=80, unique=True)
-    event = models.ForeignKey("core.Event", on_delete=models.CASCADE, related_name="+")
-    topic = models.CharField(max_length=24, choices=Topic.choices)
-    channel = models.CharField(max_length=8, choices=Channel.choices)
+    key = models.CharField(verbose_name=_("key"), max_length=80, unique=True)
+    event = models.ForeignKey(
+        "core.Event", verbose_name=_("event"), on_delete=models.CASCADE, related_name="+"
+    )
+    topic = models.CharField(verbose_name=_("topic"), max_length=24, choices=Topic.choices)
+    channel = models.CharField(verbose_name=_("channel"), max_length=8, choices=Channel.choices)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
         on_delete=models.CASCADE,
         null=True,
         blank=True,
         related_name="notifications",
     )
     webhook = models.ForeignKey(
-        Webhook, on_delete=models.CASCADE, null=True, blank=True, related_name="deliveries"
+        Webhook,
+        verbose_name=_("webhook"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="deliveries",
     )
     subscription = models.ForeignKey(
-        PushSubscription, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        PushSubscription,
+        verbose_name=_("subscription"),
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     #: What is sent: ``subject``, ``body``, ``url`` (and the event's own for webhooks).
-    message = models.JSONField(default=dict)
+    message = models.JSONField(verbose_name=_("message"), default=dict)
     status = models.CharField(
-        max_length=8, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING
+        verbose_name=_("status"),
+        max_length=8,
+        choices=DeliveryStatus.choices,
+        default=DeliveryStatus.PENDING,
     )
-    attempts = models.PositiveSmallIntegerField(default=0)
+    attempts = models.PositiveSmallIntegerField(verbose_name=_("attempts"), default=0)
     #: When it is due (the next try, after a failure's backoff).
-    due_at = models.DateTimeField()
+    due_at = models.DateTimeField(verbose_name=_("due at"))
     #: While ``sending``: when a claim that never finished (a worker killed) may be taken
     #: over by another.
-    claimed_until = models.DateTimeField(null=True, blank=True)
-    last_error = models.CharField(max_length=300, blank=True)
+    claimed_until = models.DateTimeField(verbose_name=_("claimed until"), null=True, blank=True)
+    last_error = models.CharField(verbose_name=_("last error"), max_length=300, blank=True)
     #: The endpoint's HTTP status, for webhooks and push.
-    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    response_status = models.PositiveSmallIntegerField(
+        verbose_name=_("response status"), null=True, blank=True
+    )
+    sent_at = models.DateTimeField(verbose_name=_("sent at"), null=True, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
         ordering = ["-created_at", "-id"]
         indexes = [
             # The delivery query: what is due.
@@ -282,9 +332,13 @@ class VapidKey(models.Model):
     one (``VAPID_PRIVATE_KEY``); one row. Browsers subscribe with its public key, so it
     must not change once players have subscribed."""
 
-    private_key = models.TextField()
-    public_key = models.CharField(max_length=100)
-    created_at = models.DateTimeField(auto_now_add=True)
+    private_key = models.TextField(verbose_name=_("private key"))
+    public_key = models.CharField(verbose_name=_("public key"), max_length=100)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("vapid key")
+        verbose_name_plural = _("vapid keys")
 
     def __str__(self) -> str:
         return "VAPID key"

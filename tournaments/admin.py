@@ -14,6 +14,7 @@ from django.contrib import admin
 from django.db.models import Model
 from django.forms import ModelForm
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
     BracketSettings,
@@ -54,7 +55,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     readonly_fields = ["claim_code", "claimed_at"]
     list_select_related = ["user", "club"]
 
-    @admin.display(boolean=True, description="guest")
+    @admin.display(boolean=True, description=_("guest"))
     def guest(self, obj: Player) -> bool:
         return obj.is_guest
 

@@ -69,7 +69,7 @@ class PagesUnderThePolicy(LiveServerJourney):
         running = Tournament.objects.get(name__contains="Vanilla Gwent Swiss")
         bracket = Tournament.objects.filter(stages__kind="double_elim").first()
         assert bracket is not None
-        club = Club.objects.get()
+        club = Club.objects.get(name="Riverside Card Club")
         current = Round.objects.filter(stage__tournament=running).latest("number")
         match = current.matches.first()
         assert match is not None

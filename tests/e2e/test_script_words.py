@@ -8,16 +8,19 @@ import pytest
 
 from tests.e2e.journey import wait_until
 from tests.factories import running_tournament
+from tournaments.models import Tournament
 from tournaments.services import swiss
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_french_readers_projector_says_its_state_in_french(start_journey) -> None:
+def test_a_french_events_projector_says_its_state_in_french(start_journey) -> None:
     tournament, organiser, _ = running_tournament(4, auto_pair=False)
     swiss.pair_next_round(actor=organiser, tournament=tournament)
+    # The projector speaks the event's language, whatever the screen's browser asks.
+    Tournament.objects.filter(pk=tournament.pk).update(language="fr")
     journey = start_journey("script-words")
-    screen = journey.open({"width": 1280, "height": 720}, locale="fr-FR")
+    screen = journey.open({"width": 1280, "height": 720}, locale="en-GB")
     screen.goto(journey.url(f"/tournaments/{tournament.pk}/projector/"))
     status = screen.locator("#pj-connection")
     # projector.js says "reconnecting" while its socket is down (this server has no

@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 #: A claim code's characters: no 0/O, 1/I/L (read aloud, typed from paper). 31 symbols,
 #: 10 of them: about 50 bits, drawn with ``secrets`` (``services.guests``).
@@ -34,12 +35,17 @@ class AccountName(models.Model):
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
         on_delete=models.CASCADE,
         primary_key=True,
         related_name="account_name",
     )
     #: Never longer than the NFKC user name (150) case-folded (at most 3 characters each).
-    skeleton = models.CharField(max_length=450, unique=True)
+    skeleton = models.CharField(verbose_name=_("skeleton"), max_length=450, unique=True)
+
+    class Meta:
+        verbose_name = _("account name")
+        verbose_name_plural = _("account names")
 
     def __str__(self) -> str:
         return self.skeleton
@@ -51,27 +57,41 @@ class Player(models.Model):
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
         on_delete=models.CASCADE,
         related_name="player",
         null=True,
         blank=True,
     )
-    display_name = models.CharField(max_length=80)
+    display_name = models.CharField(verbose_name=_("display name"), max_length=80)
     #: The club that added the guest (empty for players who signed up themselves).
     club = models.ForeignKey(
-        "Club", on_delete=models.SET_NULL, null=True, blank=True, related_name="guests"
+        "Club",
+        verbose_name=_("club"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="guests",
     )
     #: A guest's code to claim their history with an account (kept once claimed, used up).
-    claim_code = models.CharField(max_length=CLAIM_CODE_LENGTH, null=True, blank=True, unique=True)
+    claim_code = models.CharField(
+        verbose_name=_("claim code"),
+        max_length=CLAIM_CODE_LENGTH,
+        null=True,
+        blank=True,
+        unique=True,
+    )
     #: When an account claimed this guest (``user`` is then that account).
-    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(verbose_name=_("claimed at"), null=True, blank=True)
     #: The language the player reads the site in, on every device they sign in on (one of
     #: ``settings.LANGUAGES``; empty: their browser's). Set through
     #: ``services.people.set_language``.
-    language = models.CharField(max_length=12, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    language = models.CharField(verbose_name=_("language"), max_length=12, blank=True, default="")
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["display_name"]
         constraints = [
             # A guest can always be claimed: no account, then a code.
@@ -120,21 +140,26 @@ def validate_time_zone(value: str) -> None:
 
 
 class Club(models.Model):
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=60, unique=True)
-    description = models.TextField(blank=True)
+    name = models.CharField(verbose_name=_("name"), max_length=120)
+    slug = models.SlugField(verbose_name=_("slug"), max_length=60, unique=True)
+    description = models.TextField(verbose_name=_("description"), blank=True)
     #: Where the club plays: its tournaments' pages show times in this zone (an IANA
     #: name). Set through ``services.clubs.set_time_zone`` (audited).
     time_zone = models.CharField(
-        max_length=64, default=default_time_zone, validators=[validate_time_zone]
+        verbose_name=_("time zone"),
+        max_length=64,
+        default=default_time_zone,
+        validators=[validate_time_zone],
     )
     #: The club's language (one of ``settings.LANGUAGES``): its pages' language for a
     #: reader whose own choices name none of the site's (``core.languages``). Set through
     #: ``services.clubs.set_language``.
-    language = models.CharField(max_length=12, default="en")
-    created_at = models.DateTimeField(auto_now_add=True)
+    language = models.CharField(verbose_name=_("language"), max_length=12, default="en")
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
         ordering = ["name"]
 
     def __str__(self) -> str:
@@ -167,14 +192,23 @@ JUDGING_ROLES = (Role.OWNER, Role.ORGANISER, Role.JUDGE)
 
 
 class Membership(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="memberships"
     )
-    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.CASCADE,
+        related_name="memberships",
+    )
+    role = models.CharField(
+        verbose_name=_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER
+    )
+    joined_at = models.DateTimeField(verbose_name=_("joined at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
         ordering = ["club", "role", "user__username"]
         constraints = [
             models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club"),
@@ -188,17 +222,26 @@ class Membership(models.Model):
 class Invitation(models.Model):
     """An owner's invitation, by e-mail, to join a club with a role."""
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
-    email = models.EmailField()
-    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
-    token = models.CharField(max_length=64, unique=True)
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="invitations"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    accepted_at = models.DateTimeField(null=True, blank=True)
+    email = models.EmailField(verbose_name=_("email"))
+    role = models.CharField(
+        verbose_name=_("role"), max_length=16, choices=Role.choices, default=Role.MEMBER
+    )
+    token = models.CharField(verbose_name=_("token"), max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invited by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    accepted_at = models.DateTimeField(verbose_name=_("accepted at"), null=True, blank=True)
     accepted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("accepted by"),
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -206,6 +249,8 @@ class Invitation(models.Model):
     )
 
     class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
         ordering = ["-created_at"]
 
     def __str__(self) -> str:

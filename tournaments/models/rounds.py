@@ -26,29 +26,38 @@ class RoundStatus(models.TextChoices):
 class Round(models.Model):
     """A round of a stage (Swiss round 3). Its deadline fields drive the round clock."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="rounds"
+    )
     #: The stage this round belongs to (its tournament is the stage's: kept on the round
     #: too because rounds are numbered through the tournament).
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
+    stage = models.ForeignKey(
+        Stage, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     #: A bracket, round-robin or pods round's code ("quarterfinals", "losers:2":
     #: ``tournaments.pairing.round_codes``; ``selectors.names`` says it); empty: "Round <number>".
-    name = models.CharField(max_length=40, blank=True)
+    name = models.CharField(verbose_name=_("name"), max_length=40, blank=True)
     status = models.CharField(
-        max_length=12, choices=RoundStatus.choices, default=RoundStatus.PAIRED
+        verbose_name=_("status"),
+        max_length=12,
+        choices=RoundStatus.choices,
+        default=RoundStatus.PAIRED,
     )
-    paired_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    ends_at = models.DateTimeField(null=True, blank=True)
+    paired_at = models.DateTimeField(verbose_name=_("paired at"), default=timezone.now)
+    started_at = models.DateTimeField(verbose_name=_("started at"), null=True, blank=True)
+    ends_at = models.DateTimeField(verbose_name=_("ends at"), null=True, blank=True)
     #: When the 10-minute and time warnings were given (null: not yet): each once.
-    warned_10_at = models.DateTimeField(null=True, blank=True)
-    warned_0_at = models.DateTimeField(null=True, blank=True)
-    time_handled_at = models.DateTimeField(null=True, blank=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
+    warned_10_at = models.DateTimeField(verbose_name=_("warned 10 at"), null=True, blank=True)
+    warned_0_at = models.DateTimeField(verbose_name=_("warned 0 at"), null=True, blank=True)
+    time_handled_at = models.DateTimeField(verbose_name=_("time handled at"), null=True, blank=True)
+    completed_at = models.DateTimeField(verbose_name=_("completed at"), null=True, blank=True)
     #: Engine statistics of the pairing (rematches, pair-downs, point difference).
-    pairing_stats = models.JSONField(default=dict, blank=True)
+    pairing_stats = models.JSONField(verbose_name=_("pairing stats"), default=dict, blank=True)
 
     class Meta:
+        verbose_name = pgettext_lazy("round", "round")
+        verbose_name_plural = pgettext_lazy("round", "rounds")
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number"),
@@ -110,39 +119,62 @@ class Match(models.Model):
     #: has read them under the match's lock (``results._current_reports``).
     current_reports: dict[str, ResultReport]
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
-    table = models.PositiveIntegerField()
+    round = models.ForeignKey(
+        Round,
+        verbose_name=pgettext_lazy("round", "round"),
+        on_delete=models.CASCADE,
+        related_name="matches",
+    )
+    table = models.PositiveIntegerField(verbose_name=_("table"))
     #: The bracket slot this match plays (``W2-3``, ``L1-1``, ``GF``: the keys of
     #: ``tournaments.pairing.elimination``), or its place in a round robin's schedule
     #: (``RR3-2``, ``B3-2`` in group B); empty in a Swiss round.
-    slot = models.CharField(max_length=16, blank=True, default="")
+    slot = models.CharField(verbose_name=_("slot"), max_length=16, blank=True, default="")
     #: RESTRICT: a paired registration cannot be deleted on its own, but deleting the
     #: tournament deletes its matches too.
-    a = models.ForeignKey(Registration, on_delete=models.RESTRICT, related_name="+")
+    a = models.ForeignKey(
+        Registration,
+        verbose_name=pgettext_lazy("seat letter", "a"),
+        on_delete=models.RESTRICT,
+        related_name="+",
+    )
     #: How many seats the match is played with: 2 for two sides (a bye too, its second
     #: seat empty), a pod's 3 or 4 (a pod's bye 1). The result's rules are chosen by it
     #: (``services.seat_rules``): read with the match, no query for its seats.
-    seat_count = models.PositiveSmallIntegerField(default=2)
+    seat_count = models.PositiveSmallIntegerField(verbose_name=_("seat count"), default=2)
     b = models.ForeignKey(
-        Registration, on_delete=models.RESTRICT, related_name="+", null=True, blank=True
+        Registration,
+        verbose_name=pgettext_lazy("seat letter", "b"),
+        on_delete=models.RESTRICT,
+        related_name="+",
+        null=True,
+        blank=True,
     )
     status = models.CharField(
-        max_length=10, choices=MatchStatus.choices, default=MatchStatus.PENDING
+        verbose_name=_("status"),
+        max_length=10,
+        choices=MatchStatus.choices,
+        default=MatchStatus.PENDING,
     )
-    overdue = models.BooleanField(default=False)
-    notes = models.JSONField(default=list, blank=True, help_text=_("Why this pairing."))
-    result = models.JSONField(null=True, blank=True)
-    winner = models.CharField(max_length=4, choices=Winner.choices, blank=True)
-    games_a = models.PositiveSmallIntegerField(default=0)
-    games_b = models.PositiveSmallIntegerField(default=0)
-    games_drawn = models.PositiveSmallIntegerField(default=0)
-    game_rounds_a = models.PositiveSmallIntegerField(default=0)
-    game_rounds_b = models.PositiveSmallIntegerField(default=0)
-    score_a = models.IntegerField(default=0)
-    score_b = models.IntegerField(default=0)
-    confirmed_at = models.DateTimeField(null=True, blank=True)
+    overdue = models.BooleanField(verbose_name=_("overdue"), default=False)
+    notes = models.JSONField(
+        verbose_name=_("notes"), default=list, blank=True, help_text=_("Why this pairing.")
+    )
+    result = models.JSONField(verbose_name=_("result"), null=True, blank=True)
+    winner = models.CharField(
+        verbose_name=_("winner"), max_length=4, choices=Winner.choices, blank=True
+    )
+    games_a = models.PositiveSmallIntegerField(verbose_name=_("games a"), default=0)
+    games_b = models.PositiveSmallIntegerField(verbose_name=_("games b"), default=0)
+    games_drawn = models.PositiveSmallIntegerField(verbose_name=_("games drawn"), default=0)
+    game_rounds_a = models.PositiveSmallIntegerField(verbose_name=_("game rounds a"), default=0)
+    game_rounds_b = models.PositiveSmallIntegerField(verbose_name=_("game rounds b"), default=0)
+    score_a = models.IntegerField(verbose_name=_("score a"), default=0)
+    score_b = models.IntegerField(verbose_name=_("score b"), default=0)
+    confirmed_at = models.DateTimeField(verbose_name=_("confirmed at"), null=True, blank=True)
     confirmed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -150,8 +182,9 @@ class Match(models.Model):
     )
 
     class Meta:
+        verbose_name = _("match")
         ordering = ["round", "table"]
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="one_match_per_table"),
             models.UniqueConstraint(
@@ -184,20 +217,35 @@ class MatchSeat(models.Model):
     Its outcome (``place``, ``score``, ``round_wins``) is written with the match's
     confirmation (``services.outcomes.write_seats``); null before."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
-    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="seats")
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="seats"
+    )
+    round = models.ForeignKey(
+        Round,
+        verbose_name=pgettext_lazy("round", "round"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    registration = models.ForeignKey(
+        Registration, verbose_name=_("registration"), on_delete=models.CASCADE, related_name="seats"
+    )
     #: The seat (0 first: ``Match.a``; 1: ``Match.b``; a pod's scores are listed so).
-    position = models.PositiveSmallIntegerField()
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
     #: The seat's place once confirmed: 1 best, ties sharing the better place (a draw:
     #: both first; a bye: first).
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    place = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("a seat's rank in its match", "place"), null=True, blank=True
+    )
     #: The seat's total score over the confirmed games' rounds.
-    score = models.IntegerField(null=True, blank=True)
+    score = models.IntegerField(verbose_name=_("score"), null=True, blank=True)
     #: The game rounds the seat won.
-    round_wins = models.PositiveSmallIntegerField(null=True, blank=True)
+    round_wins = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("game round", "round wins"), null=True, blank=True
+    )
 
     class Meta:
+        verbose_name = _("match seat")
+        verbose_name_plural = _("match seats")
         constraints = [
             models.UniqueConstraint(
                 fields=["round", "registration"], name="entrant_once_per_round"
@@ -221,19 +269,31 @@ class ReportSide(models.TextChoices):
 class ResultReport(models.Model):
     """What one side (or a judge) said the result was. The match keeps the confirmed one."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
-    side = models.CharField(max_length=6, choices=ReportSide.choices)
-    reported_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="reports"
     )
-    games = models.JSONField()
-    created_at = models.DateTimeField(default=timezone.now)
+    side = models.CharField(verbose_name=_("side"), max_length=6, choices=ReportSide.choices)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("reported by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    games = models.JSONField(verbose_name=_("games"))
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
     #: The latest report of each side is current; a newer one from the same side replaces it.
-    current = models.BooleanField(default=True)
+    current = models.BooleanField(
+        verbose_name=pgettext_lazy("a result report", "current"), default=True
+    )
     #: A final result (False: the game rounds played so far, saved during the match).
-    complete = models.BooleanField(default=True)
+    complete = models.BooleanField(
+        verbose_name=pgettext_lazy("a result report", "complete"), default=True
+    )
 
     class Meta:
+        verbose_name = _("result report")
+        verbose_name_plural = _("result reports")
         ordering = ["match", "created_at", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -252,22 +312,31 @@ class JudgeCall(models.Model):
     closes it; a judge takes it first ("on my way"), which the players see. One open call
     a match: a second tap while one is open finds that one."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="judge_calls")
-    called_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="judge_calls"
     )
-    called_at = models.DateTimeField(default=timezone.now)
+    called_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("called by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+    )
+    called_at = models.DateTimeField(verbose_name=_("called at"), default=timezone.now)
     answered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        verbose_name=_("answered by"),
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
     )
-    answered_at = models.DateTimeField(null=True, blank=True)
-    closed_at = models.DateTimeField(null=True, blank=True)
+    answered_at = models.DateTimeField(verbose_name=_("answered at"), null=True, blank=True)
+    closed_at = models.DateTimeField(verbose_name=_("closed at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("judge call")
+        verbose_name_plural = _("judge calls")
         ordering = ["called_at", "id"]
         constraints = [
             models.UniqueConstraint(

@@ -42,17 +42,26 @@ class Stage(models.Model):
     five Swiss rounds starts at round 6), so pages and the API name a round by its number.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
-    number = models.PositiveSmallIntegerField(default=1)
-    kind = models.CharField(max_length=16, choices=StageKind.choices, default=StageKind.SWISS)
-    name = models.CharField(max_length=80, blank=True)
-    status = models.CharField(
-        max_length=10, choices=StageStatus.choices, default=StageStatus.PENDING
+    tournament = models.ForeignKey(
+        Tournament, verbose_name=_("tournament"), on_delete=models.CASCADE, related_name="stages"
     )
-    started_at = models.DateTimeField(null=True, blank=True)
-    completed_at = models.DateTimeField(null=True, blank=True)
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"), default=1)
+    kind = models.CharField(
+        verbose_name=_("kind"), max_length=16, choices=StageKind.choices, default=StageKind.SWISS
+    )
+    name = models.CharField(verbose_name=_("name"), max_length=80, blank=True)
+    status = models.CharField(
+        verbose_name=_("status"),
+        max_length=10,
+        choices=StageStatus.choices,
+        default=StageStatus.PENDING,
+    )
+    started_at = models.DateTimeField(verbose_name=_("started at"), null=True, blank=True)
+    completed_at = models.DateTimeField(verbose_name=_("completed at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
         ordering = ["tournament", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="one_stage_per_number"),
@@ -104,46 +113,72 @@ class SwissSettings(models.Model):
     """How a Swiss stage runs; one row per Swiss stage, created with it."""
 
     stage = models.OneToOneField(
-        Stage, on_delete=models.CASCADE, related_name="swiss", primary_key=True
+        Stage,
+        verbose_name=_("stage"),
+        on_delete=models.CASCADE,
+        related_name="swiss",
+        primary_key=True,
     )
     rounds = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("swiss setting", "rounds"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(30)],
         help_text=_("Empty: from attendance (MTR table)."),
     )
     round_minutes = models.PositiveSmallIntegerField(
-        default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
+        verbose_name=pgettext_lazy("swiss setting", "round minutes"),
+        default=50,
+        validators=[MinValueValidator(1), MaxValueValidator(600)],
     )
     auto_pair = models.BooleanField(
-        default=True, help_text=_("Pair the next round as soon as the last result is confirmed.")
+        verbose_name=pgettext_lazy("swiss setting", "auto pair"),
+        default=True,
+        help_text=_("Pair the next round as soon as the last result is confirmed."),
     )
     overdue_policy = models.CharField(
-        max_length=8, choices=OverduePolicy.choices, default=OverduePolicy.NONE
+        verbose_name=pgettext_lazy("swiss setting", "overdue policy"),
+        max_length=8,
+        choices=OverduePolicy.choices,
+        default=OverduePolicy.NONE,
     )
     first_round = models.CharField(
-        max_length=8, choices=FirstRoundPairing.choices, default=FirstRoundPairing.RANDOM
+        verbose_name=pgettext_lazy("swiss setting", "first round"),
+        max_length=8,
+        choices=FirstRoundPairing.choices,
+        default=FirstRoundPairing.RANDOM,
     )
-    late_entry = models.CharField(max_length=8, choices=LateEntry.choices, default=LateEntry.LOSSES)
-    tiebreakers = models.JSONField(default=list, blank=True)
+    late_entry = models.CharField(
+        verbose_name=pgettext_lazy("swiss setting", "late entry"),
+        max_length=8,
+        choices=LateEntry.choices,
+        default=LateEntry.LOSSES,
+    )
+    tiebreakers = models.JSONField(
+        verbose_name=pgettext_lazy("swiss setting", "tiebreakers"), default=list, blank=True
+    )
     bye_counts_in_own_mw = models.BooleanField(
-        "A bye counts in the player's own match-win %",
+        verbose_name=pgettext_lazy("swiss setting", "A bye counts in the player's own match-win %"),
         default=True,
         help_text=_(
             "MTR: a bye counts as a match win in the player's own MW% (not in their opponents')."
         ),
     )
     rounds_to_win = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("swiss setting", "rounds to win"),
         default=2,
         validators=[MinValueValidator(1), MaxValueValidator(5)],
         help_text=_("Generic games: game-round wins that win a game."),
     )
     kontsina_rounds = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("swiss setting", "kontsina rounds"),
         default=3,
         validators=[MinValueValidator(1), MaxValueValidator(12)],
         help_text=_("Kontsina: game rounds in a game."),
     )
-    seed = models.BigIntegerField(default=0, help_text=_("Seeds random pairings (reproducible)."))
+    seed = models.BigIntegerField(
+        verbose_name=_("seed"), default=0, help_text=_("Seeds random pairings (reproducible).")
+    )
 
     #: What organisers change (the page's form and the API's serializer both list these;
     #: the limits are the fields' validators, checked again by the service).
@@ -161,6 +196,8 @@ class SwissSettings(models.Model):
     )
 
     class Meta:
+        verbose_name = _("swiss settings")
+        verbose_name_plural = _("swiss settings")
         constraints = [
             models.CheckConstraint(
                 condition=Q(round_minutes__gte=1), name="swiss_round_minutes_positive"
@@ -224,35 +261,50 @@ class BracketSettings(models.Model):
     """
 
     stage = models.OneToOneField(
-        Stage, on_delete=models.CASCADE, related_name="bracket", primary_key=True
+        Stage,
+        verbose_name=_("stage"),
+        on_delete=models.CASCADE,
+        related_name="bracket",
+        primary_key=True,
     )
     cut_top = models.PositiveSmallIntegerField(
+        verbose_name=_("cut top"),
         null=True,
         blank=True,
         validators=[MinValueValidator(2), MaxValueValidator(4096)],
         help_text=_("How many of the previous stage's standings go through (empty: all)."),
     )
     cut_min_points = models.PositiveSmallIntegerField(
+        verbose_name=_("cut min points"),
         null=True,
         blank=True,
         validators=[MaxValueValidator(1000)],
         help_text=_("Only entrants with at least these match points go through (empty: any)."),
     )
     third_place = models.BooleanField(
-        default=False, help_text=_("Single elimination: the semifinal losers play for third.")
+        verbose_name=_("third place"),
+        default=False,
+        help_text=_("Single elimination: the semifinal losers play for third."),
     )
     grand_final = models.CharField(
-        max_length=8, choices=GrandFinal.choices, default=GrandFinal.RESET
+        verbose_name=_("grand final"),
+        max_length=8,
+        choices=GrandFinal.choices,
+        default=GrandFinal.RESET,
     )
     round_minutes = models.PositiveSmallIntegerField(
-        default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
+        verbose_name=pgettext_lazy("round", "round minutes"),
+        default=50,
+        validators=[MinValueValidator(1), MaxValueValidator(600)],
     )
     cycles = models.PositiveSmallIntegerField(
+        verbose_name=_("cycles"),
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(2)],
         help_text=_("Round robin: every two players meet once (1) or twice (2)."),
     )
     groups = models.PositiveSmallIntegerField(
+        verbose_name=_("groups"),
         default=1,
         validators=[MinValueValidator(1), MaxValueValidator(64)],
         help_text=_(
@@ -261,15 +313,17 @@ class BracketSettings(models.Model):
         ),
     )
     cut_per_group = models.PositiveSmallIntegerField(
+        verbose_name=_("cut per group"),
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(64)],
         help_text=_("After a group stage: the best of each group go through (cross-seeded)."),
     )
-    seeded = models.JSONField(default=list, blank=True)
+    seeded = models.JSONField(verbose_name=_("seeded"), default=list, blank=True)
 
     class Meta:
-        verbose_name_plural = "bracket settings"
+        verbose_name = _("bracket settings")
+        verbose_name_plural = _("bracket settings")
         constraints = [
             models.CheckConstraint(
                 condition=Q(cut_top__isnull=True) | Q(cut_top__gte=2), name="bracket_cut_two"
@@ -301,24 +355,41 @@ class PodSettings(models.Model):
     """How a pod stage runs (``tournaments.pairing.pods``); one row per pod stage."""
 
     stage = models.OneToOneField(
-        Stage, on_delete=models.CASCADE, related_name="pod_settings", primary_key=True
+        Stage,
+        verbose_name=_("stage"),
+        on_delete=models.CASCADE,
+        related_name="pod_settings",
+        primary_key=True,
     )
     rounds = models.PositiveSmallIntegerField(
-        default=3, validators=[MinValueValidator(1), MaxValueValidator(20)]
+        verbose_name=pgettext_lazy("round", "rounds"),
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(20)],
     )
-    fill = models.CharField(max_length=8, choices=PodFill.choices, default=PodFill.THREES)
-    scoring = models.CharField(max_length=10, choices=PodScoring.choices, default=PodScoring.WINNER)
+    fill = models.CharField(
+        verbose_name=_("fill"), max_length=8, choices=PodFill.choices, default=PodFill.THREES
+    )
+    scoring = models.CharField(
+        verbose_name=_("scoring"),
+        max_length=10,
+        choices=PodScoring.choices,
+        default=PodScoring.WINNER,
+    )
     rounds_to_win = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("game round", "rounds to win"),
         default=2,
         validators=[MinValueValidator(1), MaxValueValidator(5)],
         help_text=_("Game-round wins that win a pod (Gesoseka: 2)."),
     )
     round_minutes = models.PositiveSmallIntegerField(
-        default=50, validators=[MinValueValidator(1), MaxValueValidator(600)]
+        verbose_name=pgettext_lazy("round", "round minutes"),
+        default=50,
+        validators=[MinValueValidator(1), MaxValueValidator(600)],
     )
 
     class Meta:
-        verbose_name_plural = "pod settings"
+        verbose_name = _("pod settings")
+        verbose_name_plural = _("pod settings")
         constraints = [
             models.CheckConstraint(
                 condition=Q(rounds__gte=1, rounds__lte=20), name="pod_rounds_bounds"

@@ -41,46 +41,78 @@ class TournamentStatus(models.TextChoices):
 
 
 class Tournament(models.Model):
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="tournaments")
-    name = models.CharField(max_length=120)
-    description = models.TextField(blank=True)
-    game = models.CharField(max_length=20, choices=Game.choices)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="tournaments"
+    )
+    name = models.CharField(verbose_name=_("name"), max_length=120)
+    description = models.TextField(verbose_name=_("description"), blank=True)
+    game = models.CharField(
+        verbose_name=pgettext_lazy("which card game", "game"), max_length=20, choices=Game.choices
+    )
     entrant_type = models.CharField(
-        max_length=10, choices=EntrantType.choices, default=EntrantType.PLAYER
+        verbose_name=_("entrant type"),
+        max_length=10,
+        choices=EntrantType.choices,
+        default=EntrantType.PLAYER,
     )
     best_of = models.PositiveSmallIntegerField(
-        default=1, help_text=_("Games per match: best of 1, 3 or 5.")
+        verbose_name=_("best of"), default=1, help_text=_("Games per match: best of 1, 3 or 5.")
     )
-    capacity = models.PositiveIntegerField(help_text=_("Most players who can register."))
+    capacity = models.PositiveIntegerField(
+        verbose_name=_("capacity"), help_text=_("Most players who can register.")
+    )
     status = models.CharField(
-        max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.DRAFT
+        verbose_name=_("status"),
+        max_length=16,
+        choices=TournamentStatus.choices,
+        default=TournamentStatus.DRAFT,
     )
-    scheduled_start = models.DateTimeField()
+    scheduled_start = models.DateTimeField(verbose_name=_("scheduled start"))
     registration_opens_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("Empty: open as soon as the tournament is published.")
+        verbose_name=_("registration opens at"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: open as soon as the tournament is published."),
     )
     registration_closes_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("Empty: registration closes at the scheduled start.")
+        verbose_name=_("registration closes at"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: registration closes at the scheduled start."),
     )
-    check_in_opens_at = models.DateTimeField(null=True, blank=True)
-    check_in_closes_at = models.DateTimeField(null=True, blank=True)
+    check_in_opens_at = models.DateTimeField(
+        verbose_name=_("check in opens at"), null=True, blank=True
+    )
+    check_in_closes_at = models.DateTimeField(
+        verbose_name=_("check in closes at"), null=True, blank=True
+    )
     #: Set by the clock job when the scheduled start was handled: makes it run once.
-    start_handled_at = models.DateTimeField(null=True, blank=True, editable=False)
+    start_handled_at = models.DateTimeField(
+        verbose_name=_("start handled at"), null=True, blank=True, editable=False
+    )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("created by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
     )
     #: A short note the organisers show on the projector ("Lunch at 13:00"); empty: none.
     #: Set through ``services.projector.set_announcement`` (audited).
-    announcement = models.TextField(max_length=280, blank=True, default="")
+    announcement = models.TextField(
+        verbose_name=_("announcement"), max_length=280, blank=True, default=""
+    )
     #: The event's language (one of ``settings.LANGUAGES``), "" for its club's: what the
     #: sheets the whole room reads speak (the projector, printed pairings, standings and
     #: match slips, the final results), whatever each reader's own language
     #: (``event_language``).
-    language = models.CharField(max_length=12, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    language = models.CharField(verbose_name=_("language"), max_length=12, blank=True, default="")
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-scheduled_start", "name"]
         indexes = [
             # The clock sweeper's query: starts due and not handled yet.
@@ -165,46 +197,74 @@ class Registration(models.Model):
     """
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="registrations"
+        Tournament,
+        verbose_name=_("tournament"),
+        on_delete=models.CASCADE,
+        related_name="registrations",
     )
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="registrations"
+    )
     #: A team's name (empty: a single player's entry).
-    team_name = models.CharField(max_length=60, blank=True, default="")
+    team_name = models.CharField(verbose_name=_("team name"), max_length=60, blank=True, default="")
     #: A team's second player: invited, then a member once ``partner_accepted_at`` is set.
     #: RESTRICT: a teammate's account cannot vanish from under a team's results.
     partner = models.ForeignKey(
         Player,
+        verbose_name=_("partner"),
         on_delete=models.RESTRICT,
         null=True,
         blank=True,
         related_name="partnerships",
     )
-    partner_accepted_at = models.DateTimeField(null=True, blank=True)
-    player_checked_in_at = models.DateTimeField(null=True, blank=True)
-    partner_checked_in_at = models.DateTimeField(null=True, blank=True)
-    status = models.CharField(
-        max_length=16, choices=RegistrationStatus.choices, default=RegistrationStatus.REGISTERED
+    partner_accepted_at = models.DateTimeField(
+        verbose_name=_("partner accepted at"), null=True, blank=True
     )
-    registered_at = models.DateTimeField(default=timezone.now)
-    checked_in_at = models.DateTimeField(null=True, blank=True)
+    player_checked_in_at = models.DateTimeField(
+        verbose_name=_("player checked in at"), null=True, blank=True
+    )
+    partner_checked_in_at = models.DateTimeField(
+        verbose_name=_("partner checked in at"), null=True, blank=True
+    )
+    status = models.CharField(
+        verbose_name=_("status"),
+        max_length=16,
+        choices=RegistrationStatus.choices,
+        default=RegistrationStatus.REGISTERED,
+    )
+    registered_at = models.DateTimeField(verbose_name=_("registered at"), default=timezone.now)
+    checked_in_at = models.DateTimeField(verbose_name=_("checked in at"), null=True, blank=True)
     rating = models.IntegerField(
-        null=True, blank=True, help_text=_("Seed or rating, for a first round paired by rating.")
+        verbose_name=_("rating"),
+        null=True,
+        blank=True,
+        help_text=_("Seed or rating, for a first round paired by rating."),
     )
     #: The first round this entrant could be paired in (late entrants join later).
-    joined_round = models.PositiveSmallIntegerField(default=1)
+    joined_round = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("round", "joined round"), default=1
+    )
     #: The last round this entrant played before dropping (status ``dropped``).
-    dropped_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    dropped_after_round = models.PositiveSmallIntegerField(
+        verbose_name=pgettext_lazy("round", "dropped after round"), null=True, blank=True
+    )
     #: A table this entrant always plays at (accessibility: a wheelchair-friendly table,
     #: one near the door); empty: any table. Swiss pairing honours it where it can
     #: (``pairing.tables.assign_tables``); set through ``services.seating.set_fixed_table``.
-    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    fixed_table = models.PositiveSmallIntegerField(
+        verbose_name=_("fixed table"), null=True, blank=True
+    )
     #: Where the entrant finished (1: the champion; places may be shared, as a bracket's
     #: semi-finalists share 3rd), set when the tournament finishes and again after a
     #: correction (``services.stages.record_final_places``); empty before.
-    final_place = models.PositiveSmallIntegerField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    final_place = models.PositiveSmallIntegerField(
+        verbose_name=_("final place"), null=True, blank=True
+    )
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         ordering = ["registered_at", "id"]
         constraints = [
             models.UniqueConstraint(

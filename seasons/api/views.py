@@ -1,0 +1,60 @@
+"""API: a club's ratings of a game (issue 26), best first, a page at a time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from core.api import ERRORS, StrictInput, valid
+from seasons import selectors
+from seasons.models import Rating
+from seasons.rating import PROVISIONAL_MATCHES
+from tournaments.models import Club, Game
+
+
+class RatingSerializer(serializers.ModelSerializer[Rating]):
+    player = serializers.IntegerField(source="player_id", read_only=True)
+    name = serializers.CharField(source="player.display_name", read_only=True)
+    rating = serializers.FloatField(source="ordinal", read_only=True)
+    provisional = serializers.SerializerMethodField(
+        help_text=f"Fewer than {PROVISIONAL_MATCHES} matches rated: the figure is a guess."
+    )
+
+    class Meta:
+        model = Rating
+        fields = ["player", "name", "rating", "mu", "sigma", "matches", "provisional"]
+
+    def get_provisional(self, obj: Rating) -> bool:
+        return obj.matches < PROVISIONAL_MATCHES
+
+
+class RatingsQuery(StrictInput):
+    game = serializers.ChoiceField(choices=Game.choices, help_text="Which game's ratings.")
+    page = serializers.IntegerField(min_value=1, max_value=1_000_000, required=False)
+    page_size = serializers.IntegerField(min_value=1, max_value=500, required=False)
+
+
+class ClubRatingsView(generics.ListAPIView[Rating]):
+    """A club's ratings of one game (openskill's Plackett-Luce, from every confirmed
+    result of the club's tournaments of that game, in play order), best first: ``rating``
+    is the conservative ``mu - 3 sigma``."""
+
+    serializer_class = RatingSerializer
+
+    def get_queryset(self) -> Any:
+        club = get_object_or_404(Club.objects.only("pk"), slug=self.kwargs["club_slug"])
+        query = valid(RatingsQuery, self.request.query_params.dict())
+        return selectors.leaderboard(club.pk, query["game"])
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, required=True, enum=Game.values)],
+        responses={200: RatingSerializer(many=True), **ERRORS},
+        summary="A club's ratings of a game",
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)

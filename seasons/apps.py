@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
+
+
+class SeasonsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "seasons"
+    verbose_name = gettext_lazy("Seasons and ratings")
+
+    def ready(self) -> None:
+        from core.audit import event_recorded
+        from seasons.services import ratings
+
+        event_recorded.connect(ratings.on_event_recorded, dispatch_uid="seasons.ratings")

@@ -1,0 +1,112 @@
+"""A club's ratings per game (issue 26): recomputed from the confirmed results, never
+edited (``services.ratings``). The admin shows them read-only."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from tournaments.models import Club, Game, Match, Player
+
+
+class RatingBook(models.Model):
+    """A club's ratings of one game, as a whole: what they were computed from (``mark``:
+    the confirmed matches' count and latest confirmation), so a recompute that finds the
+    same results does nothing, and the row the recompute locks (two never interleave)."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.CharField(
+        pgettext_lazy("which card game", "game"), max_length=20, choices=Game.choices
+    )
+    mark = models.CharField(_("computed from"), max_length=80, blank=True, default="")
+    computed_at = models.DateTimeField(_("computed at"), null=True, blank=True)
+    matches = models.PositiveIntegerField(_("matches rated"), default=0)
+
+    class Meta:
+        verbose_name = _("rating book")
+        verbose_name_plural = _("rating books")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "game"], name="one_rating_book_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}:{self.game}"
+
+
+class Rating(models.Model):
+    """A player's rating in a club's game: openskill's ``mu`` and ``sigma``, the
+    ``ordinal`` leaderboards sort by (``mu - 3 sigma``), the matches rated."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.CharField(
+        pgettext_lazy("which card game", "game"), max_length=20, choices=Game.choices
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings"
+    )
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    ordinal = models.FloatField(_("rating"))
+    matches = models.PositiveIntegerField(_("matches rated"))
+    last_match = models.ForeignKey(
+        Match,
+        verbose_name=_("last match"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "game", "player"], name="one_rating_per_player_and_game"
+            )
+        ]
+        indexes = [models.Index(fields=["club", "game", "-ordinal"], name="rating_board")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}:{self.game}:{self.ordinal:.2f}"
+
+
+class RatingChange(models.Model):
+    """What one confirmed match did to one player's rating (``position``: its place in
+    the club's play order of that game, from 0): a player's history, in order."""
+
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="+"
+    )
+    game = models.CharField(
+        pgettext_lazy("which card game", "game"), max_length=20, choices=Game.choices
+    )
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="+"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+"
+    )
+    position = models.PositiveIntegerField(_("position in play order"))
+    mu_before = models.FloatField(_("mu before"))
+    sigma_before = models.FloatField(_("sigma before"))
+    mu_after = models.FloatField(_("mu after"))
+    sigma_after = models.FloatField(_("sigma after"))
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="one_change_per_match")
+        ]
+        indexes = [
+            models.Index(fields=["player", "club", "game", "position"], name="rating_history")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}:{self.player_id}"

@@ -1,0 +1,1 @@
+"""Every write of the seasons app, one module per subject: ``ratings``."""
