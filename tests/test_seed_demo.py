@@ -194,3 +194,33 @@ def test_every_demo_account_walks_the_embedded_default_without_a_server_error() 
         assert run.returncode == 0, run.stderr[-5000:]
         result = json.loads((Path(directory) / demo_walk.RESULT).read_text())
     _check(result["opened"], result["failures"], result.get("words", {}))
+
+
+@pytest.mark.django_db
+def test_the_demos_french_and_greek_clubs_open_in_their_language() -> None:
+    """A browser that asks for none of the site's languages reads the French club's draft
+    night in French and the Greek club's Kontsina Swiss in Greek (issue 25)."""
+    from django.test import Client
+
+    from gameplay.management.commands.seed_demo import (
+        FRENCH_CLUB,
+        FRENCH_EVENT,
+        GREEK_CLUB,
+        GREEK_EVENT,
+    )
+    from gameplay.models import DraftPod
+
+    call_command("seed_demo")
+    french = Tournament.objects.get(name=FRENCH_EVENT, club__name=FRENCH_CLUB)
+    greek = Tournament.objects.get(name=GREEK_EVENT, club__name=GREEK_CLUB)
+    assert french.game == "gesoseka" and DraftPod.objects.filter(tournament=french).exists()
+    assert greek.game == "kontsina" and greek.rounds.count() == 1
+    visitor = Client(HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9")
+    for tournament, language, words in ((french, "fr", "Appariements"), (greek, "el", "Κατάταξη")):
+        for path in (f"/clubs/{tournament.club.slug}/", f"/tournaments/{tournament.pk}/"):
+            answer = visitor.get(path)
+            assert answer.status_code == 200 and answer["Content-Language"] == language, path
+        assert words in answer.content.decode()
+    # A reader who chose English reads them in English.
+    english = Client(HTTP_ACCEPT_LANGUAGE="en")
+    assert english.get(f"/tournaments/{french.pk}/")["Content-Language"] == "en"
