@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class CoreConfig(AppConfig):
@@ -6,6 +7,7 @@ class CoreConfig(AppConfig):
     the embedded clock, health, and the web and API helpers. Imports no app of ours."""
 
     name = "core"
+    verbose_name = gettext_lazy("Audit log and plumbing")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

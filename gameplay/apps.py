@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class GameplayConfig(AppConfig):
     name = "gameplay"
-    verbose_name = "Games at the table"
+    verbose_name = gettext_lazy("Games at the table")
 
     def ready(self) -> None:
         # Wiring (not a layer): the live pages listen for the services' changes.

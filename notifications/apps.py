@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class NotificationsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "notifications"
-    verbose_name = "Notifications"
+    verbose_name = gettext_lazy("Notifications")
 
     def ready(self) -> None:
         from core.audit import event_recorded

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
-    verbose_name = "Clubs and tournaments"
+    verbose_name = gettext_lazy("Clubs and tournaments")
 
     def ready(self) -> None:
         # Wiring (not a layer): the live pages listen for the services' changes.

@@ -92,6 +92,9 @@ def test_the_admins_index_names_the_models_in_french(admin_client: Client) -> No
     for plural in ["Rondes", "Matchs", "Réglages du système suisse", "Pods de draft"]:
         assert plural in index, plural
     assert "Entrées du journal d\u2019audit" in index
+    # The apps' sections too.
+    for section in ["Clubs et tournois", "Parties à la table", "Saisons et cotes"]:
+        assert section in index, section
 
 
 def test_the_column_of_a_method_is_translated_too(admin_client: Client) -> None:
