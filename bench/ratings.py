@@ -61,6 +61,7 @@ def _seed(matches: int, players: int) -> int:
     if club is not None and Match.objects.filter(round__tournament__club=club).count() >= matches:
         return club.pk
     Club.objects.filter(slug="bench-ratings").delete()
+    Player.objects.filter(user__isnull=True, claim_code__startswith="B").delete()  # ours
     club = Club.objects.create(name="Bench ratings", slug="bench-ratings")
     people = Player.objects.bulk_create(
         [Player(display_name=f"Player {i}", claim_code=f"B{i:07d}") for i in range(players)],
