@@ -41,13 +41,22 @@ def _environment() -> dict[str, str]:
     return env
 
 
+def _drop(url: str) -> None:
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+
+
 def _seed(matches: int, players: int) -> int:
-    """The club's events, written in bulk; its id. Done once: a second run reuses them."""
+    """The club's events, written in bulk (each match with its seats and places); its id."""
     from django.utils import timezone
 
     from tournaments.models import (
         Club,
         Match,
+        MatchSeat,
         MatchStatus,
         Player,
         Registration,
@@ -57,11 +66,6 @@ def _seed(matches: int, players: int) -> int:
         TournamentStatus,
     )
 
-    club = Club.objects.filter(slug="bench-ratings").first()
-    if club is not None and Match.objects.filter(round__tournament__club=club).count() >= matches:
-        return club.pk
-    Club.objects.filter(slug="bench-ratings").delete()
-    Player.objects.filter(user__isnull=True, claim_code__startswith="B").delete()  # ours
     club = Club.objects.create(name="Bench ratings", slug="bench-ratings")
     people = Player.objects.bulk_create(
         [Player(display_name=f"Player {i}", claim_code=f"B{i:07d}") for i in range(players)],
@@ -109,6 +113,21 @@ def _seed(matches: int, players: int) -> int:
             if made >= matches:
                 break
         Match.objects.bulk_create(rows, batch_size=5000)
+        # Each match's seats with their places, as the results service writes them.
+        MatchSeat.objects.bulk_create(
+            [
+                MatchSeat(
+                    match=m,
+                    round_id=m.round_id,
+                    registration=reg,
+                    position=position,
+                    place=1 if (m.winner == "a") == (position == 0) else 2,
+                )
+                for m in rows
+                for position, reg in enumerate((m.a, m.b))
+            ],
+            batch_size=5000,
+        )
         event += 1
     return club.pk
 
@@ -121,7 +140,9 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    prepare_database_and_django(_environment(), str(ROOT))
+    env = _environment()
+    _drop(env["DATABASE_URL"])  # a fresh database each run: the set-up is cheap beside it
+    prepare_database_and_django(env, str(ROOT))
 
     from seasons import rating, selectors
     from seasons.models import RatingBook

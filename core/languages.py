@@ -130,15 +130,20 @@ def language_key(request: HttpRequest) -> str:
     return getattr(request, "language_key", None) or translation.get_language() or ""
 
 
+def _speak(request: HttpRequest, language: str, source: str) -> None:
+    """``language`` for the rest of the request, chosen by ``source``."""
+    translation.activate(language)
+    request.LANGUAGE_CODE = language
+    request.language_source = source  # type: ignore[attr-defined]
+
+
 def fall_back_to(request: HttpRequest, code: str | None) -> None:
     """A club's page: its language when the reader's own choices named none (4 above)."""
     if getattr(request, "language_source", None) != DEFAULT:
         return
     language = supported(code)
     if language:
-        translation.activate(language)
-        request.LANGUAGE_CODE = language
-        request.language_source = CLUB  # type: ignore[attr-defined]
+        _speak(request, language, CLUB)
 
 
 def speak_for_the_room(request: HttpRequest, code: str | None) -> None:
@@ -148,9 +153,7 @@ def speak_for_the_room(request: HttpRequest, code: str | None) -> None:
     one per event language (``request.language_key``), shared by every reader."""
     language = supported(code)
     if language:
-        translation.activate(language)
-        request.LANGUAGE_CODE = language
-        request.language_source = EVENT  # type: ignore[attr-defined]
+        _speak(request, language, EVENT)
         request.language_key = f"event:{language}"  # type: ignore[attr-defined]
 
 

@@ -1,5 +1,5 @@
 """What the ratings are computed from: a club's confirmed matches of one game, in play
-order, as the pure ``rating`` module takes them (two statements for any number).
+order, as the pure ``rating`` module takes them (one statement for any number).
 
 Play order: the tournaments by their scheduled start (then id), each tournament's rounds
 by number, a round's matches by table. A correction changes a match's result, never its
@@ -8,24 +8,23 @@ place in the order; the recompute therefore changes what follows it, and nothing
 
 from __future__ import annotations
 
+from itertools import groupby
+from operator import itemgetter
+
 from django.db.models import Count, Max, QuerySet
 
 from seasons.models import Rating
 from seasons.rating import Played
-from tournaments.models import Match, MatchSeat, MatchStatus, Winner
+from tournaments.models import Match, MatchSeat, MatchStatus, Tournament
 
-#: A two-seat match's places by its winner (1 best; a draw shares the first place).
-PLACES: dict[str, tuple[int, int]] = {
-    Winner.A.value: (1, 2),
-    Winner.B.value: (2, 1),
-    Winner.DRAW.value: (1, 1),
-}
+#: Play order, from a seat: its match's tournament by start, the round, the table.
 ORDER = (
-    "round__tournament__scheduled_start",
-    "round__tournament_id",
-    "round__number",
-    "table",
-    "pk",
+    "match__round__tournament__scheduled_start",
+    "match__round__tournament_id",
+    "match__round__number",
+    "match__table",
+    "match_id",
+    "position",
 )
 
 
@@ -50,41 +49,34 @@ def _players(player: int | None, partner: int | None) -> tuple[int, ...]:
 
 
 def played_in_order(club_id: int, game: str) -> list[Played]:
-    """Every confirmed match of the club's game with at least two sides, in play order."""
-    rows = list(
-        confirmed(club_id, game)
-        .exclude(b__isnull=True)
-        .order_by(*ORDER)
-        .values_list(
-            "pk", "seat_count", "winner",
-            "a__player_id", "a__partner_id", "b__player_id", "b__partner_id",
+    """Every confirmed match of the club's game with at least two sides, in play order,
+    from its seats (one statement): each seat's players and the place the results
+    service gave it (``services.outcomes``: a two-seat match's winner first, a draw both
+    first; a pod's places), whatever the number of seats."""
+    seats = (
+        MatchSeat.objects.filter(
+            match__round__tournament__club_id=club_id,
+            match__round__tournament__game=game,
+            match__status=MatchStatus.CONFIRMED,
+            match__b__isnull=False,
         )
-    )  # fmt: skip
-    pods = [row[0] for row in rows if row[1] > 2]
-    seats: dict[int, list[tuple[int, tuple[int, ...], int | None]]] = {}
-    if pods:
-        found = (
-            MatchSeat.objects.filter(match_id__in=pods)
-            .order_by("match_id", "position")
-            .values_list("match_id", "position", "registration__player_id",
-                         "registration__partner_id", "place")
-        )  # fmt: skip
-        for match_id, position, player, partner, place in found:
-            seats.setdefault(match_id, []).append((position, _players(player, partner), place))
+        .order_by(*ORDER)
+        .values_list("match_id", "registration__player_id", "registration__partner_id", "place")
+    )
     played = []
-    for pk, seat_count, winner, a, a_partner, b, b_partner in rows:
-        if seat_count > 2:
-            pod = seats.get(pk, [])
-            if any(place is None for _, _, place in pod):
-                continue  # a pod confirmed before its seats said their places
-            played.append(
-                Played(pk, tuple(s for _, s, _ in pod), tuple(int(p or 0) for _, _, p in pod))
-            )
-        elif winner in PLACES:
-            played.append(
-                Played(pk, (_players(a, a_partner), _players(b, b_partner)), PLACES[winner])
-            )
+    for match_id, rows in groupby(seats.iterator(chunk_size=5000), key=itemgetter(0)):
+        found = list(rows)
+        places = tuple(place for *_, place in found if place is not None)
+        if len(places) < len(found):
+            continue  # confirmed before its seats said their places
+        sides = tuple(_players(player, partner) for _, player, partner, _ in found)
+        played.append(Played(match_id, sides, places))
     return played
+
+
+def club_and_game(tournament_id: int) -> tuple[int, str] | None:
+    """A tournament's club and game (None: no such tournament)."""
+    return Tournament.objects.filter(pk=tournament_id).values_list("club_id", "game").first()
 
 
 def leaderboard(club_id: int, game: str) -> QuerySet[Rating]:

@@ -5,15 +5,10 @@ from __future__ import annotations
 from celery import shared_task
 
 from seasons.services import ratings
-from tournaments.models import Tournament
 
 
 @shared_task(acks_late=True, ignore_result=True)
 def recompute_ratings(tournament_id: int) -> bool:
     """The ratings of the tournament's club and game, from their confirmed results (does
     nothing when they are computed from the same results already)."""
-    found = Tournament.objects.filter(pk=tournament_id).values_list("club_id", "game").first()
-    if found is None:
-        return False
-    club_id, game = found
-    return ratings.recompute(club_id=club_id, game=game)
+    return ratings.recompute_for(tournament_id)

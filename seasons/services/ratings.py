@@ -34,6 +34,12 @@ def on_event_recorded(sender: object, *, event: Event, **_: object) -> None:
         enqueue_on_commit(RECOMPUTE, event.tournament_id)
 
 
+def recompute_for(tournament_id: int) -> bool:
+    """The ratings of the tournament's club and game (the task's entry point)."""
+    found = selectors.club_and_game(tournament_id)
+    return found is not None and recompute(club_id=found[0], game=found[1])
+
+
 @transaction.atomic(durable=True)
 def recompute(*, club_id: int, game: str) -> bool:
     """The club's ratings of ``game`` from its confirmed results; False when the book was
