@@ -144,8 +144,9 @@ def main() -> None:
     _drop(env["DATABASE_URL"])  # a fresh database each run: the set-up is cheap beside it
     prepare_database_and_django(env, str(ROOT))
 
-    from seasons import rating, selectors
+    from seasons import rating
     from seasons.models import RatingBook
+    from seasons.selectors import ratings as selectors
     from seasons.services import ratings
 
     started = time.perf_counter()

@@ -64,6 +64,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("", include("gameplay.web.urls")),
     path("", include("notifications.web.urls")),
+    path("", include("seasons.web.urls")),
     path("", include("tournaments.web.urls")),
 ]
 

@@ -35,6 +35,8 @@ class EventKind(StrEnum):
     DRAFT_STARTED = "draft.started"
     TOURNAMENT_STARTED = "tournament.started"
     TOURNAMENT_FINISHED = "tournament.finished"
+    RATINGS_CHANGED = "ratings.changed"
+    SEASON_STANDINGS = "season.standings"
 
 
 class StageStarted(TypedDict):
@@ -133,6 +135,29 @@ class TournamentFinished(TypedDict):
     pass
 
 
+class RatingsChanged(TypedDict):
+    """A finished tournament's players' ratings in its club's game (issue 26), parallel
+    lists: each player's rating (the conservative ordinal, 2 decimals) before the
+    tournament's first rated match and after its last, and their rated matches after it."""
+
+    game: str
+    players: list[int]
+    before: list[float]
+    after: list[float]
+    matches: list[int]
+
+
+class SeasonStandings(TypedDict):
+    """A season's standings after one of its events (issue 26), for that event's players,
+    parallel lists: each player's place in the season and points."""
+
+    season: int
+    name: str
+    players: list[int]
+    places: list[int]
+    points: list[int]
+
+
 #: Each kind's payload.
 PAYLOADS: dict[EventKind, type] = {
     EventKind.STAGE_STARTED: StageStarted,
@@ -152,6 +177,8 @@ PAYLOADS: dict[EventKind, type] = {
     EventKind.DRAFT_STARTED: DraftStarted,
     EventKind.TOURNAMENT_STARTED: TournamentStarted,
     EventKind.TOURNAMENT_FINISHED: TournamentFinished,
+    EventKind.RATINGS_CHANGED: RatingsChanged,
+    EventKind.SEASON_STANDINGS: SeasonStandings,
 }
 
 

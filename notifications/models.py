@@ -50,6 +50,15 @@ class Topic(models.TextChoices):
         "judge_called",
         pgettext_lazy("notification topic", "A player calls a judge to their table (judges)"),
     )
+    #: Opt-in (in no default list): a club's life across events (issue 26).
+    RATING_CHANGED = (
+        "rating_changed",
+        pgettext_lazy("notification topic", "Your rating changed after a tournament"),
+    )
+    SEASON_STANDINGS = (
+        "season_standings",
+        pgettext_lazy("notification topic", "Your season standings after an event"),
+    )
     #: Webhooks only: every other event of the feed (results confirmed, brackets ...).
     OTHER = "other", pgettext_lazy("notification topic", "Everything else in the tournament's feed")
 
@@ -88,6 +97,8 @@ WEBHOOK_TOPIC_LABELS = {
     ),
     Topic.DRAFT_STARTED: pgettext_lazy("webhook topic", "A draft starts"),
     Topic.JUDGE_CALLED: pgettext_lazy("webhook topic", "A player calls a judge"),
+    Topic.RATING_CHANGED: pgettext_lazy("webhook topic", "The players' ratings after a tournament"),
+    Topic.SEASON_STANDINGS: pgettext_lazy("webhook topic", "A season's standings after an event"),
     Topic.OTHER: pgettext_lazy("webhook topic", "Everything else in the tournaments' feed"),
 }
 PLAYER_TOPIC_CHOICES = [(t.value, t.label) for t in PLAYER_TOPICS]

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from seasons.api import views
+from seasons.api import leagues, players, ratings
 
 urlpatterns = [
     path(
         "clubs/<slug:club_slug>/ratings/",
-        views.ClubRatingsView.as_view(),
+        ratings.ClubRatingsView.as_view(),
         name="api-club-ratings",
     ),
+    *players.urlpatterns,
+    *leagues.urlpatterns,
 ]

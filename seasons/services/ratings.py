@@ -20,8 +20,9 @@ from core.events import EventKind
 from core.locks import lock_one
 from core.models import Event
 from core.queue import enqueue_on_commit
-from seasons import rating, selectors
+from seasons import rating
 from seasons.models import Rating, RatingBook, RatingChange
+from seasons.selectors import ratings as selectors
 
 RECOMPUTE = "seasons.tasks.recompute_ratings"
 #: Rows written a statement at a time.

@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
-from seasons import selectors
 from seasons.models import Rating, RatingBook, RatingChange
 from seasons.rating import Played, rate_all
+from seasons.selectors import ratings as selectors
 from seasons.services import ratings
 from tests.factories import A_WINS, B_WINS, running_tournament
 from tournaments.models import Match, Tournament

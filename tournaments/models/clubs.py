@@ -87,6 +87,11 @@ class Player(models.Model):
     #: ``settings.LANGUAGES``; empty: their browser's). Set through
     #: ``services.people.set_language``.
     language = models.CharField(verbose_name=_("language"), max_length=12, blank=True, default="")
+    #: The player keeps their life across events private (issue 26): their player page,
+    #: history and ratings show nothing, through pages, the API and exports alike; in a
+    #: club's cross-event lists (ratings, season leaderboards, results feed) their row stays,
+    #: its name withheld. One tournament's own pages still show the names of its entrants.
+    profile_hidden = models.BooleanField(verbose_name=_("hide my player page"), default=False)
     created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:

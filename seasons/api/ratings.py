@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api import ERRORS, StrictInput, valid
-from seasons import selectors
 from seasons.models import Rating
 from seasons.rating import PROVISIONAL_MATCHES
+from seasons.selectors import ratings as selectors
 from tournaments.models import Club, Game
 
 

@@ -1,0 +1,7 @@
+"""API: players (issue 26)."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

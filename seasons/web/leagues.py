@@ -1,0 +1,7 @@
+"""Pages: leagues (issue 26)."""
+
+from __future__ import annotations
+
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

@@ -1,0 +1,3 @@
+from seasons.web import leagues, players
+
+urlpatterns = [*players.urlpatterns, *leagues.urlpatterns]
