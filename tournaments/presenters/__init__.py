@@ -360,6 +360,7 @@ AUDIT: dict[str, Present] = {
         else gettext("reads the site in their browser's language")
     ),
     "player.claimed": said(_("%(user)s claimed the guest %(guest)s")),
+    "player.claim_undone": said(_("The claim of the guest %(guest)s by %(user)s was undone")),
     # clubs
     "club.created": said(_("%(club)s created")),
     "club.time_zone_set": said(_("%(club)s: times in %(time_zone)s")),

@@ -70,6 +70,11 @@ urlpatterns = [
         name="registration-withdraw",
     ),
     path(
+        "tournaments/<int:pk>/players/<int:player_pk>/undo-claim/",
+        registration.player_undo_claim,
+        name="player-undo-claim",
+    ),
+    path(
         "tournaments/<int:pk>/registrations/<int:reg_pk>/check-in/",
         registration.registration_check_in,
         name="registration-check-in",
