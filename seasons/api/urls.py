@@ -1,6 +1,6 @@
 from django.urls import path
 
-from seasons.api import leagues, players, ratings
+from seasons.api import leagues, players, ratings, seeding
 
 urlpatterns = [
     path(
@@ -11,3 +11,4 @@ urlpatterns = [
     *players.urlpatterns,
     *leagues.urlpatterns,
 ]
+urlpatterns += seeding.urlpatterns

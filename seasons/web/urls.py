@@ -1,3 +1,4 @@
-from seasons.web import leagues, players
+from seasons.web import leagues, players, seeding
 
 urlpatterns = [*players.urlpatterns, *leagues.urlpatterns]
+urlpatterns += seeding.urlpatterns

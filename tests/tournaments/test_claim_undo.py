@@ -1,5 +1,5 @@
 """A guest's history joins the account that claims it, ratings included; an organiser of
-the guest's club can undo a claim (``guests.undo_claim``, audited): the player is a guest
+the guest's club can undo a claim (``claims.undo_claim``, audited): the player is a guest
 again under a new code and the account starts afresh. Two undos at once undo once."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from seasons.services import ratings
 from tests.factories import A_WINS, PlayerFactory, UserFactory, member, running_tournament
 from tests.tournaments.test_concurrency import run_together
 from tournaments.models import Match, Player, Role
-from tournaments.services import guests, people, results, swiss
+from tournaments.services import claims, guests, people, results, swiss
 
 
 def _rated_guest():
@@ -61,7 +61,7 @@ def test_an_organiser_undoes_a_claim_the_guest_is_back_with_a_new_code() -> None
     tournament, organiser, guest, user = _claimed()
     old_code = guest.claim_code
     ordinal = Rating.objects.get(player=guest).ordinal
-    undone = guests.undo_claim(actor=organiser, player_id=guest.pk)
+    undone = claims.undo_claim(actor=organiser, player_id=guest.pk)
     assert undone.pk == guest.pk and undone.user is None and undone.claimed_at is None
     assert undone.claim_code and undone.claim_code != old_code
     # The account has a fresh, empty profile under its own name.
@@ -87,17 +87,17 @@ def test_only_the_guests_club_organisers_may_undo_and_only_a_claim() -> None:
     tournament, organiser, guest, user = _claimed()
     for outsider in (user, member(tournament.club, Role.MEMBER), UserFactory()):
         with pytest.raises(NotAllowed):
-            guests.undo_claim(actor=outsider, player_id=guest.pk)
+            claims.undo_claim(actor=outsider, player_id=guest.pk)
     other_club = running_tournament(2)[1]
     with pytest.raises(NotAllowed):
-        guests.undo_claim(actor=other_club, player_id=guest.pk)
+        claims.undo_claim(actor=other_club, player_id=guest.pk)
     # An account's own profile, or a guest never claimed: nothing to undo.
     with pytest.raises(Conflict) as refused:
-        guests.undo_claim(actor=organiser, player_id=PlayerFactory().pk)
+        claims.undo_claim(actor=organiser, player_id=PlayerFactory().pk)
     assert refused.value.code == "not_claimed"
-    guests.undo_claim(actor=organiser, player_id=guest.pk)
+    claims.undo_claim(actor=organiser, player_id=guest.pk)
     with pytest.raises(Conflict) as again:
-        guests.undo_claim(actor=organiser, player_id=guest.pk)
+        claims.undo_claim(actor=organiser, player_id=guest.pk)
     assert again.value.code == "not_claimed"
     assert AuditEntry.objects.filter(action="player.claim_undone").count() == 1
 
@@ -126,7 +126,7 @@ def test_the_players_list_offers_undo_claim_to_organisers_only(client) -> None:
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="needs PostgreSQL row locks")
 def test_two_undos_at_once_undo_once() -> None:
     _, organiser, guest, user = _claimed()
-    outcome = run_together(*[lambda: guests.undo_claim(actor=organiser, player_id=guest.pk)] * 3)
+    outcome = run_together(*[lambda: claims.undo_claim(actor=organiser, player_id=guest.pk)] * 3)
     assert sum(isinstance(r, Player) for r in outcome) == 1
     assert all(isinstance(r, Player) or getattr(r, "code", "") == "not_claimed" for r in outcome)
     assert Player.objects.filter(user=user).count() == 1
@@ -142,7 +142,7 @@ def test_a_claim_racing_its_undo_ends_consistent() -> None:
     old_code = guest.claim_code
     late = UserFactory()
     outcome = run_together(
-        lambda: guests.undo_claim(actor=organiser, player_id=guest.pk),
+        lambda: claims.undo_claim(actor=organiser, player_id=guest.pk),
         lambda: guests.claim_guest(user=late, code=old_code),
     )
     assert isinstance(outcome[0], Player)

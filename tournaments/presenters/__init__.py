@@ -312,6 +312,13 @@ AUDIT: dict[str, Present] = {
     "tournament.started": _tournament_started,
     "tournament.finished": said(_("%(tournament)s finished")),
     "tournament.announcement": _announcement,
+    "tournament.seeded": lambda p: (
+        gettext(
+            "%(tournament)s: seeds set from the club's ratings (rated: %(rated)d, "
+            "unrated: %(unrated)d)"
+        )
+        % p
+    ),
     # stages and rounds
     "stage.added": _stage_added,
     "stage.started": _stage_started,
@@ -400,4 +407,18 @@ EVENT: dict[str, Present] = {
     "judge.call_closed": said(_("Table %(table)d: the judge call is closed")),
     "tournament.started": said(_("%(tournament)s has started")),
     "tournament.finished": said(_("%(tournament)s is over: final standings are up")),
+    # issue 26: recorded by the seasons app, told here with the other feed events
+    "ratings.changed": lambda p: (
+        ngettext(
+            "%(tournament)s: the club's ratings are updated (%(count)d player)",
+            "%(tournament)s: the club's ratings are updated (%(count)d players)",
+            p["players"],
+        )
+        % {"tournament": p["tournament"], "count": p["players"]}
+    ),
+    "season.standings": lambda p: (
+        gettext("%(season)s: the standings are updated after %(tournament)s") % p
+        if "tournament" in p
+        else gettext("%(season)s: the standings are updated") % p
+    ),
 }

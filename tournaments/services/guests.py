@@ -24,7 +24,7 @@ once from a pasted list; and a guest's history claimed by an account.
   account's. A code works once (``claimed_at``); an account that already has a history
   (any registration, team or draft seat) cannot claim, since one person would then have
   two histories to merge: an organiser sorts that out.
-- **Undoing a claim** (:func:`undo_claim`): an organiser of the guest's club gives a claimed
+- **Undoing a claim** (``claims.undo_claim``): an organiser of the guest's club gives a claimed
   guest's history back to the club (the code reached the wrong person): the player is a
   guest again under a new code, and the account starts afresh with an empty profile.
 """
@@ -44,11 +44,8 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
-from core import access
-from core.audit import record_audit
 from core.auth import AnyUser
 from core.errors import Conflict, InvalidInput, NotFound
-from core.locks import lock_one
 from core.text import clean_name
 from tournaments.models import (
     Club,
@@ -62,7 +59,7 @@ from tournaments.selectors import policies
 from tournaments.services import people, teams
 from tournaments.services._entries import audit_entry, entrants_changed
 from tournaments.services.locks import lock_tournament
-from tournaments.services.page_versions import pages_changed, player_pages_changed
+from tournaments.services.page_versions import pages_changed
 
 User = get_user_model()
 
@@ -549,58 +546,3 @@ def claim_guest(*, user: AnyUser, code: str) -> Player:
     """A logged-in user with no history takes a guest's (the profile page;
     ``people.attach_guest``)."""
     return people.attach_guest(user=user, code=code)
-
-
-@transaction.atomic(durable=True)
-def undo_claim(*, actor: AnyUser, player_id: int) -> Player:
-    """An organiser of the guest's club (``Player.club``) undoes an account's claim of a
-    guest: the player is a guest again (no account, a NEW claim code: the old one reached
-    the wrong person), and the account gets a fresh, empty profile under its own name.
-
-    The player row is locked first, as a claim locks it (``people.attach_guest``): a claim
-    and its undo, or two undos, take turns; the second undo finds a guest and is refused.
-    The player's id does not change, so its registrations, results and ratings
-    (``seasons.Rating`` and ``RatingChange`` are keyed by player) stay with the guest and
-    need no recompute."""
-    player = lock_one(Player, pk=player_id)
-    if player is None:
-        raise NotFound(gettext("No such player."), code="player_not_found")
-    club = player.club
-    if club is None or player.claimed_at is None or player.user is None:
-        if club is not None:
-            policies.require_manager(actor, club)
-        raise Conflict(
-            gettext("%(player)s is not a claimed guest: there is no claim to undo.")
-            % {"player": player.display_name},
-            code="not_claimed",
-        )
-    policies.require_manager(actor, club)
-    user = player.user
-    player.user = None
-    player.claimed_at = None
-    player.claim_code = new_claim_code()
-    try:
-        with transaction.atomic():
-            player.save(update_fields=["user", "claimed_at", "claim_code"])
-    except IntegrityError:  # the club has another unclaimed guest of this name now
-        raise Conflict(
-            gettext(
-                "%(club)s has another guest called %(player)s: rename one of them, then "
-                "undo the claim."
-            )
-            % {"club": club.name, "player": player.display_name},
-            code="guest_name_taken",
-        ) from None
-    account = Player.objects.create(user=user, display_name=user.get_username()[:NAME_MAX])
-    record_audit(
-        actor=actor,
-        action="player.claim_undone",
-        params={"user": user.get_username(), "guest": player.display_name},
-        obj=player,
-        club=club,
-        before={"user": user.get_username()},
-        after={"user": None, "account_player": account.pk},
-    )
-    access.changed([user.pk])  # the guest's entries are no longer the account's
-    player_pages_changed(player.pk)
-    return player

@@ -18,7 +18,7 @@ from tournaments import selectors
 from tournaments.models import (
     Registration,
 )
-from tournaments.services import entrants, guests, teams
+from tournaments.services import claims, entrants, guests, teams
 from tournaments.web.common import detail_context, tournament_for
 from tournaments.web.forms import (
     AddPlayerForm,
@@ -393,12 +393,12 @@ def team_rename(request: HtmxHttpRequest, pk: int, reg_pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def player_undo_claim(request: HtmxHttpRequest, pk: int, player_pk: int) -> HttpResponse:
-    """An organiser undoes an account's claim of a guest (``guests.undo_claim``), from the
+    """An organiser undoes an account's claim of a guest (``claims.undo_claim``), from the
     players list of one of the club's tournaments."""
     get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
     run_action(
         request,
-        lambda: guests.undo_claim(actor=request.user, player_id=player_pk),
+        lambda: claims.undo_claim(actor=request.user, player_id=player_pk),
         lambda player: (
             gettext("%(player)s is a guest again, with a new claim code.")
             % {"player": player.display_name}
