@@ -12,3 +12,6 @@ class SeasonsConfig(AppConfig):
         from seasons.services import ratings
 
         event_recorded.connect(ratings.on_event_recorded, dispatch_uid="seasons.ratings")
+        from seasons.services import announce
+
+        event_recorded.connect(announce.on_event_recorded, dispatch_uid="seasons.announce")

@@ -51,7 +51,7 @@ from notifications.models import (
     Webhook,
     WebhookFormat,
 )
-from notifications.services import chat, delivery
+from notifications.services import chat, club_life, delivery
 from tournaments.models import (
     JUDGING_ROLES,
     MATCH_ENTRANTS,
@@ -80,6 +80,8 @@ _TOPICS: dict[EventKind, Topic] = {
     EventKind.TOURNAMENT_FINISHED: Topic.TOURNAMENT_FINISHED,
     EventKind.DRAFT_STARTED: Topic.DRAFT_STARTED,
     EventKind.JUDGE_CALLED: Topic.JUDGE_CALLED,
+    EventKind.RATINGS_CHANGED: Topic.RATING_CHANGED,
+    EventKind.SEASON_STANDINGS: Topic.SEASON_STANDINGS,
 }
 
 
@@ -265,12 +267,15 @@ def _page_of(event: Event, tournament: Tournament) -> str:
 
 
 def _webhook_message(event: Event, tournament: Tournament) -> dict[str, Any]:
-    return {
+    said = {
         "subject": chat.titled(tournament, event.message),
         "body": event.message,
         "url": _link(f"/tournaments/{tournament.pk}/"),
         "tournament": {"id": tournament.pk, "name": tournament.name},
     }
+    if kind_of(event) in (EventKind.RATINGS_CHANGED, EventKind.SEASON_STANDINGS):
+        said.update(club_life.webhook_figures(event))  # hidden profiles withheld
+    return said
 
 
 def _language(player: Player | None, tournament: Tournament) -> str:
@@ -410,6 +415,11 @@ def _recipients(event: Event, topic: Topic, tournament: Tournament) -> list[Pers
             ),
             f"{base}/matches/{event.payload.get('match')}/",
         )
+    elif topic in (Topic.RATING_CHANGED, Topic.SEASON_STANDINGS):
+        # Each player their own figures, nobody else's (``club_life``).
+        url = club_life.page(event, tournament)
+        for user, player, own in club_life.personal(event, tournament):
+            add([(user, player)], own, url)
     elif topic == Topic.TOURNAMENT_FINISHED:
         regs = Registration.objects.select_related("player__user", "partner__user").filter(
             tournament=tournament,
