@@ -17,7 +17,7 @@ from seasons.rating import Skill
 from seasons.services import announce, ratings
 from tests.factories import A_WINS, running_tournament
 from tests.tournaments.test_concurrency import run_together
-from tournaments.models import Match
+from tournaments.models import Match, Player
 from tournaments.services import lifecycle, results, swiss
 
 
@@ -92,3 +92,18 @@ def test_two_announcements_at_once_record_one_event() -> None:
     outcome = run_together(*[lambda: announce.announce_ratings(tournament.pk)] * 3)
     assert sorted(outcome) == [False, False, True]
     assert len(_events(tournament)) == 1
+
+
+@pytest.mark.django_db
+def test_the_public_feed_withholds_a_hidden_profiles_figures(client) -> None:
+    tournament, _, regs = _played(1)
+    announce.announce_ratings(tournament.pk)
+    hidden = min(r.player_id for r in regs)
+    Player.objects.filter(pk=hidden).update(profile_hidden=True)
+    feed = client.get(f"/api/v1/tournaments/{tournament.pk}/events/").json()
+    (said,) = [e for e in feed if e["kind"] == "ratings.changed"]
+    payload = said["payload"]
+    assert hidden not in payload["players"] and payload["withheld"] == 1
+    assert len(payload["players"]) == len(payload["before"]) == len(payload["after"]) == 3
+    # The stored event keeps every player (each is told their own figures).
+    assert hidden in _events(tournament)[0].payload["players"]

@@ -40,9 +40,10 @@ class EventFeedView(APIView):
     )
     def get(self, request: Request, pk: str) -> Response:
         tournament = tournament_for(request, pk)
-        events = selectors.tournament_events(tournament, after=query_int(request, "after"))
+        # A hidden profile's figures withheld from the per-player kinds (issue 26).
+        events = selectors.feed_events(tournament, after=query_int(request, "after"))
         # One EventSerializer per event: ``EventSerializer(events, many=True)``, spelled out.
-        return Response(serializers.ListSerializer(events[:200], child=s.EventSerializer()).data)
+        return Response(serializers.ListSerializer(events, child=s.EventSerializer()).data)
 
 
 class ExportView(APIView):

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from core.compiled import rows
 from core.errors import NotFound
+from core.events import EventKind
 from core.models import AuditEntry, Event
 from rules.outcome import GameOptions
 from tournaments import formats
@@ -314,6 +315,45 @@ def tournament_events(tournament: Tournament, *, after: int | None = None) -> Qu
     if after is not None:
         qs = qs.filter(pk__gt=after)
     return qs.order_by("-pk")
+
+
+#: Feed kinds whose payload holds players' figures across events (issue 26): a hidden
+#: profile's are withheld from the public feed (``Player.profile_hidden``).
+_PER_PLAYER_KINDS = {EventKind.RATINGS_CHANGED, EventKind.SEASON_STANDINGS}
+
+
+def feed_events(
+    tournament: Tournament, *, after: int | None = None, most: int = 200
+) -> list[Event]:
+    """The feed's latest events, newest first, with a hidden profile's figures left out of
+    the per-player kinds' payloads (their entries removed from every parallel list,
+    counted in ``withheld``): 2 queries, whatever the number of events."""
+    events = list(tournament_events(tournament, after=after)[:most])
+    per_player = [e for e in events if e.kind in _PER_PLAYER_KINDS]
+    ids = {p for e in per_player for p in e.payload.get("players", []) if isinstance(p, int)}
+    hidden = (
+        set(Player.objects.filter(pk__in=ids, profile_hidden=True).values_list("pk", flat=True))
+        if ids
+        else set()
+    )
+    for event in per_player:
+        event.payload = withhold(event.payload, hidden)
+    return events
+
+
+def withhold(payload: dict[str, Any], hidden: set[int]) -> dict[str, Any]:
+    """The payload without the hidden players' entries in its lists parallel to
+    ``players``, and how many were left out (``withheld``)."""
+    players = payload.get("players", [])
+    keep = [i for i, p in enumerate(players) if p not in hidden]
+    out = {
+        key: [value[i] for i in keep]
+        if isinstance(value, list) and len(value) == len(players)
+        else value
+        for key, value in payload.items()
+    }
+    out["withheld"] = len(players) - len(keep)
+    return out
 
 
 def tournament_stages(tournament: Tournament) -> list[Stage]:
