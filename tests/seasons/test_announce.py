@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 from django.db import connection
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.audit import event_recorded
 from core.events import EventKind
@@ -18,6 +20,7 @@ from seasons.services import announce, ratings
 from tests.factories import A_WINS, running_tournament
 from tests.tournaments.test_concurrency import run_together
 from tournaments.models import Match, Player
+from tournaments.selectors.tournaments import withhold
 from tournaments.services import lifecycle, results, swiss
 
 
@@ -107,3 +110,24 @@ def test_the_public_feed_withholds_a_hidden_profiles_figures(client) -> None:
     assert len(payload["players"]) == len(payload["before"]) == len(payload["after"]) == 3
     # The stored event keeps every player (each is told their own figures).
     assert hidden in _events(tournament)[0].payload["players"]
+
+
+@given(
+    st.lists(st.integers(1, 50), unique=True, max_size=12),
+    st.sets(st.integers(1, 50), max_size=12),
+)
+def test_withholding_keeps_the_lists_parallel_and_counts_who_is_left_out(
+    players: list[int], hidden: set[int]
+) -> None:
+    payload = {
+        "game": "generic",
+        "players": players,
+        "before": [float(p) for p in players],
+        "after": [p + 0.5 for p in players],
+        "matches": [p * 2 for p in players],
+    }
+    out = withhold(payload, hidden)
+    assert out["players"] == [p for p in players if p not in hidden]
+    assert out["before"] == [float(p) for p in out["players"]]
+    assert out["matches"] == [p * 2 for p in out["players"]]
+    assert out["withheld"] == len(set(players) & hidden) and out["game"] == "generic"
