@@ -360,6 +360,8 @@ AUDIT: dict[str, Present] = {
         else gettext("reads the site in their browser's language")
     ),
     "player.claimed": said(_("%(user)s claimed the guest %(guest)s")),
+    "player.profile_hidden": said(_("hid their player page")),
+    "player.profile_shown": said(_("made their player page public")),
     # clubs
     "club.created": said(_("%(club)s created")),
     "club.time_zone_set": said(_("%(club)s: times in %(time_zone)s")),
