@@ -31,18 +31,18 @@ from tournaments.selectors.paging import Paging
 # --- output shapes (the schema's; the views build plain dicts) --------------------------
 
 
-class PersonSerializer(serializers.Serializer[Any]):
+class PlayerRefSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(allow_null=True, help_text="Null: a private player.")
     name = serializers.CharField(help_text="The private name when the player hides their page.")
 
 
-class RecordSerializer(serializers.Serializer[Any]):
+class MatchRecordSerializer(serializers.Serializer[Any]):
     wins = serializers.IntegerField()
     losses = serializers.IntegerField()
     draws = serializers.IntegerField()
 
 
-class EventSerializer(serializers.Serializer[Any]):
+class PlayerEventSerializer(serializers.Serializer[Any]):
     tournament = serializers.IntegerField()
     tournament_name = serializers.CharField()
     club = serializers.CharField(help_text="The club's slug.")
@@ -54,19 +54,19 @@ class EventSerializer(serializers.Serializer[Any]):
     )
     finished = serializers.BooleanField()
     team_name = serializers.CharField(allow_blank=True)
-    teammate = PersonSerializer(allow_null=True)
+    teammate = PlayerRefSerializer(allow_null=True)
     final_place = serializers.IntegerField(allow_null=True, help_text="1: the champion.")
     field_size = serializers.IntegerField(help_text="Entrants who played in the event.")
-    record = RecordSerializer(help_text="Over the entrant's confirmed matches, a bye a win.")
+    record = MatchRecordSerializer(help_text="Over the entrant's confirmed matches, a bye a win.")
 
 
-class PlayerSerializer(serializers.Serializer[Any]):
+class PlayerPageSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     count = serializers.IntegerField(help_text="Events played, in all.")
     page = serializers.IntegerField()
     pages = serializers.IntegerField()
-    events = EventSerializer(many=True, help_text="Newest first.")
+    events = PlayerEventSerializer(many=True, help_text="Newest first.")
 
 
 class RatingPointSerializer(serializers.Serializer[Any]):
@@ -111,9 +111,9 @@ class MeetingSerializer(serializers.Serializer[Any]):
 
 
 class HeadToHeadSerializer(serializers.Serializer[Any]):
-    player = PersonSerializer()
-    opponent = PersonSerializer()
-    record = RecordSerializer(help_text="The player's, against the opponent.")
+    player = PlayerRefSerializer()
+    opponent = PlayerRefSerializer()
+    record = MatchRecordSerializer(help_text="The player's, against the opponent.")
     matches = MeetingSerializer(many=True, help_text="Newest first.")
 
 
@@ -126,7 +126,7 @@ class FeedSeatSerializer(serializers.Serializer[Any]):
         child=serializers.IntegerField(), help_text="The seat's score in each game."
     )
     team_name = serializers.CharField(allow_null=True)
-    players = PersonSerializer(many=True)
+    players = PlayerRefSerializer(many=True)
 
 
 class FeedTournamentSerializer(serializers.Serializer[Any]):
@@ -202,7 +202,7 @@ class PlayerView(APIView):
 
     @extend_schema(
         parameters=[EventsQuery],
-        responses={200: PlayerSerializer, **ERRORS},
+        responses={200: PlayerPageSerializer, **ERRORS},
         summary="A player and their events",
     )
     def get(self, request: Request, pk: int) -> Response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.test import Client
 from django.utils import timezone
 
 from seasons.services import ratings
@@ -70,3 +71,10 @@ def weekly_events(
         made.append(tournament)
     ratings.recompute(club_id=club.pk, game="generic")
     return club, players, made
+
+
+def signed_in(player: Player) -> Client:
+    """A test client signed in as ``player``'s account."""
+    client = Client()
+    client.force_login(player.user)
+    return client
