@@ -21,6 +21,7 @@ from django.utils.translation import gettext, ngettext
 from core import languages
 from core.errors import InvalidInput
 from core.web import parse_int
+from seasons.rating import PROVISIONAL_MATCHES
 from seasons.selectors import players as selectors
 from seasons.web.chart import rating_chart
 from tournaments.models import Game
@@ -135,6 +136,7 @@ def club_ratings(request: HttpRequest, slug: str) -> HttpResponse:
         "game_label": Game(game).label,
         "games": [(code, Game(code).label) for code in games],
         "board": selectors.board_page(club.pk, game, _page_param(request)),
+        "provisional_matches": PROVISIONAL_MATCHES,
     }
     return render(request, "seasons/players/club_ratings.html", context)
 
