@@ -119,3 +119,13 @@ def test_the_me_api_shows_and_sets_the_hidden_page() -> None:
     assert AuditEntry.objects.filter(action="player.profile_hidden").exists()
     answer = client.patch("/api/v1/me/", {"hidden": True}, content_type="application/json")
     assert answer.status_code == 400 and answer.json()["field"] == "hidden"
+
+
+def test_the_club_ratings_api_keeps_a_hidden_row_without_id_or_name() -> None:
+    club, players, _ = weekly_events(1)
+    Player.objects.filter(pk=players[0].pk).update(profile_hidden=True)
+    status, body, _ = _get(f"/api/v1/clubs/{club.slug}/ratings/?game=generic")
+    assert status == 200 and body["count"] == 4
+    hidden = [row for row in body["results"] if row["player"] is None]
+    assert len(hidden) == 1 and hidden[0]["name"] == "Private player"
+    assert players[0].display_name not in str(body)
