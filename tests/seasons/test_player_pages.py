@@ -5,6 +5,7 @@ private to all but its player; the profile's "Hide my player page"."""
 from __future__ import annotations
 
 import re
+from html import escape
 
 import pytest
 from django.db import connection
@@ -13,9 +14,10 @@ from django.test.utils import CaptureQueriesContext
 
 from core.models import AuditEntry
 from seasons.selectors import players as selectors
-from tests.factories import ClubFactory, PlayerFactory
+from tests.factories import A_WINS, ClubFactory, PlayerFactory, running_team_tournament
 from tests.seasons.player_history import signed_in, weekly_events
-from tournaments.models import Player
+from tournaments.models import Match, Player
+from tournaments.services import results, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -124,3 +126,13 @@ def test_the_profile_hides_the_page_audited_and_links_to_it() -> None:
     player.refresh_from_db()
     assert not player.profile_hidden
     assert AuditEntry.objects.filter(action="player.profile_shown").count() == 1
+
+
+def test_a_team_event_names_the_team_and_links_the_teammate() -> None:
+    tournament, organiser, teams = running_team_tournament(2, auto_pair=False)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    results.judge_result(actor=organiser, match=Match.objects.get(round=rnd), games=A_WINS)
+    team = teams[0]
+    status, html, _ = _get(f"/players/{team.player_id}/")
+    assert status == 200 and escape(team.team_name) in html
+    assert f'href="/players/{team.partner_id}/"' in html

@@ -4,16 +4,26 @@ history; head-to-head records that agree from both sides; hidden players withhel
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from seasons.selectors import feed
 from seasons.selectors import players as selectors
-from tests.factories import A_WINS, member, running_team_tournament
+from tests.factories import (
+    A_WINS,
+    RegistrationFactory,
+    TournamentFactory,
+    member,
+    running_team_tournament,
+)
 from tests.seasons.player_history import weekly_events
-from tournaments.models import Match, Registration, Role
+from tournaments.models import Match, Registration, Role, TournamentStatus
 from tournaments.selectors.paging import Paging
-from tournaments.services import results, swiss
+from tournaments.services import lifecycle, pods, results, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -121,3 +131,39 @@ def test_the_club_board_keeps_a_hidden_row_without_its_name() -> None:
     assert len(withheld) == 1 and withheld[0].who.id is None
     assert players[2].display_name not in {row.who.name for row in board.rows}
     assert selectors.rated_games(club.pk) == ["generic"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pod_counts_first_place_a_win_and_ranks_pod_mates_by_place() -> None:
+    tournament = TournamentFactory(
+        game="gesoseka",
+        capacity=4,
+        status=TournamentStatus.REGISTRATION,
+        scheduled_start=timezone.now() + timedelta(hours=1),
+    )
+    organiser = member(tournament.club, Role.ORGANISER)
+    for _ in range(4):
+        RegistrationFactory(tournament=tournament, checked_in_at=timezone.now())
+    stage = pods.add_stage(actor=organiser, tournament=tournament, rounds=1)
+    lifecycle.start_tournament_now(actor=organiser, tournament=tournament)
+    match = Match.objects.get(round__stage=stage)
+    seats = list(match.seats.select_related("registration__player__user").order_by("position"))
+    winner = seats[0].registration.player
+    rounds = [[20, 10, 10, 10], [20, 10, 10, 10]]
+    pods.report(actor=winner.user, match=match.pk, rounds=rounds)
+    pods.confirm(actor=seats[1].registration.player.user, match=match.pk)
+    (row,) = selectors.events_page(winner.pk, Paging()).rows
+    assert str(row.record) == "1-0-0" and row.formats == ("pods",)
+    beaten = selectors.opponents_of(winner.pk)
+    assert len(beaten) == 3 and all(str(o.record) == "1-0-0" for o in beaten)
+    loser = seats[1].registration.player
+    assert str(selectors.events_page(loser.pk, Paging()).rows[0].record) == "0-1-0"
+    against = {o.key: str(o.record) for o in selectors.opponents_of(loser.pk)}
+    assert against[winner.pk] == "0-1-0"
+    met = selectors.meetings(loser.pk, winner.pk)
+    assert [(m.outcome, m.seats) for m in met] == [("loss", 4)]
+    # the results feed lists the pod's four seats, each score its games' total
+    (listed,) = feed.results_page(tournament.club_id).matches
+    assert listed.seats[0].place == 1 and len(listed.seats) == 4
+    assert all(sum(s.game_scores) == s.score for s in listed.seats)
+    assert listed.seats[0].score == 40
