@@ -53,6 +53,7 @@ def test_a_players_page_on_a_phone_and_hidden_from_the_profile(start_journey) ->
     own = journey.log_in("ada")
     own.goto(journey.url("/accounts/profile/"))
     own.get_by_label("Hide my player page").check()
+    journey.shot(own, "the profile's Hide my player page")
     own.get_by_role("button", name="Save").click()
     own.wait_for_url(journey.url("/accounts/profile/"))
     own.locator("#own-player-page").click()
