@@ -136,3 +136,11 @@ def test_a_team_event_names_the_team_and_links_the_teammate() -> None:
     status, html, _ = _get(f"/players/{team.player_id}/")
     assert status == 200 and escape(team.team_name) in html
     assert f'href="/players/{team.partner_id}/"' in html
+
+
+def test_the_meetings_page_costs_the_same_for_one_meeting_and_many() -> None:
+    def count(events: int) -> int:
+        _, players, _ = weekly_events(events, [PlayerFactory() for _ in range(2)])
+        return _get(f"/players/{players[0].pk}/vs/{players[1].pk}/")[2]
+
+    assert count(1) == count(5)

@@ -16,9 +16,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from seasons.selectors import ratings as rating_selectors
-from tests.factories import B_WINS, ClubFactory, PlayerFactory
+from tests.factories import A_WINS, B_WINS, ClubFactory, PlayerFactory, running_team_tournament
 from tests.seasons.player_history import weekly_events
 from tournaments.models import Match, Player
+from tournaments.services import results, swiss
 
 pytestmark = pytest.mark.django_db
 
@@ -126,3 +127,16 @@ def test_an_unknown_club_is_a_json_404_and_an_empty_club_an_empty_feed() -> None
     assert status == 404 and body["code"] == "not_found"
     status, body, _, _ = _get(f"/api/v1/clubs/{ClubFactory().slug}/results/")
     assert status == 200 and body["results"] == [] and body["next_after"] is None
+
+
+def test_a_team_with_a_hidden_member_has_no_name_in_the_feed() -> None:
+    tournament, organiser, teams = running_team_tournament(2, auto_pair=False)
+    rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+    results.judge_result(actor=organiser, match=Match.objects.get(round=rnd), games=A_WINS)
+    Player.objects.filter(pk=teams[0].partner_id).update(profile_hidden=True)
+    (match,) = _all(tournament.club.slug)
+    by_name = {s["team_name"]: s for s in match["seats"]}
+    assert teams[1].team_name in by_name and None in by_name
+    hidden_team = by_name[None]["players"]
+    assert {"id": None, "name": "Private player"} in hidden_team
+    assert {"id": teams[0].player_id, "name": teams[0].player.display_name} in hidden_team
