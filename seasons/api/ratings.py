@@ -14,12 +14,18 @@ from core.api import ERRORS, StrictInput, valid
 from seasons.models import Rating
 from seasons.rating import PROVISIONAL_MATCHES
 from seasons.selectors import ratings as selectors
+from seasons.selectors.players import private_name
 from tournaments.models import Club, Game
 
 
 class RatingSerializer(serializers.ModelSerializer[Rating]):
-    player = serializers.IntegerField(source="player_id", read_only=True)
-    name = serializers.CharField(source="player.display_name", read_only=True)
+    """A rating; a player who hides their page keeps their row with ``player`` null and
+    the private name (``Player.profile_hidden``)."""
+
+    player = serializers.SerializerMethodField(help_text="Null: a private player.")
+    name = serializers.SerializerMethodField(
+        help_text="The private name when the player hides their page."
+    )
     rating = serializers.FloatField(source="ordinal", read_only=True)
     provisional = serializers.SerializerMethodField(
         help_text=f"Fewer than {PROVISIONAL_MATCHES} matches rated: the figure is a guess."
@@ -28,6 +34,12 @@ class RatingSerializer(serializers.ModelSerializer[Rating]):
     class Meta:
         model = Rating
         fields = ["player", "name", "rating", "mu", "sigma", "matches", "provisional"]
+
+    def get_player(self, obj: Rating) -> int | None:
+        return None if obj.player.profile_hidden else obj.player_id
+
+    def get_name(self, obj: Rating) -> str:
+        return private_name() if obj.player.profile_hidden else obj.player.display_name
 
     def get_provisional(self, obj: Rating) -> bool:
         return obj.matches < PROVISIONAL_MATCHES

@@ -81,10 +81,18 @@ def club_and_game(tournament_id: int) -> tuple[int, str] | None:
 
 def leaderboard(club_id: int, game: str) -> QuerySet[Rating]:
     """A club's ratings of a game, best first (the conservative ``ordinal``), with each
-    player's name: one statement a page."""
+    player's name and whether they hide it: one statement a page."""
     return (
         Rating.objects.filter(club_id=club_id, game=game)
         .select_related("player")
-        .only("player__display_name", "mu", "sigma", "ordinal", "matches", "player_id")
+        .only(
+            "player__display_name",
+            "player__profile_hidden",
+            "mu",
+            "sigma",
+            "ordinal",
+            "matches",
+            "player_id",
+        )
         .order_by("-ordinal", "player_id")
     )

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core import throttle
-from core.api import ERRORS, ErrorSerializer
+from core.api import ERRORS, ErrorSerializer, valid
 from core.auth import require_user
 from tournaments.api import serializers as s
 from tournaments.services import people
@@ -28,7 +28,19 @@ class MeView(APIView):
     @extend_schema(responses={200: s.MeSerializer, **ERRORS}, summary="Who am I")
     def get(self, request: Request) -> Response:
         user = require_user(request.user)  # IsAuthenticated: always an account here
-        player = people.ensure_player(user)
+        return self._me(user, people.ensure_player(user))
+
+    @extend_schema(
+        request=s.MeInput,
+        responses={200: s.MeSerializer, **ERRORS},
+        summary="Hide or show your player page",
+    )
+    def patch(self, request: Request) -> Response:
+        user = require_user(request.user)
+        data = valid(s.MeInput, request.data)
+        return self._me(user, people.set_profile_hidden(user=user, hidden=data["profile_hidden"]))
+
+    def _me(self, user: Any, player: Any) -> Response:
         memberships = [
             {"club": m.club.slug, "club_name": m.club.name, "role": m.role}
             for m in user.memberships.select_related("club")
@@ -38,6 +50,8 @@ class MeView(APIView):
                 "username": user.get_username(),
                 "display_name": player.display_name,
                 "memberships": memberships,
+                "player": player.pk,
+                "profile_hidden": player.profile_hidden,
             }
         )
 

@@ -271,6 +271,17 @@ class MeSerializer(serializers.Serializer[Any]):
     username = serializers.CharField()
     display_name = serializers.CharField()
     memberships = serializers.ListField(child=serializers.DictField())
+    player = serializers.IntegerField(help_text="Your player id (your player page's).")
+    profile_hidden = serializers.BooleanField(
+        help_text="Your player page, history and ratings are private (PATCH to change)."
+    )
+
+
+class MeInput(StrictInput):
+    profile_hidden = serializers.BooleanField(
+        help_text="Hide your player page, history and ratings from others (true) or show "
+        "them (false)."
+    )
 
 
 # --- rounds, matches, standings --------------------------------------------------------

@@ -368,6 +368,8 @@ AUDIT: dict[str, Present] = {
     ),
     "player.claimed": said(_("%(user)s claimed the guest %(guest)s")),
     "player.claim_undone": said(_("The claim of the guest %(guest)s by %(user)s was undone")),
+    "player.profile_hidden": said(_("hid their player page")),
+    "player.profile_shown": said(_("made their player page public")),
     # clubs
     "club.created": said(_("%(club)s created")),
     "club.time_zone_set": said(_("%(club)s: times in %(time_zone)s")),

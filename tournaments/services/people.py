@@ -106,9 +106,16 @@ def _refuse_look_alike(username: str) -> str:
 
 
 @transaction.atomic(durable=True)
-def update_profile(*, user: AnyUser, display_name: str, language: str | None = None) -> Player:
+def update_profile(
+    *,
+    user: AnyUser,
+    display_name: str,
+    language: str | None = None,
+    profile_hidden: bool | None = None,
+) -> Player:
     """The profile page's save: the display name and, when given, the language ("" for
-    the browser's), in one transaction (both or neither)."""
+    the browser's) and whether the player page is hidden, in one transaction (all or
+    none)."""
     display_name = text.clean_name(
         display_name, what=gettext("the display name"), field="display_name"
     )
@@ -132,6 +139,8 @@ def update_profile(*, user: AnyUser, display_name: str, language: str | None = N
     player_pages_changed(player.pk)
     if language is not None:
         _set_language(user, player, language)
+    if profile_hidden is not None:
+        _set_profile_hidden(user, player, profile_hidden)
     return player
 
 
@@ -144,6 +153,33 @@ def set_language(*, user: AnyUser, language: str) -> Player:
     player = ensure_player(user)
     _set_language(user, player, language)
     return player
+
+
+@transaction.atomic(durable=True)
+def set_profile_hidden(*, user: AnyUser, hidden: bool) -> Player:
+    """The player hides their life across events, or shows it again (issue 26:
+    ``Player.profile_hidden``: their player page, history and ratings are private, and
+    club-wide lists withhold their name); audited. The same choice again changes nothing
+    and records nothing."""
+    user = require_user(user)
+    player = ensure_player(user)
+    _set_profile_hidden(user, player, bool(hidden))
+    return player
+
+
+def _set_profile_hidden(user: AnyUser, player: Player, hidden: bool) -> None:
+    if player.profile_hidden == hidden:
+        return
+    player.profile_hidden = hidden
+    player.save(update_fields=["profile_hidden"])
+    record_audit(
+        actor=user,
+        action="player.profile_hidden" if hidden else "player.profile_shown",
+        params={},
+        obj=player,
+        before={"profile_hidden": not hidden},
+        after={"profile_hidden": hidden},
+    )
 
 
 def _set_language(user: AnyUser, player: Player, language: str) -> None:

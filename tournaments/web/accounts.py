@@ -123,7 +123,11 @@ def profile(request: HttpRequest, claim_form: ClaimForm | None = None) -> HttpRe
     posted = request.POST if claim_form is None else None
     form = ProfileForm(
         posted or None,
-        initial={"display_name": player.display_name, "language": player.language},
+        initial={
+            "display_name": player.display_name,
+            "language": player.language,
+            "profile_hidden": player.profile_hidden,
+        },
     )
     if request.method == "POST" and claim_form is None and form.is_valid():
         try:

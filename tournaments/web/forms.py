@@ -165,6 +165,16 @@ class ProfileForm(forms.Form):
         label=_("Language"),
         help_text=_("The site's language on every device you sign in on."),
     )
+    #: Issue 26: ``services.people.set_profile_hidden``.
+    profile_hidden = forms.BooleanField(
+        required=False,
+        label=_("Hide my player page"),
+        help_text=_(
+            "Others then see neither your events, ratings nor head-to-head; club rating "
+            "lists and results feeds show you as a private player. A tournament's own "
+            "pages still show your name."
+        ),
+    )
 
 
 class ClubLanguageForm(forms.Form):

@@ -1,0 +1,215 @@
+"""A club's public results feed (issue 26): every confirmed match of the club's
+tournaments, in play order (``selectors.ratings.ORDER``: the tournaments by scheduled
+start, then id, each tournament's rounds by number, a round's matches by table), for
+outside rankers to import instead of scraping.
+
+Terms:
+- *Play key*: a match's place in play order, (start, tournament, round, table, id): it
+  never changes when a result is corrected, so a match id is a stable cursor (``after``).
+- *Since*: the matches confirmed (or corrected: a correction confirms again) at or after
+  a moment; an importer keeps the feed's ``as_of`` and asks ``since`` it next time.
+- *Hidden*: a seat's player who hides their page (``Player.profile_hidden``) is listed
+  with a null id and the private name; a team with a hidden member without its name.
+
+A page is three statements whatever its size (the cursor's key, the matches, their seats).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db.models import F, Max, Q, QuerySet
+from django.utils import timezone
+
+from seasons.selectors.players import PersonRef
+from tournaments.models import Match, MatchSeat, MatchStatus, Winner
+
+#: The play order of matches (``selectors.ratings.ORDER`` from a match).
+MATCH_ORDER = (
+    "round__tournament__scheduled_start",
+    "round__tournament_id",
+    "round__number",
+    "table",
+    "id",
+)
+#: How far behind the clock ``as_of`` is: a confirmation's transaction commits a moment
+#: after its ``confirmed_at`` is read, so the newest moment is not yet final.
+SETTLE = timedelta(seconds=60)
+DEFAULT_LIMIT = 100
+MAX_LIMIT = 500
+
+
+@dataclass(frozen=True)
+class FeedSeat:
+    position: int
+    place: int | None
+    score: int | None
+    round_wins: int | None
+    team_name: str | None
+    players: list[PersonRef]
+    #: The seat's total in each game (the games' rounds summed), in game order.
+    game_scores: list[int]
+
+
+@dataclass(frozen=True)
+class FeedMatch:
+    id: int
+    tournament_id: int
+    tournament_name: str
+    game: str
+    date: datetime
+    round: int
+    round_code: str
+    table: int
+    confirmed_at: datetime | None
+    draw: bool
+    seats: list[FeedSeat]
+
+
+@dataclass(frozen=True)
+class FeedPage:
+    matches: list[FeedMatch]
+    #: The last match's id when more follow (the next page's ``after``), else None.
+    next_after: int | None
+    #: What to pass as ``since`` next time to get only what is new.
+    as_of: datetime
+
+
+def confirmed_in_club(club_id: int, game: str | None = None) -> QuerySet[Match]:
+    found = Match.objects.filter(round__tournament__club_id=club_id, status=MatchStatus.CONFIRMED)
+    return found.filter(round__tournament__game=game) if game else found
+
+
+def newest_confirmation(club_id: int) -> datetime | None:
+    """The club's latest confirmation (the feed's ``Last-Modified``; one statement)."""
+    found: datetime | None = confirmed_in_club(club_id).aggregate(at=Max("confirmed_at"))["at"]
+    return found
+
+
+def play_key(club_id: int, match_id: int) -> tuple[Any, ...] | None:
+    """Match ``match_id``'s play key, if it is one of the club's matches."""
+    found: tuple[Any, ...] | None = (
+        Match.objects.filter(pk=match_id, round__tournament__club_id=club_id)
+        .values_list(*MATCH_ORDER)
+        .first()
+    )
+    return found
+
+
+def _after(key: tuple[Any, ...]) -> Q:
+    """The matches after ``key`` in play order (a row comparison, spelled out)."""
+    after = Q()
+    for i, name in enumerate(MATCH_ORDER):
+        step = Q(**{f"{name}__gt": key[i]})
+        for earlier, value in zip(MATCH_ORDER[:i], key[:i], strict=True):
+            step &= Q(**{earlier: value})
+        after |= step
+    return after
+
+
+def _game_scores(result: Any, position: int) -> list[int]:
+    """The seat's total of each game of a stored result (games of rounds of scores)."""
+    totals = []
+    for game in result if isinstance(result, list) else []:
+        rounds = game.get("rounds", []) if isinstance(game, dict) else []
+        totals.append(sum(r[position] for r in rounds if isinstance(r, list) and len(r) > position))
+    return totals
+
+
+def _members(row: Any) -> list[PersonRef]:
+    members = [(row["registration__player_id"], row["name"], row["hidden"])]
+    if row["registration__partner_id"] is not None and row["accepted"] is not None:
+        members.append(
+            (row["registration__partner_id"], row["partner_name"], row["partner_hidden"])
+        )
+    return [PersonRef.of(pk, name, hidden) for pk, name, hidden in members]
+
+
+def results_page(
+    club_id: int,
+    *,
+    game: str | None = None,
+    after: tuple[Any, ...] | None = None,
+    since: datetime | None = None,
+    limit: int = DEFAULT_LIMIT,
+) -> FeedPage:
+    """A page of the club's confirmed matches in play order: after the match whose play
+    key is ``after``, confirmed at or after ``since``, at most ``limit``."""
+    as_of = timezone.now() - SETTLE
+    matches = confirmed_in_club(club_id, game)
+    if after is not None:
+        matches = matches.filter(_after(after))
+    if since is not None:
+        matches = matches.filter(confirmed_at__gte=since)
+    rows = list(
+        matches.order_by(*MATCH_ORDER).values(
+            "id",
+            "round__tournament_id",
+            "round__tournament__name",
+            "round__tournament__game",
+            "round__tournament__scheduled_start",
+            "round__number",
+            "round__name",
+            "table",
+            "confirmed_at",
+            "winner",
+            "result",
+        )[: limit + 1]
+    )
+    more = len(rows) > limit
+    rows = rows[:limit]
+    seats: dict[int, list[FeedSeat]] = defaultdict(list)
+    results = {row["id"]: row["result"] for row in rows}
+    seat_rows = (
+        MatchSeat.objects.filter(match_id__in=list(results))
+        .order_by("match_id", "position")
+        .values(
+            "match_id",
+            "position",
+            "place",
+            "score",
+            "round_wins",
+            "registration__team_name",
+            "registration__player_id",
+            "registration__partner_id",
+            name=F("registration__player__display_name"),
+            hidden=F("registration__player__profile_hidden"),
+            partner_name=F("registration__partner__display_name"),
+            partner_hidden=F("registration__partner__profile_hidden"),
+            accepted=F("registration__partner_accepted_at"),
+        )
+    )
+    for seat in seat_rows:
+        players = _members(seat)
+        team = seat["registration__team_name"] or None
+        seats[seat["match_id"]].append(
+            FeedSeat(
+                position=seat["position"],
+                place=seat["place"],
+                score=seat["score"],
+                round_wins=seat["round_wins"],
+                team_name=None if team and any(p.hidden for p in players) else team,
+                players=players,
+                game_scores=_game_scores(results[seat["match_id"]], seat["position"]),
+            )
+        )
+    found = [
+        FeedMatch(
+            id=row["id"],
+            tournament_id=row["round__tournament_id"],
+            tournament_name=row["round__tournament__name"],
+            game=row["round__tournament__game"],
+            date=row["round__tournament__scheduled_start"],
+            round=row["round__number"],
+            round_code=row["round__name"],
+            table=row["table"],
+            confirmed_at=row["confirmed_at"],
+            draw=row["winner"] == Winner.DRAW,
+            seats=seats.get(row["id"], []),
+        )
+        for row in rows
+    ]
+    return FeedPage(found, found[-1].id if more and found else None, as_of)
