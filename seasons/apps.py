@@ -9,6 +9,7 @@ class SeasonsConfig(AppConfig):
 
     def ready(self) -> None:
         from core.audit import event_recorded
-        from seasons.services import ratings
+        from seasons.services import leagues, ratings
 
         event_recorded.connect(ratings.on_event_recorded, dispatch_uid="seasons.ratings")
+        event_recorded.connect(leagues.on_event_recorded, dispatch_uid="seasons.leagues")
