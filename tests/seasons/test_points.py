@@ -3,6 +3,7 @@ the rules' bounds; properties over random seasons (hypothesis)."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import date
 
 from hypothesis import given, settings
@@ -36,7 +37,9 @@ def test_a_team_event_counts_for_each_member_or_not_at_all() -> None:
 
 def test_only_the_best_n_events_count() -> None:
     rules = Rules(placement=(10, 5, 1), best_of=2)
-    facts = [EventFacts(event=e, player=1, place=p, attended=False) for e, p in enumerate([3, 1, 2])]
+    facts = [
+        EventFacts(event=e, player=1, place=p, attended=False) for e, p in enumerate([3, 1, 2])
+    ]
     (only,) = points.standings(rules, facts, {})
     assert (only.points, only.counted, only.played) == (15, 2, 0)
 
@@ -191,4 +194,4 @@ def test_the_order_of_the_events_changes_nothing(
 def test_places_run_one_to_n_in_points_order(rules: Rules, facts: list[EventFacts]) -> None:
     ordered = points.standings(rules, facts, {})
     assert [s.place for s in ordered] == list(range(1, len(ordered) + 1))
-    assert all(a.points >= b.points for a, b in zip(ordered, ordered[1:], strict=False))
+    assert all(a.points >= b.points for a, b in itertools.pairwise(ordered))
