@@ -68,7 +68,7 @@ def test_the_readers_own_row_comes_first_with_their_name_even_hidden() -> None:
     Player.objects.filter(pk=last.pk).update(profile_hidden=True)
     page = _client(last.user).get(_url(s)).content.decode()
     mine = page.index('id="my-standing"')
-    assert page.index(last.display_name, mine) < page.index('id="leaderboard"')
+    assert page.index(last.display_name, mine) < page.index('id="leaderboard-rows"')
 
 
 def test_the_exports_list_every_row_with_hidden_names_withheld() -> None:
