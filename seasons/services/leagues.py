@@ -39,7 +39,8 @@ from core.queue import enqueue_on_commit
 from seasons import points
 from seasons.models import Season, SeasonStanding
 from seasons.selectors import leagues as selectors
-from tournaments.models import Club, Game, StageKind, Tournament
+from tournaments import formats
+from tournaments.models import Club, Game, Tournament
 from tournaments.selectors import policies
 from tournaments.services import guests, lifecycle
 
@@ -115,7 +116,7 @@ def _check(season: Season) -> None:
             code="invalid_choice",
             field="game",
         )
-    if season.stage_kind and season.stage_kind not in StageKind.values:
+    if season.stage_kind and formats.find(season.stage_kind) is None:
         raise InvalidInput(
             gettext("%(value)s is not a format here.") % {"value": repr(season.stage_kind)},
             code="invalid_choice",
@@ -154,6 +155,12 @@ def _apply(season: Season, values: Mapping[str, Any]) -> None:
         if field == "name":
             value = " ".join(str(value).split())
         elif field == "placement_points":
+            if not isinstance(value, (list, tuple)):
+                raise InvalidInput(
+                    gettext("The points per place are whole numbers, 1st place's first."),
+                    code="invalid_table",
+                    field="placement_points",
+                )
             value = list(value)
         setattr(season, field, value)
 

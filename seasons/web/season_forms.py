@@ -12,7 +12,8 @@ from django.utils.translation import pgettext_lazy
 
 from seasons import points
 from seasons.models import Season
-from tournaments.models import Game, StageKind
+from tournaments import formats
+from tournaments.models import Game
 
 DATE_WIDGET = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 DATETIME_WIDGET = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -28,6 +29,11 @@ def _points(label: Any, help_text: Any = "") -> forms.IntegerField:
     )
 
 
+def _formats() -> list[tuple[str, Any]]:
+    """Every format the registry knows, after "Every format"."""
+    return [("", _("Every format")), *formats.choices(formats.kinds(lambda _: True))]
+
+
 class SeasonForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=points.MAX_NAME)
     starts_on = forms.DateField(label=_("First day"), widget=DATE_WIDGET)
@@ -39,7 +45,7 @@ class SeasonForm(forms.Form):
     )
     stage_kind = forms.ChoiceField(
         label=_("Format"),
-        choices=[("", _("Every format")), *StageKind.choices],
+        choices=_formats,
         required=False,
         help_text=_("The format of an event's first stage (a Swiss with a cut is a Swiss)."),
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from datetime import date
+from random import Random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -70,16 +71,17 @@ def test_the_qualifiers_are_the_first_n() -> None:
     assert points.top(ordered, None) == []
 
 
-def _problems(**changes: object) -> list[tuple[str, str]]:
-    values: dict[str, object] = {
-        "name": "Spring",
-        "starts_on": date(2026, 3, 1),
-        "ends_on": date(2026, 5, 31),
-        "rules": F1,
-        "qualifiers": 8,
-    }
-    values.update(changes)
-    return [(p.field, p.code) for p in points.rule_problems(**values)]  # type: ignore[arg-type]
+def _problems(
+    *,
+    name: str = "Spring",
+    ends_on: date = date(2026, 5, 31),
+    rules: Rules = F1,
+    qualifiers: int | None = 8,
+) -> list[tuple[str, str]]:
+    found = points.rule_problems(
+        name=name, starts_on=date(2026, 3, 1), ends_on=ends_on, rules=rules, qualifiers=qualifiers
+    )
+    return [(p.field, p.code) for p in found]
 
 
 def test_sound_rules_have_no_problem() -> None:
@@ -181,10 +183,10 @@ def test_adding_an_event_never_lowers_anyones_points(
 @settings(max_examples=200, deadline=None)
 @given(rules_st, season_facts(), st.randoms(use_true_random=False))
 def test_the_order_of_the_events_changes_nothing(
-    rules: Rules, facts: list[EventFacts], random: object
+    rules: Rules, facts: list[EventFacts], random: Random
 ) -> None:
     shuffled = list(facts)
-    random.shuffle(shuffled)  # type: ignore[attr-defined]
+    random.shuffle(shuffled)
     names = {p: f"p{p % 3}" for p in range(8)}
     assert points.standings(rules, facts, names) == points.standings(rules, shuffled, names)
 
