@@ -108,7 +108,7 @@ def season_detail(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "season": season,
             "page": page,
             "rows": _rows(page.rows, season, reader),
-            "mine": _rows([mine], season, reader)[0] if mine else None,
+            "mine": _rows([mine], season, reader) if mine else [],
             "can_manage": policies.can_manage_club(request.user, season.club),
         },
     )
