@@ -439,6 +439,7 @@ SPECTACULAR_SETTINGS = {
         "RegistrationStatusEnum": "tournaments.models.RegistrationStatus",
         "RoundStatusEnum": "tournaments.models.RoundStatus",
         "MatchStatusEnum": "tournaments.models.MatchStatus",
+        "StageKindEnum": "tournaments.models.StageKind",
         # A player's topics, by e-mail and by push: one set of choices.
         "PlayerTopicEnum": "notifications.models.PLAYER_TOPIC_CHOICES",
     },

@@ -69,6 +69,7 @@ LOCK_ORDER: tuple[str, ...] = (
     "gameplay.LiveTable",
     "notifications.Notification",
     "seasons.RatingBook",
+    "seasons.Season",
 )
 
 

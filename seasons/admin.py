@@ -1,4 +1,5 @@
-"""Ratings for staff, read-only: they are recomputed from the results, never edited."""
+"""Ratings and seasons for staff, read-only: ratings and standings are recomputed from the
+results, never edited; a season's rules change through its pages or the API (audited)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 from django.contrib import admin
 from django.http import HttpRequest
 
-from seasons.models import Rating, RatingBook
+from seasons.models import Rating, RatingBook, Season, SeasonStanding
 
 
 class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
@@ -33,3 +34,18 @@ class RatingAdmin(ReadOnly):
 class RatingBookAdmin(ReadOnly):
     list_display = ("club", "game", "matches", "computed_at")
     list_select_related = ("club",)
+
+
+@admin.register(Season)
+class SeasonAdmin(ReadOnly):
+    list_display = ("name", "club", "starts_on", "ends_on", "game", "stage_kind", "computed_at")
+    list_filter = ("game", "stage_kind")
+    list_select_related = ("club",)
+    search_fields = ("name", "club__name")
+
+
+@admin.register(SeasonStanding)
+class SeasonStandingAdmin(ReadOnly):
+    list_display = ("season", "place", "player", "points", "counted", "played")
+    list_select_related = ("season", "player")
+    search_fields = ("player__display_name", "season__name")

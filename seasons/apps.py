@@ -9,9 +9,8 @@ class SeasonsConfig(AppConfig):
 
     def ready(self) -> None:
         from core.audit import event_recorded
-        from seasons.services import ratings
+        from seasons.services import announce, leagues, ratings
 
         event_recorded.connect(ratings.on_event_recorded, dispatch_uid="seasons.ratings")
-        from seasons.services import announce
-
         event_recorded.connect(announce.on_event_recorded, dispatch_uid="seasons.announce")
+        event_recorded.connect(leagues.on_event_recorded, dispatch_uid="seasons.leagues")

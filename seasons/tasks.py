@@ -1,10 +1,11 @@
-"""The seasons app's background work (Celery): ratings recomputed after confirmations."""
+"""The seasons app's background work (Celery): ratings and season standings recomputed
+after confirmations, corrections, finishes and rule changes."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from seasons.services import announce, ratings
+from seasons.services import announce, leagues, ratings
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -19,3 +20,16 @@ def announce_ratings(tournament_id: int) -> bool:
     """A finished tournament's ratings brought up to date and announced (its
     ``ratings.changed`` event, once)."""
     return announce.announce_ratings(tournament_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def recompute_seasons(tournament_id: int, finished: bool = False) -> int:
+    """Every season that counts the tournament (does nothing for a season computed from
+    the same results already); after its finish, each season's standings announced."""
+    return leagues.recompute_for_tournament(tournament_id=tournament_id, finished=finished)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def recompute_season(season_id: int) -> bool:
+    """One season's standings, after its rules or events changed."""
+    return leagues.recompute(season_id=season_id)

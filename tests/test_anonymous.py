@@ -248,6 +248,7 @@ def _url(route: str, w: World) -> str:
         "tables": w.table.pk,
         "webhooks": 1,  # refused before it is looked up
         "judge-calls": 1,  # refused before it is looked up (anonymous)
+        "seasons": 1,  # refused before it is looked up (anonymous)
     }
     values = {
         "slug": w.club.slug,
@@ -288,7 +289,7 @@ def test_every_api_write_refuses_anonymous_users(api: APIClient, world: World) -
 # --- the pages ---------------------------------------------------------------------------
 
 #: Page routes that answer a POST (everything under the apps' ``web`` packages).
-PAGE_MODULES = ("tournaments.web.", "gameplay.web.", "notifications.web.")
+PAGE_MODULES = ("tournaments.web.", "gameplay.web.", "notifications.web.", "seasons.web.")
 
 
 def _page_routes() -> list[str]:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = {"core": 0, "tournaments": 1, "gameplay": 2, "notifications": 2, "seasons": 2}
-PURE = ("rules", "tournaments.pairing", "core.errors", "seasons.rating")
+PURE = ("rules", "tournaments.pairing", "core.errors", "seasons.rating", "seasons.points")
 EDGES = ("web", "api", "realtime", "tasks", "admin", "management", "templatetags")
 FRAMEWORKS = ("django", "rest_framework", "celery", "channels", "drf_spectacular")
 #: The rooms beside the layers' folders, checked as the layer they sit in: a format reads

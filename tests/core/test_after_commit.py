@@ -25,7 +25,7 @@ from core import queue
 from core import tasks as core_tasks
 from notifications.models import Dispatch
 from notifications.services import delivery
-from seasons.services import ratings
+from seasons.services import leagues, ratings
 from tests.factories import A_WINS, running_tournament
 from tournaments.models import Match, MatchStatus
 from tournaments.realtime.broadcast import tournament_group
@@ -153,11 +153,13 @@ def test_a_report_and_a_confirmation_each_send_one_message_after_their_commit(
     assert spy.published == [(queue.AFTER_COMMIT_TASK, [])]
     assert spy.told == []
     spy.clear()
-    # The confirmation adds its club's ratings' recompute (seasons) to the same run.
-    assert core_tasks.after_commit() == 4
+    # The confirmation adds its club's ratings' recompute and its seasons' (seasons) to
+    # the same run.
+    assert core_tasks.after_commit() == 5
     assert spy.told == [tournament_group(tournament.pk)]
-    assert len(spy.published) == 3
+    assert len(spy.published) == 4
     assert (ratings.RECOMPUTE, [tournament.pk]) in spy.published
+    assert (leagues.RECOMPUTE_FOR_TOURNAMENT, [tournament.pk, False]) in spy.published
     # Nothing left for the next run.
     spy.clear()
     assert core_tasks.after_commit() == 0

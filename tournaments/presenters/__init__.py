@@ -409,18 +409,4 @@ EVENT: dict[str, Present] = {
     "judge.call_closed": said(_("Table %(table)d: the judge call is closed")),
     "tournament.started": said(_("%(tournament)s has started")),
     "tournament.finished": said(_("%(tournament)s is over: final standings are up")),
-    # issue 26: recorded by the seasons app, told here with the other feed events
-    "ratings.changed": lambda p: (
-        ngettext(
-            "%(tournament)s: the club's ratings are updated (%(count)d player)",
-            "%(tournament)s: the club's ratings are updated (%(count)d players)",
-            p["players"],
-        )
-        % {"tournament": p["tournament"], "count": p["players"]}
-    ),
-    "season.standings": lambda p: (
-        gettext("%(season)s: the standings are updated after %(tournament)s") % p
-        if "tournament" in p
-        else gettext("%(season)s: the standings are updated") % p
-    ),
 }
