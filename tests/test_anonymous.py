@@ -249,6 +249,7 @@ def _url(route: str, w: World) -> str:
         "webhooks": 1,  # refused before it is looked up
         "judge-calls": 1,  # refused before it is looked up (anonymous)
         "seasons": 1,  # refused before it is looked up (anonymous)
+        "players": w.registration.player_id,
     }
     values = {
         "slug": w.club.slug,
@@ -261,6 +262,8 @@ def _url(route: str, w: World) -> str:
         "token": w.invitation.token,
         "action": "start",
         "game": "gesoseka",
+        "other": w.registration.player_id,
+        "player_pk": w.registration.player_id,
     }
     parts = []
     for segment in route.strip("/").split("/"):

@@ -119,7 +119,7 @@ def test_season_standings_say_the_place_and_points_to_who_opted_in() -> None:
     assert third.message["body"] == (
         f"Autumn league: you are 3rd with 18 points after {tournament.name}."
     )
-    assert event.message == f"Autumn league: the standings are updated after {tournament.name}"
+    assert event.message == f"Season standings of Autumn league after {tournament.name}"
 
 
 def test_each_player_reads_their_figures_in_their_own_language() -> None:
