@@ -5,6 +5,8 @@
 - ``GET /api/v1/clubs/{slug}/seasons/{id}/``: one season; ``PATCH`` (organisers): any of
   its rules; ``DELETE`` (organisers);
 - ``POST .../seasons/{id}/left-out/`` (organisers): an event left out, or counted again;
+- ``POST .../seasons/{id}/finals/`` (organisers): the finals event made with the top N
+  registered (``{"name", "scheduled_start", "game"}``);
 - ``GET .../seasons/{id}/leaderboard/``: the standings, a page at a time (``page``,
   ``page_size``); a hidden profile's row keeps its place with no player id and the name
   withheld.
@@ -234,6 +236,45 @@ class SeasonLeftOutView(APIView):
         return Response(SeasonSerializer(_shown(season.pk)).data)
 
 
+class FinalsInput(StrictInput):
+    name = serializers.CharField(max_length=120, help_text="The finals event's name.")
+    scheduled_start = serializers.DateTimeField()
+    game = serializers.ChoiceField(
+        choices=Game.choices,
+        required=False,
+        default="",
+        help_text="Empty: the season's game (required when the season counts every game).",
+    )
+
+
+class FinalsSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField(help_text="The finals event (a draft: publish it to open it).")
+    name = serializers.CharField()
+    game = serializers.CharField()
+    players = serializers.ListField(
+        child=serializers.CharField(), help_text="Who was registered, in season order."
+    )
+
+
+class SeasonFinalsView(APIView):
+    @extend_schema(
+        request=FinalsInput,
+        responses={201: FinalsSerializer, **ERRORS},
+        summary="Create the finals event from the season's top N (the club's organisers)",
+    )
+    def post(self, request: Request, club_slug: str, pk: str) -> Response:
+        season = _season(club_slug, pk)
+        data = valid(FinalsInput, request.data)
+        tournament = leagues.create_finals(actor=request.user, season=season, **data)
+        shown = {
+            "id": tournament.pk,
+            "name": tournament.name,
+            "game": tournament.game,
+            "players": selectors.registered_names(tournament.pk),
+        }
+        return Response(FinalsSerializer(shown).data, status=status.HTTP_201_CREATED)
+
+
 class SeasonLeaderboardView(generics.ListAPIView[SeasonStanding]):
     """A season's standings, first place first (points, then events won, best place,
     matches won, name): recomputed after each result of its events."""
@@ -273,6 +314,11 @@ urlpatterns: list[URLPattern] = [
         "clubs/<slug:club_slug>/seasons/<str:pk>/left-out/",
         SeasonLeftOutView.as_view(),
         name="api-season-left-out",
+    ),
+    path(
+        "clubs/<slug:club_slug>/seasons/<str:pk>/finals/",
+        SeasonFinalsView.as_view(),
+        name="api-season-finals",
     ),
     path(
         "clubs/<slug:club_slug>/seasons/<str:pk>/leaderboard/",

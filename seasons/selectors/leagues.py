@@ -248,3 +248,13 @@ def rules_of(season: Season) -> dict[str, Any]:
         "team_events": season.team_events,
         "qualifiers": season.qualifiers,
     }
+
+
+def registered_names(tournament_id: int) -> list[str]:
+    """A tournament's entrants' names in the order they were registered (the finals: the
+    season's order)."""
+    return list(
+        Registration.objects.filter(tournament_id=tournament_id)
+        .order_by("registered_at", "pk")
+        .values_list("player__display_name", flat=True)
+    )
