@@ -97,6 +97,12 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField(_("sigma before"))
     mu_after = models.FloatField(_("mu after"))
     sigma_after = models.FloatField(_("sigma after"))
+    #: The player's side in the match (from 0) and that side's place (1 best): what the
+    #: change was computed from, so a recompute finds the first match whose sides or
+    #: places differ and rates again from there only (empty: computed before they were
+    #: kept, which rates again from the start).
+    side = models.PositiveSmallIntegerField(_("side"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating change")
