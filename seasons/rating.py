@@ -35,10 +35,9 @@ parameters. Any other library version or parameter: compare again before upgradi
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import groupby
-from operator import itemgetter
 
 from openskill.models import PlackettLuce
 
@@ -207,7 +206,8 @@ def rate_all(played: Iterable[Played], start: dict[int, Skill] | None = None) ->
 
 
 #: One stored change, as :func:`resume` reads it: its match's position in play order, the
-#: match's key, the player, their side and its place (None: not kept), mu and sigma after.
+#: match's key, the player, their side and its place (None: not kept), mu and sigma after;
+#: the changes ordered by position, side and player.
 Stored = tuple[int, int, int, int | None, int | None, float, float]
 
 
@@ -224,46 +224,39 @@ class Resume:
     rated: int
 
 
-def _seats(match: Played) -> tuple[tuple[int, int, int], ...]:
-    return tuple(
-        sorted(
-            (index, place, player)
-            for index, (side, place) in enumerate(zip(match.sides, match.places, strict=True))
-            for player in side
-        )
-    )
-
-
-def resume(played: Sequence[Played], stored: Iterable[Stored]) -> Resume:
+def resume(played: Sequence[Played], stored: Sequence[Stored]) -> Resume:
     """The first position where ``played`` (every match in play order, as ``rate_all``
-    takes them) and the ``stored`` changes (ordered by position) differ: a match added,
-    dropped or moved, or its sides or places changed. Rating ``played[position:]`` from
-    ``start`` gives what rating all of ``played`` gives after ``position`` (the stored
-    figures before it are that rating's own)."""
-    groups: list[tuple[int, int, tuple[tuple[int, int, int], ...], list[Stored]]] = []
-    for position, rows in groupby(stored, key=itemgetter(0)):
-        found = list(rows)
-        keys = {key for _, key, *_ in found}
-        seats = [(side, place, player) for _, _, player, side, place, _, _ in found]
-        if len(keys) > 1 or any(side is None or place is None for side, place, _ in seats):
-            groups.append((position, -1, (), found))  # differs from any match
-        else:
-            groups.append((position, found[0][1], tuple(sorted(seats)), found))  # type: ignore[arg-type]
-    start: dict[int, Skill] = {}
-    last: dict[int, int] = {}
+    takes them) and the ``stored`` changes differ: a match added, dropped or moved, or its
+    sides or places changed. Rating ``played[position:]`` from ``start`` gives what rating
+    all of ``played`` gives after ``position`` (the stored figures before it are that
+    rating's own)."""
+    at = 0  # the first stored change not yet found as it should be
     rated = 0
-    for position, match in enumerate(played):
+    position = len(played)
+    for index, match in enumerate(played):
         if not match.rateable():
             continue
-        if rated == len(groups):
-            return Resume(position, start, last, rated)  # a match after the stored ones
-        group = groups[rated]
-        if group[:3] != (position, match.key, _seats(match)):
-            return Resume(min(position, group[0]), start, last, rated)
-        for _, key, player, _, _, mu, sigma in group[3]:
-            before = start.get(player)
-            start[player] = Skill(mu, sigma, before.matches + 1 if before else 1)
-            last[player] = key
+        # The rows rating this match writes, in the stored order (side, then player).
+        expected = [
+            (index, match.key, player, side, place)
+            for side, (players, place) in enumerate(zip(match.sides, match.places, strict=True))
+            for player in sorted(players)
+        ]
+        found = [row[:5] for row in stored[at : at + len(expected)]]
+        if found != expected:
+            position = min(index, stored[at][0]) if at < len(stored) else index
+            break
+        at += len(expected)
         rated += 1
-    # Every match found as stored: what is stored after them was dropped.
-    return Resume(groups[rated][0] if rated < len(groups) else len(played), start, last, rated)
+    else:  # every match found as stored: what is stored after them was dropped
+        if at < len(stored):
+            position = stored[at][0]
+    kept = stored[:at]
+    counts = Counter(row[2] for row in kept)
+    final = {row[2]: row for row in kept}  # each player's last
+    return Resume(
+        position,
+        {player: Skill(row[5], row[6], counts[player]) for player, row in final.items()},
+        {player: row[1] for player, row in final.items()},
+        rated,
+    )
