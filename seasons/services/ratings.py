@@ -151,8 +151,7 @@ def _rewrite(
     ``played`` from there), and the ratings that differ from the stored ones rewritten."""
     at = found.position
     position = {match.key: at + index for index, match in enumerate(played[at:])}
-    dropped = {row[2] for row in stored if row[0] >= at}
-    if dropped:
+    if stored and stored[-1][0] >= at:  # (``stored`` is in play order)
         RatingChange.objects.filter(club_id=club_id, game=game, position__gte=at).delete()
     _insert(
         RatingChange,
