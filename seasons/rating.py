@@ -114,6 +114,33 @@ class Rated:
     skipped: list[int]
 
 
+def _moves(exps: list[float], ranks: list[int]) -> list[tuple[float, float]]:
+    """Each team's ``omega`` and ``delta`` before scaling, as the library sums them."""
+    # sum_q: the exponentials of the teams placed at q or below; a: the teams tied at q.
+    sum_q = []
+    a = []
+    for rank_q in ranks:
+        summed = 0.0
+        for exp_i, rank_i in zip(exps, ranks, strict=True):
+            if rank_i >= rank_q:
+                summed += exp_i
+        sum_q.append(summed)
+        a.append(ranks.count(rank_q))
+    moves = []
+    for i, (exp_i, rank_i) in enumerate(zip(exps, ranks, strict=True)):
+        omega = delta = 0.0
+        for q, rank_q in enumerate(ranks):
+            if rank_q <= rank_i:
+                share = exp_i / sum_q[q]
+                delta += share * (1 - share) / a[q]
+                if q == i:
+                    omega += (1 - share) / a[q]
+                else:
+                    omega -= share / a[q]
+        moves.append((omega, delta))
+    return moves
+
+
 def plackett_luce(
     sides: Sequence[Sequence[tuple[float, float]]], places: Sequence[int]
 ) -> list[list[tuple[float, float]]]:
@@ -145,28 +172,17 @@ def plackett_luce(
     c = math.sqrt(collective)
     c_squared = c**2
     exps = [math.exp(mu / c) for mu in team_mu]
-    # sum_q: the exponentials of the teams placed at q or below; a: the teams tied at q.
-    sum_q = []
-    a = []
-    for rank_q in ranks:
-        summed = 0.0
-        for exp_i, rank_i in zip(exps, ranks, strict=True):
-            if rank_i >= rank_q:
-                summed += exp_i
-        sum_q.append(summed)
-        a.append(ranks.count(rank_q))
+    if len(ranks) == 2 and ranks[0] < ranks[1]:
+        # Two sides placed apart (most matches): the loops below unrolled (their other
+        # terms add exact zeros and divide by exactly 1).
+        first = exps[0] / (exps[0] + exps[1])
+        second = exps[1] / (exps[0] + exps[1])
+        moves = [(1 - first, first * (1 - first)), (-second, second * (1 - second))]
+    else:
+        moves = _moves(exps, ranks)
     rated: list[list[tuple[float, float]]] = [[] for _ in sides]
     for i, team in enumerate(teams):
-        omega = delta = 0.0
-        exp_i, rank_i = exps[i], ranks[i]
-        for q, rank_q in enumerate(ranks):
-            if rank_q <= rank_i:
-                share = exp_i / sum_q[q]
-                delta += share * (1 - share) / a[q]
-                if q == i:
-                    omega += (1 - share) / a[q]
-                else:
-                    omega -= share / a[q]
+        omega, delta = moves[i]
         sigma_squared_i = team_sigma_squared[i]
         omega *= sigma_squared_i / c
         delta *= sigma_squared_i / c_squared
