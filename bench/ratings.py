@@ -4,22 +4,26 @@
 One club, in a database of its own (``DATABASE_URL``'s server, database
 ``cardclub_bench_ratings``): ``--players`` players, Swiss events of 400 entrants drawn
 from them, five rounds each, until ``--matches`` confirmed 1 vs 1 matches (rows written in
-bulk: the set-up is not what is measured). Then the full recompute
-(``seasons.services.ratings.recompute``, the book's mark cleared before each run so it
-does the work), median of ``--repeats`` runs, and its parts in one process: the read of
-the results in play order, the rating (openskill), the rest (the writes). No assertions;
-the README quotes the figures.
+bulk: the set-up is not what is measured). Then ``seasons.services.ratings.recompute``,
+median of ``--repeats`` runs of each: from nothing (no stored history: every match rated
+and written), after a judge's correction of the first event's first match (every match
+rated again, every change rewritten), after a new result at the end of play order (one
+match rated); and the parts in one process: the read of the results in play order, the
+read of the stored history, the rating. No assertions; the README quotes the figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 
 from bench.common import prepare_database_and_django
@@ -132,6 +136,50 @@ def _seed(matches: int, players: int) -> int:
     return club.pk
 
 
+def _timed(run: Callable[[], object]) -> float:
+    begin = time.perf_counter()
+    run()
+    return time.perf_counter() - begin
+
+
+def _scenarios(club_id: int, repeats: int) -> dict[str, list[float]]:
+    """Each timed ``repeats`` times: the recompute from nothing (no stored history), after a
+    correction of the first event's first match, after a new result at the end (the last
+    match withdrawn and recomputed untimed, then confirmed again)."""
+    from django.utils import timezone
+
+    from seasons.models import Rating, RatingBook, RatingChange
+    from seasons.services import ratings
+    from tournaments.models import Match, MatchSeat, MatchStatus
+
+    def recompute() -> None:
+        assert ratings.recompute(club_id=club_id, game="generic")
+
+    confirmed = Match.objects.filter(round__tournament__club_id=club_id, status="confirmed")
+    order = ("round__tournament__scheduled_start", "round__number", "table")
+    first = confirmed.order_by(*order).first()
+    last = confirmed.order_by(*order).last()
+    assert first is not None and last is not None
+    times: dict[str, list[float]] = {"from nothing": [], "first event": [], "new result": []}
+    for _ in range(repeats):
+        RatingChange.objects.filter(club_id=club_id).delete()
+        Rating.objects.filter(club_id=club_id).delete()
+        RatingBook.objects.filter(club_id=club_id).update(mark="")
+        times["from nothing"].append(_timed(recompute))
+        # The judge corrects the first match: its places swapped.
+        for seat in MatchSeat.objects.filter(match=first):
+            MatchSeat.objects.filter(pk=seat.pk).update(place=3 - (seat.place or 1))
+        Match.objects.filter(pk=first.pk).update(confirmed_at=timezone.now())
+        times["first event"].append(_timed(recompute))
+        Match.objects.filter(pk=last.pk).update(status=MatchStatus.PENDING, winner="")
+        recompute()
+        Match.objects.filter(pk=last.pk).update(
+            status=MatchStatus.CONFIRMED, winner=last.winner, confirmed_at=timezone.now()
+        )
+        times["new result"].append(_timed(recompute))
+    return times
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--matches", type=int, default=100_000)
@@ -145,32 +193,27 @@ def main() -> None:
     prepare_database_and_django(env, str(ROOT))
 
     from seasons import rating
-    from seasons.models import RatingBook
     from seasons.selectors import ratings as selectors
-    from seasons.services import ratings
 
     started = time.perf_counter()
     club_id = _seed(args.matches, args.players)
     print(f"set-up: {time.perf_counter() - started:.1f} s")
-    whole, read, rate = [], [], []
+    times = _scenarios(club_id, args.repeats)
+    parts: dict[str, list[float]] = {"read in play order": [], "read history": [], "rate": []}
+    played: list[rating.Played] = []
     for _ in range(args.repeats):
-        RatingBook.objects.filter(club_id=club_id).update(mark="")
-        begin = time.perf_counter()
-        ratings.recompute(club_id=club_id, game="generic")
-        whole.append(time.perf_counter() - begin)
+        gc.disable()  # as the recompute does
         begin = time.perf_counter()
         played = selectors.played_in_order(club_id, "generic")
-        read.append(time.perf_counter() - begin)
-        begin = time.perf_counter()
-        rated = rating.rate_all(played)
-        rate.append(time.perf_counter() - begin)
-    print(
-        f"{len(played)} confirmed matches, {len(rated.skills)} rated players; "
-        f"median of {args.repeats} runs:"
-    )
-    print(f"  full recompute: {statistics.median(whole):.2f} s")
-    print(f"    read in play order: {statistics.median(read):.2f} s")
-    print(f"    rate (openskill):   {statistics.median(rate):.2f} s")
+        parts["read in play order"].append(time.perf_counter() - begin)
+        parts["read history"].append(_timed(partial(selectors.history, club_id, "generic")))
+        parts["rate"].append(_timed(partial(rating.rate_all, played)))
+        gc.enable()
+    print(f"{len(played)} confirmed matches; median of {args.repeats} runs:")
+    for name, found in times.items():
+        print(f"  recompute, {name}: {statistics.median(found):.2f} s")
+    for name, found in parts.items():
+        print(f"    {name}: {statistics.median(found):.2f} s")
 
 
 if __name__ == "__main__":

@@ -80,25 +80,54 @@ class Rating(models.Model):
 
 class RatingChange(models.Model):
     """What one confirmed match did to one player's rating (``position``: its place in
-    the club's play order of that game, from 0): a player's history, in order."""
+    the club's play order of that game, from 0): a player's history, in order.
+
+    Its club, match and player have no foreign-key constraint in the database (Django's
+    ``CASCADE`` still deletes a deleted match's, player's or club's changes): the rows are
+    derived, written only by the recompute from the matches it has just read, under the
+    club's book lock, and PostgreSQL's check of each row (a lock on each referenced match,
+    player and club) cost a club's recompute of 200,000 changes about five seconds, more
+    than all the rest (``bench.ratings``). A change whose match is gone (deleted while a
+    recompute ran) is a difference the next recompute removes (``rating.resume``)."""
 
     club = models.ForeignKey(
-        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="+"
+        Club,
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     game = models.CharField(
         pgettext_lazy("which card game", "game"), max_length=20, choices=Game.choices
     )
     match = models.ForeignKey(
-        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="+"
+        Match,
+        verbose_name=_("match"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     player = models.ForeignKey(
-        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+"
+        Player,
+        verbose_name=_("player"),
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     position = models.PositiveIntegerField(_("position in play order"))
     mu_before = models.FloatField(_("mu before"))
     sigma_before = models.FloatField(_("sigma before"))
     mu_after = models.FloatField(_("mu after"))
     sigma_after = models.FloatField(_("sigma after"))
+    #: The player's side in the match (from 0) and that side's place (1 best): what the
+    #: change was computed from, so a recompute finds the first match whose sides or
+    #: places differ and rates again from there only (empty: computed before they were
+    #: kept, which rates again from the start).
+    side = models.PositiveSmallIntegerField(_("side"), null=True, blank=True)
+    place = models.PositiveSmallIntegerField(_("place"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("rating change")
@@ -106,8 +135,13 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "player"], name="one_change_per_match")
         ]
+        # No index of its own on each foreign key: the match's is the constraint's, the
+        # player's the history's, the club's the play order's (the recompute reads and
+        # deletes a club's changes by position); each index a row writes costs the
+        # recompute (``bench.ratings``).
         indexes = [
-            models.Index(fields=["player", "club", "game", "position"], name="rating_history")
+            models.Index(fields=["player", "club", "game", "position"], name="rating_history"),
+            models.Index(fields=["club", "game", "position"], name="rating_play_order"),
         ]
 
     def __str__(self) -> str:

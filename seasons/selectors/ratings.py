@@ -13,8 +13,8 @@ from operator import itemgetter
 
 from django.db.models import Count, Max, QuerySet
 
-from seasons.models import Rating
-from seasons.rating import Played
+from seasons.models import Rating, RatingChange
+from seasons.rating import Played, Stored
 from tournaments.models import Match, MatchSeat, MatchStatus, Tournament
 
 #: Play order, from a seat: its match's tournament by start, the round, the table.
@@ -72,6 +72,28 @@ def played_in_order(club_id: int, game: str) -> list[Played]:
         sides = tuple(_players(player, partner) for _, player, partner, _ in found)
         played.append(Played(match_id, sides, places))
     return played
+
+
+def history(club_id: int, game: str) -> list[Stored]:
+    """The club's stored changes of ``game`` in play order, as ``rating.resume`` reads
+    them (one statement)."""
+    return list(
+        RatingChange.objects.filter(club_id=club_id, game=game)
+        .order_by("position", "side", "player_id")
+        .values_list(
+            "position", "match_id", "player_id", "side", "place", "mu_after", "sigma_after"
+        )
+        .iterator(chunk_size=10000)
+    )
+
+
+def stored_ratings(club_id: int, game: str) -> dict[int, tuple[float, float, int, int | None]]:
+    """The club's ratings of ``game`` as stored, by player: mu, sigma, matches rated and
+    the last match (one statement)."""
+    rows = Rating.objects.filter(club_id=club_id, game=game).values_list(
+        "player_id", "mu", "sigma", "matches", "last_match_id"
+    )
+    return {player: (mu, sigma, matches, last) for player, mu, sigma, matches, last in rows}
 
 
 def club_and_game(tournament_id: int) -> tuple[int, str] | None:

@@ -8,7 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from seasons.rating import PROVISIONAL_MATCHES, Played, Skill, rate_all
+from seasons.rating import (
+    PROVISIONAL_MATCHES,
+    Played,
+    Skill,
+    Stored,
+    plackett_luce,
+    rate_all,
+    resume,
+)
 
 MODEL = PlackettLuce()
 
@@ -91,3 +99,141 @@ def test_the_same_results_in_the_same_order_give_the_same_ratings(found: list) -
     assert first == second
     assert all(s.sigma > 0 for s in first.skills.values())
     assert sum(s.matches for s in first.skills.values()) == sum(len(p.sides) for p in played)
+
+
+# The module's own Plackett-Luce update against the library called directly: random
+# sequences of 1 vs 1, 2 vs 2 and 4-player pods, ties included, players meeting again.
+one_match = st.tuples(
+    st.sampled_from(["1v1", "2v2", "pod"]),
+    st.permutations(range(1, 9)),
+    st.lists(st.integers(1, 4), min_size=4, max_size=4),
+)
+
+
+def _as_played(key: int, kind: str, order: list[int], places: list[int]) -> Played:
+    if kind == "1v1":
+        return Played(key, ((order[0],), (order[1],)), tuple(places[:2]))
+    if kind == "2v2":
+        return Played(key, ((order[0], order[1]), (order[2], order[3])), tuple(places[:2]))
+    return Played(key, tuple((p,) for p in order[:4]), tuple(places))
+
+
+def test_the_library_version_and_parameters_the_update_copies() -> None:
+    import openskill
+
+    assert openskill.__version__.split(".")[0] == "6"
+    model = PlackettLuce()
+    assert (model.beta, model.tau, model.kappa) == (25 / 6, 25 / 300, 0.0001)
+    assert (model.margin, model.limit_sigma, model.balance) == (0.0, False, False)
+
+
+@given(st.lists(one_match, min_size=1, max_size=30))
+@settings(max_examples=150, deadline=None)
+def test_the_ratings_are_the_library_called_directly_match_after_match(found: list) -> None:
+    played = [_as_played(key, *match) for key, match in enumerate(found)]
+    rated = rate_all(played)
+    r: dict[int, object] = {}
+    for match in played:
+        teams = [[r.setdefault(p, MODEL.rating()) for p in side] for side in match.sides]
+        after = MODEL.rate(teams, ranks=list(match.places))
+        for side, new_side in zip(match.sides, after, strict=True):
+            for player, new in zip(side, new_side, strict=True):
+                r[player] = new
+    assert rated.skills.keys() == r.keys()
+    for player, expected in r.items():
+        assert rated.skills[player].mu == pytest.approx(expected.mu, abs=1e-9, rel=0)
+        assert rated.skills[player].sigma == pytest.approx(expected.sigma, abs=1e-9, rel=0)
+
+
+@given(
+    st.sampled_from([2, 3, 4]),
+    st.lists(st.integers(1, 4), min_size=4, max_size=4),
+    st.lists(st.tuples(st.floats(-20, 70), st.floats(0.01, 12)), min_size=8, max_size=8),
+    st.booleans(),
+)
+@settings(max_examples=300, deadline=None)
+def test_one_update_is_the_librarys_from_any_skills(
+    sides: int, places: list[int], skills: list[tuple[float, float]], pairs: bool
+) -> None:
+    size = 2 if pairs and sides == 2 else 1
+    teams = [skills[i * size : (i + 1) * size] for i in range(sides)]
+    got = plackett_luce(teams, places[:sides])
+    expected = MODEL.rate(
+        [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
+        ranks=list(places[:sides]),
+    )
+    for got_team, expected_team in zip(got, expected, strict=True):
+        for (mu, sigma), rating in zip(got_team, expected_team, strict=True):
+            assert mu == pytest.approx(rating.mu, abs=1e-9, rel=0)
+            assert sigma == pytest.approx(rating.sigma, abs=1e-9, rel=0)
+
+
+# Resuming: the changes kept before the first difference and those rated from there are
+# what rating the whole new history gives, whatever was corrected, dropped or added.
+def _stored(played: list[Played]) -> list[Stored]:
+    position = {m.key: i for i, m in enumerate(played)}
+    rows = [
+        (position[c.key], c.key, c.player, c.side, c.place, c.after.mu, c.after.sigma)
+        for c in rate_all(played).changes
+    ]
+    return sorted(rows, key=lambda row: (row[0], row[3], row[2]))
+
+
+edits = st.lists(
+    st.tuples(st.sampled_from(["correct", "drop", "add", "break"]), st.integers(0, 40), one_match),
+    max_size=3,
+)
+
+
+@given(st.lists(one_match, min_size=0, max_size=25), edits)
+@settings(max_examples=200, deadline=None)
+def test_resuming_after_any_change_gives_the_full_recompute(found: list, changes: list) -> None:
+    old = [_as_played(key, *match) for key, match in enumerate(found)]
+    new = list(old)
+    for key, (edit, index, match) in enumerate(changes, start=1000):
+        at = index % (len(new) + 1)
+        if edit == "add":  # a new result, anywhere in play order (the end included)
+            new.insert(at, _as_played(key, *match))
+        elif new and edit == "drop":  # a match dropped or deleted
+            del new[at % len(new)]
+        elif new and edit == "correct":  # the judge changes its places (or not at all)
+            target = new[at % len(new)]
+            new[at % len(new)] = Played(
+                target.key, target.sides, tuple(match[2][: len(target.sides)])
+            )
+        elif new and edit == "break":  # no longer rateable (a place lost)
+            target = new[at % len(new)]
+            new[at % len(new)] = Played(target.key, target.sides, target.places[:1])
+    stored = _stored(old)
+    found_at = resume(new, stored)
+    kept = [row for row in stored if row[0] < found_at.position]
+    rated = rate_all(new[found_at.position :], found_at.start)
+    position = {m.key: found_at.position + i for i, m in enumerate(new[found_at.position :])}
+    resumed = kept + [
+        (position[c.key], c.key, c.player, c.side, c.place, c.after.mu, c.after.sigma)
+        for c in rated.changes
+    ]
+    assert sorted(resumed, key=lambda row: (row[0], row[3], row[2])) == _stored(new)
+    full = rate_all(new)
+    assert rated.skills == full.skills
+    assert found_at.rated + len(new) - found_at.position - len(rated.skipped) == len(new) - len(
+        full.skipped
+    )
+    if new == old:
+        assert found_at.position == len(new) and not rated.changes  # nothing to do
+
+
+def test_resuming_finds_the_first_difference_and_keeps_what_is_before() -> None:
+    played = [Played(k, ((1,), (2 + k,)), (1, 2)) for k in range(5)]
+    stored = _stored(played)
+    assert resume(played, stored).position == 5  # the same: nothing to rate
+    corrected = [*played[:3], Played(3, ((1,), (5,)), (2, 1)), played[4]]
+    found = resume(corrected, stored)
+    assert found.position == 3 and found.rated == 3
+    assert found.start[1] == rate_all(played[:3]).skills[1]
+    assert found.last == {1: 2, 2: 0, 3: 1, 4: 2}
+    assert resume([*played, Played(9, ((1,), (2,)), (1, 2))], stored).position == 5  # a new one
+    assert resume(played[:4], stored).position == 4  # the last dropped
+    assert (
+        resume(played, [(r[0], r[1], r[2], None, None, r[5], r[6]) for r in stored]).position == 0
+    )

@@ -4,18 +4,21 @@ nothing before; two recomputes at once end the same (PostgreSQL)."""
 
 from __future__ import annotations
 
+import random
 import threading
 from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from seasons.models import Rating, RatingBook, RatingChange
 from seasons.rating import Played, rate_all
 from seasons.selectors import ratings as selectors
 from seasons.services import ratings
-from tests.factories import A_WINS, B_WINS, running_tournament
-from tournaments.models import Match, Tournament
+from tests.factories import A_WINS, B_WINS, RegistrationFactory, running_tournament
+from tournaments.models import Match, MatchStatus, Tournament
 from tournaments.services import results, swiss
 
 
@@ -152,3 +155,128 @@ def test_two_recomputes_at_once_rate_each_match_once() -> None:
     assert sorted(done) == [False, True]  # one computed; the other found it done
     _close(_ratings(first.club_id), _expected(first, second))
     assert RatingChange.objects.count() == 8  # 4 matches, 2 players each, once
+
+
+def _season(events: int = 3, players: int = 6) -> tuple[list[Tournament], object]:
+    """``events`` one-round Swiss events of one club and game, a week apart, the same
+    ``players`` in each (random results, seeded)."""
+    first, organiser, registrations = running_tournament(players, auto_pair=False)
+    people = [registration.player for registration in registrations]
+    tournaments = [first]
+    for week in range(1, events):
+        tournament, _, _ = running_tournament(0, auto_pair=False)
+        Tournament.objects.filter(pk=tournament.pk).update(
+            club=first.club,
+            capacity=players,
+            scheduled_start=first.scheduled_start + timedelta(days=7 * week),
+        )
+        for player in people:
+            RegistrationFactory(tournament=tournament, player=player, checked_in_at=timezone.now())
+        tournaments.append(tournament)
+    rng = random.Random(26)
+    for tournament in tournaments:
+        tournament.refresh_from_db()
+        rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+        for match in Match.objects.filter(round=rnd, b__isnull=False).order_by("table"):
+            results.judge_result(actor=organiser, match=match, games=rng.choice([A_WINS, B_WINS]))
+    return tournaments, organiser
+
+
+def _stored_rows(club_id: int) -> tuple[list[tuple], list[tuple], int]:
+    changes = list(
+        RatingChange.objects.filter(club_id=club_id).order_by("position", "player_id")
+        .values_list("match_id", "player_id", "position", "side", "place",
+                     "mu_before", "sigma_before", "mu_after", "sigma_after")
+    )  # fmt: skip
+    board = list(
+        Rating.objects.filter(club_id=club_id).order_by("player_id")
+        .values_list("player_id", "mu", "sigma", "ordinal", "matches", "last_match_id")
+    )  # fmt: skip
+    return changes, board, RatingBook.objects.get(club_id=club_id).matches
+
+
+def _from_nothing(club_id: int) -> tuple[list[tuple], list[tuple], int]:
+    RatingChange.objects.filter(club_id=club_id).delete()
+    Rating.objects.filter(club_id=club_id).delete()
+    RatingBook.objects.filter(club_id=club_id).update(mark="")
+    assert ratings.recompute(club_id=club_id, game="generic") is True
+    return _stored_rows(club_id)
+
+
+@pytest.mark.django_db
+def test_corrections_drops_and_deletions_rate_again_as_from_nothing() -> None:
+    """Random corrections, withdrawn confirmations and deleted matches: each recompute
+    (from the first difference on) leaves the rows a recompute from nothing writes."""
+    tournaments, organiser = _season()
+    club_id = tournaments[0].club_id
+    ratings.recompute(club_id=club_id, game="generic")
+    assert _stored_rows(club_id) == _from_nothing(club_id)
+    rng = random.Random(2026)
+    done: list[bool] = []
+    everything = list(Match.objects.filter(round__tournament__club_id=club_id, b__isnull=False))
+    for _ in range(20):
+        match = rng.choice(everything)
+        if not Match.objects.filter(pk=match.pk).exists():
+            continue
+        step = rng.choice(["correct", "correct", "withdraw", "delete"])
+        if step == "correct":  # a judge's correction (or a withdrawn result confirmed again)
+            results.judge_result(actor=organiser, match=match, games=rng.choice([A_WINS, B_WINS]))
+        elif step == "withdraw":
+            Match.objects.filter(pk=match.pk).update(status=MatchStatus.PENDING, winner="")
+        else:
+            Match.objects.filter(pk=match.pk).delete()
+        # (False: a correction to the same result changes nothing.)
+        done.append(ratings.recompute(club_id=club_id, game="generic"))
+        incremental = _stored_rows(club_id)
+        assert incremental == _from_nothing(club_id), step
+    assert done.count(True) >= 6, done
+
+
+@pytest.mark.django_db
+def test_a_new_result_at_the_end_writes_its_own_rows_only() -> None:
+    tournaments, organiser = _season(events=2)
+    club_id = tournaments[0].club_id
+    ratings.recompute(club_id=club_id, game="generic")
+    last = Match.objects.filter(round__tournament=tournaments[-1], b__isnull=False).latest("table")
+    Match.objects.filter(pk=last.pk).update(status=MatchStatus.PENDING, winner="")
+    ratings.recompute(club_id=club_id, game="generic")
+    kept = set(RatingChange.objects.values_list("pk", flat=True))
+    results.judge_result(actor=organiser, match=last, games=A_WINS)
+    assert ratings.recompute(club_id=club_id, game="generic") is True
+    new = RatingChange.objects.exclude(pk__in=kept)
+    assert set(RatingChange.objects.values_list("pk", flat=True)) >= kept  # none rewritten
+    assert sorted(new.values_list("match_id", flat=True)) == [last.pk, last.pk]
+    assert _stored_rows(club_id) == _from_nothing(club_id)
+
+
+@pytest.mark.django_db
+def test_history_computed_before_sides_and_places_were_kept_is_rated_again() -> None:
+    first, _, _ = _two_events()
+    ratings.recompute(club_id=first.club_id, game="generic")
+    expected = _stored_rows(first.club_id)
+    RatingChange.objects.update(side=None, place=None, mu_after=0)  # as an older version left it
+    RatingBook.objects.update(mark="")
+    assert ratings.recompute(club_id=first.club_id, game="generic") is True
+    assert _stored_rows(first.club_id) == expected
+
+
+@pytest.mark.django_db
+def test_the_recompute_runs_as_many_statements_for_few_and_many_matches(
+    django_assert_max_num_queries,
+) -> None:
+    counts = []
+    for players in (2, 8):
+        tournament, organiser, _ = running_tournament(players, auto_pair=False)
+        rnd = swiss.pair_next_round(actor=organiser, tournament=tournament)
+        for match in Match.objects.filter(round=rnd, b__isnull=False):
+            results.judge_result(actor=organiser, match=match, games=A_WINS)
+        RatingBook.objects.filter(club_id=tournament.club_id).update(mark="")
+        with CaptureQueriesContext(connection) as context:
+            ratings.recompute(club_id=tournament.club_id, game="generic")
+        counts.append(len(context))
+        RatingChange.objects.update(place=None)  # every match differs: all rewritten
+        RatingBook.objects.filter(club_id=tournament.club_id).update(mark="")
+        with CaptureQueriesContext(connection) as context:
+            ratings.recompute(club_id=tournament.club_id, game="generic")
+        counts.append(len(context))
+    assert counts[0] == counts[2] and counts[1] == counts[3], counts
