@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('seasons', '0001_ratings'),
+        ('seasons', '0002_change_seat'),
         ('tournaments', '0027_player_profile_hidden'),
     ]
 
