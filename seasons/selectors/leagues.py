@@ -18,7 +18,7 @@ from collections import defaultdict
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from seasons.models import Season, SeasonStanding
 from seasons.points import EventFacts
@@ -257,4 +257,37 @@ def registered_names(tournament_id: int) -> list[str]:
         Registration.objects.filter(tournament_id=tournament_id)
         .order_by("registered_at", "pk")
         .values_list("player__display_name", flat=True)
+    )
+
+
+def current_standings_of(player_id: int, today: date) -> list[SeasonStanding]:
+    """A player's rows in the seasons under way (``today`` within their dates, in any
+    club), each with its season and club and the season's field (``field``: its players
+    in the standings), newest season first: one statement."""
+    field = (
+        SeasonStanding.objects.filter(season_id=OuterRef("season_id"))
+        .order_by()
+        .values("season_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return list(
+        SeasonStanding.objects.filter(
+            player_id=player_id, season__starts_on__lte=today, season__ends_on__gte=today
+        )
+        .select_related("season__club")
+        .only(
+            "place",
+            "points",
+            "counted",
+            "played",
+            "season__name",
+            "season__qualifiers",
+            "season__starts_on",
+            "season__ends_on",
+            "season__club__name",
+            "season__club__slug",
+        )
+        .annotate(field=Subquery(field))
+        .order_by("-season__starts_on", "season_id")
     )

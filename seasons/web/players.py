@@ -14,6 +14,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path
+from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
@@ -22,6 +23,7 @@ from core import languages
 from core.errors import InvalidInput
 from core.web import parse_int
 from seasons.rating import PROVISIONAL_MATCHES
+from seasons.selectors import leagues
 from seasons.selectors import players as selectors
 from seasons.web.chart import rating_chart
 from tournaments.models import Game
@@ -96,6 +98,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
             player.pk, Paging(page=_page_param(request, "vs_page").page)
         ),
         "private_name": selectors.private_name(),
+        "seasons": leagues.current_standings_of(player.pk, timezone.localdate()),
     }
     return render(request, "seasons/players/player.html", context)
 

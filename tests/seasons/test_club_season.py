@@ -124,6 +124,8 @@ def test_six_weeks_give_the_leaderboard_and_ratings_computed_by_hand(season: Sea
     page = season.org.get(f"/players/{p[1]}/").content.decode()
     assert f"{mu - 3 * sigma:.1f}" in page or f"{mu - 3 * sigma:.2f}" in page
     assert "Week 1: Swiss and top 4" in page and "Week 4: pods" in page
+    seasons = page[page.index('id="season-standings"') : page.index('id="events"')]
+    assert "Autumn league" in seasons and "1st of 12" in seasons and ">56<" in seasons
 
 
 def test_a_correction_in_week_2_changes_what_follows_it_and_nothing_else(season: Season) -> None:

@@ -41,7 +41,6 @@ def test_the_page_shows_events_ratings_chart_and_head_to_head() -> None:
     assert "provisional" in html
     opponent = selectors.opponents_of(players[0].pk)[0]
     assert f"/players/{players[0].pk}/vs/{opponent.key}/" in html
-    assert 'id="season-standings"' in html  # the place left for the season's standings
 
 
 def test_the_page_costs_the_same_statements_for_one_event_and_many() -> None:
