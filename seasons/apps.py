@@ -9,7 +9,10 @@ class SeasonsConfig(AppConfig):
 
     def ready(self) -> None:
         from core.audit import event_recorded
-        from seasons.services import announce, leagues, ratings
+        from core.demo import demo_seeded
+        from seasons.services import announce, demo, leagues, ratings
+
+        demo_seeded.connect(demo.on_demo_seeded, dispatch_uid="seasons.demo")
 
         event_recorded.connect(ratings.on_event_recorded, dispatch_uid="seasons.ratings")
         event_recorded.connect(announce.on_event_recorded, dispatch_uid="seasons.announce")

@@ -24,6 +24,7 @@ from django.core.management.base import BaseCommand
 from django.db.models import Max
 from django.utils import timezone
 
+from core.demo import demo_seeded
 from gameplay.services import drafts, tables
 from tournaments.models import (
     Club,
@@ -58,6 +59,7 @@ RUNNING_NAME = "Vanilla Gwent Swiss"
 BRACKET_NAME = "Gesoseka double elimination"
 PODS_NAME = "Gesoseka pods"
 TEAMS_NAME = "2 vs 2 Vanilla Gwent"
+PAST_NAME = "Last week's Gesoseka"
 #: A French club running a GOSU-style draft night, and a Greek club's Kontsina event: their
 #: pages speak French and Greek to a visitor whose own choices name neither (issue 25).
 FRENCH_CLUB = "Club de cartes de Lyon"
@@ -139,6 +141,8 @@ class Command(BaseCommand):
         self._teams(owner, club)
         self._french_draft_night(owner)
         self._greek_kontsina(owner)
+        self._last_week(owner, club)
+        demo_seeded.send(sender=self.__class__, owner=owner, club=club)
         self._print_logins()
         self._print_seeded()
         self._print_pairings()
@@ -462,6 +466,30 @@ class Command(BaseCommand):
         ):
             results.judge_result(actor=owner, match=match, games=[{"rounds": rounds}])
 
+    def _last_week(self, owner: Any, club: Club) -> None:
+        """Last week's Gesoseka Swiss of eight (players 1-8), played to the end: the
+        club's ratings, the players' pages and the season's leaderboard have a history."""
+        tournament = self._started(
+            owner, club, PAST_NAME, Game.GESOSEKA, "Three Swiss rounds, best of one.", range(1, 9)
+        )
+        for _ in range(3):
+            rnd = swiss.pair_next_round(actor=owner, tournament=tournament)
+            assert rnd is not None
+            round_clock.start_round(actor=owner, round=rnd)
+            played = Match.objects.filter(round=rnd, b__isnull=False).select_related("a", "b")
+            for match in played.order_by("table"):
+                # The lower player number wins (player1 the strongest), 2 game rounds to 0.
+                a_wins = match.a.player_id < match.b.player_id
+                rounds = [[45, 30], [50, 21]] if a_wins else [[30, 45], [21, 50]]
+                results.judge_result(actor=owner, match=match, games=[{"rounds": rounds}])
+        week_ago = timezone.now() - timedelta(days=7)
+        Tournament.objects.filter(pk=tournament.pk).update(
+            scheduled_start=week_ago,
+            check_in_opens_at=week_ago - timedelta(hours=1),
+            check_in_closes_at=week_ago,
+            start_handled_at=week_ago,
+        )
+
     def _date_back(self, tournament: Tournament, first: Round) -> None:
         """Move the running tournament's start and round 1 into the past (demo dates only:
         what happened and in which order stays as the services recorded it)."""
@@ -512,6 +540,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{GREEK_CLUB} (pages in Greek): {GREEK_EVENT}, a Kontsina Swiss, round 1 "
             "under way (players 9-16)."
+        )
+        self.stdout.write(
+            f"{PAST_NAME}: played last week (players 1-8): the club's Gesoseka ratings, "
+            "the players' pages and the Winter league's leaderboard."
         )
 
     def _print_now(self, club: Club) -> None:
