@@ -185,7 +185,7 @@ def create_season(
 ) -> Season:
     """An organiser creates a season of the club; its standings are computed at once
     (after the commit)."""
-    policies.require_manager(actor, club, doing=gettext("manage its seasons"))
+    policies.require_manager(actor, club, doing="manage its seasons")
     season = Season(club=club, starts_on=starts_on, ends_on=ends_on)
     _apply(
         season,
@@ -220,7 +220,7 @@ def create_season(
 def update_season(*, actor: AnyUser, season: Season, changes: Mapping[str, Any]) -> Season:
     """An organiser changes a season's name, dates, events or rules (any of
     :data:`RULE_FIELDS`); the standings are recomputed at once (after the commit)."""
-    policies.require_manager(actor, season.club, doing=gettext("manage its seasons"))
+    policies.require_manager(actor, season.club, doing="manage its seasons")
     locked = lock_one(Season.objects.select_related("club"), pk=season.pk)
     if locked is None:
         raise Conflict(gettext("This season was deleted."), code="season_deleted")
@@ -244,7 +244,7 @@ def update_season(*, actor: AnyUser, season: Season, changes: Mapping[str, Any])
 @transaction.atomic(durable=True)
 def delete_season(*, actor: AnyUser, season: Season) -> None:
     """An organiser deletes a season and its standings (the events stay as they are)."""
-    policies.require_manager(actor, season.club, doing=gettext("manage its seasons"))
+    policies.require_manager(actor, season.club, doing="manage its seasons")
     locked = lock_one(Season.objects.select_related("club"), pk=season.pk)
     if locked is None:
         return  # deleted already: a second click finds what it asked for
@@ -263,7 +263,7 @@ def delete_season(*, actor: AnyUser, season: Season) -> None:
 def leave_out(*, actor: AnyUser, season: Season, tournament: Tournament, left_out: bool) -> Season:
     """An organiser leaves one of the club's events out of the season (``left_out``), or
     counts it again; the standings are recomputed at once (after the commit)."""
-    policies.require_manager(actor, season.club, doing=gettext("manage its seasons"))
+    policies.require_manager(actor, season.club, doing="manage its seasons")
     locked = lock_one(Season.objects.select_related("club"), pk=season.pk)
     if locked is None:
         raise Conflict(gettext("This season was deleted."), code="season_deleted")
@@ -426,7 +426,7 @@ def create_finals(
     none (``guests.add_players_by_name``: an account by ``@user name``, a guest of the
     club by their name), the audit. Should the second fail (a qualifier's name a paste
     cannot hold), the draft tournament stays and the refusal says so."""
-    policies.require_manager(actor, season.club, doing=gettext("manage its seasons"))
+    policies.require_manager(actor, season.club, doing="manage its seasons")
     if not season.qualifiers:
         raise Conflict(
             gettext("Set how many players go to the finals first."),

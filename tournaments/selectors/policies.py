@@ -122,6 +122,9 @@ _MANAGERS_ONLY = {
     "run its drafts": gettext_noop(
         "Only the owners and organisers of %(club)s can run its drafts."
     ),
+    "manage its seasons": gettext_noop(
+        "Only the owners and organisers of %(club)s can manage its seasons."
+    ),
 }
 
 
