@@ -29,6 +29,7 @@ from django.test import override_settings
 
 from core import languages
 from gameplay.management.commands.seed_demo import DEMO_PASSWORD
+from seasons.models import Season
 from tests import demo_walk
 from tournaments.models import Club, Player, Registration, Round, Stage, Tournament
 
@@ -130,6 +131,7 @@ def _data() -> list[str]:
     found |= set(Round.objects.values_list("name", flat=True))
     found |= set(Player.objects.values_list("display_name", flat=True))
     found |= set(Registration.objects.values_list("team_name", flat=True))
+    found |= set(Season.objects.values_list("name", flat=True))
     for username, email in get_user_model().objects.values_list("username", "email"):
         found |= {username, email}
     return sorted((d for d in found if d and d.strip()), key=len, reverse=True)
