@@ -16,7 +16,8 @@ p90 of each, the answer's size (uncompressed), and the page's SQL statements, co
 this process (Django's test client against the same database, after one request to warm
 the compiled reads) for the busy case and for the small one: the leaderboard's first page
 and a deep one, the player with the most events and a one-event player, their
-head-to-heads; they must be equal (it exits non-zero otherwise). Target: every page in at
+head-to-heads, the results feed's first page and one after a cursor mid-way (the
+first match's, one row); they must be equal (it exits non-zero otherwise). Target: every page in at
 most 100 ms (median).
 
 Needs PostgreSQL and Redis (``DATABASE_URL`` base and ``BENCH_REDIS_URL``, as
@@ -118,7 +119,8 @@ def _season(club_id: int) -> tuple[str, int]:
 
 
 def _players(club_id: int) -> dict[str, int]:
-    """The player with the most events, a one-event player, and an opponent each met."""
+    """The player with the most events, a one-event player, an opponent each met; the
+    club's first match in play order and the one mid-way (the feed's cursors)."""
     from django.db.models import Count
 
     from tournaments.models import MatchSeat, Registration
@@ -144,8 +146,13 @@ def _players(club_id: int) -> dict[str, int]:
         assert other is not None
         return other
 
+    from seasons.selectors.feed import MATCH_ORDER, confirmed_in_club
+
+    in_order = confirmed_in_club(club_id).order_by(*MATCH_ORDER).values_list("pk", flat=True)
     print(f"busiest player: {busy['n']} events; the small case: a player of 1 event")
     return {
+        "first_match": in_order[0],
+        "middle_match": in_order[in_order.count() // 2],
         "busy": busy["player_id"],
         "busy_vs": opponent(busy["player_id"]),
         "once": once["player_id"],
@@ -174,6 +181,11 @@ def _pages(slug: str, season: int, who: dict[str, int]) -> list[tuple[str, str, 
         ("API leaderboard p50", api + "?page=50", api + "?page=2"),
         ("API player", f"/api/v1/players/{who['busy']}/", f"/api/v1/players/{who['once']}/"),
         ("API results feed", feed, feed + "?limit=1"),
+        (
+            "API feed, mid-way",
+            f"{feed}?after={who['middle_match']}",
+            f"{feed}?after={who['first_match']}&limit=1",
+        ),
     ]
 
 
