@@ -14,11 +14,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from django.utils.http import http_date
 
 from seasons.selectors import ratings as rating_selectors
 from tests.factories import A_WINS, B_WINS, ClubFactory, PlayerFactory, running_team_tournament
 from tests.seasons.player_history import weekly_events
-from tournaments.models import Match, Player
+from tournaments.models import Match, Player, Tournament
 from tournaments.services import results, swiss
 
 pytestmark = pytest.mark.django_db
@@ -140,3 +141,34 @@ def test_a_team_with_a_hidden_member_has_no_name_in_the_feed() -> None:
     hidden_team = by_name[None]["players"]
     assert {"id": None, "name": "Private player"} in hidden_team
     assert {"id": teams[0].player_id, "name": teams[0].player.display_name} in hidden_team
+
+
+def test_a_game_only_page_by_page_and_since_after_a_cursor() -> None:
+    """The page's matches found round by round (PostgreSQL's lateral read) keep to the
+    game, the cursor and ``since`` together."""
+    club, _, events = weekly_events(3)
+    Tournament.objects.filter(pk=events[1].pk).update(game="kontsina")
+    every = _all(club.slug, limit=1)
+    kontsina = _all(club.slug, "&game=kontsina", limit=1)
+    generic = _all(club.slug, "&game=generic", limit=1)
+    assert [m["id"] for m in kontsina] == [m["id"] for m in every[2:4]]
+    assert [m["id"] for m in generic] == [m["id"] for m in every[:2] + every[4:]]
+    later = timezone.now() + timedelta(minutes=5)
+    Match.objects.filter(pk__in=[every[1]["id"], every[5]["id"]]).update(confirmed_at=later)
+    since = quote(later.isoformat())
+    found = _all(club.slug, f"&since={since}", limit=1)
+    assert [m["id"] for m in found] == [every[1]["id"], every[5]["id"]]
+    after_first = f"/api/v1/clubs/{club.slug}/results/?since={since}&after={every[1]['id']}"
+    _, body, _, _ = _get(after_first)
+    assert [m["id"] for m in body["results"]] == [every[5]["id"]]
+
+
+def test_last_modified_is_the_clubs_latest_confirmation() -> None:
+    club, _, _ = weekly_events(2)
+    other, _, _ = weekly_events(1)  # another club's later confirmation is not this one's
+    newest = Match.objects.filter(round__tournament__club=club).order_by("confirmed_at").last()
+    assert newest is not None and newest.confirmed_at is not None
+    later = newest.confirmed_at + timedelta(days=1)
+    Match.objects.filter(round__tournament__club=other).update(confirmed_at=later)
+    _, _, _, answer = _get(f"/api/v1/clubs/{club.slug}/results/")
+    assert answer["Last-Modified"] == http_date(newest.confirmed_at.timestamp())

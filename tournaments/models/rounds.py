@@ -185,6 +185,9 @@ class Match(models.Model):
         verbose_name = _("match")
         ordering = ["round", "table"]
         verbose_name_plural = _("matches")
+        # A club's latest confirmation (the results feed's Last-Modified: seasons.selectors
+        # .feed) read from the newest end, not from every match of the club (bench.seasons).
+        indexes = [models.Index(fields=["confirmed_at"], name="match_confirmed_at")]
         constraints = [
             models.UniqueConstraint(fields=["round", "table"], name="one_match_per_table"),
             models.UniqueConstraint(
