@@ -479,6 +479,7 @@ class Command(BaseCommand):
             played = Match.objects.filter(round=rnd, b__isnull=False).select_related("a", "b")
             for match in played.order_by("table"):
                 # The lower player number wins (player1 the strongest), 2 game rounds to 0.
+                assert match.b is not None  # byes left out above
                 a_wins = match.a.player_id < match.b.player_id
                 rounds = [[45, 30], [50, 21]] if a_wins else [[30, 45], [21, 50]]
                 results.judge_result(actor=owner, match=match, games=[{"rounds": rounds}])
