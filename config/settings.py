@@ -497,6 +497,9 @@ DRAFT_SWEEP_SECONDS = env_float("DRAFT_SWEEP_SECONDS", 2, minimum=0.1)
 # What commits left for the worker (core.queue: one message a commit) is done by the run
 # the committing process queued; beat runs it too, in case that message was lost.
 AFTER_COMMIT_SWEEP_SECONDS = env_float("AFTER_COMMIT_SWEEP_SECONDS", 5, minimum=0.1)
+# Ratings behind their results (a recompute lost with a worker, a tournament deleted by
+# staff) are recomputed by beat this often (seasons.services.ratings.sweep).
+RATINGS_SWEEP_SECONDS = env_float("RATINGS_SWEEP_SECONDS", 600, minimum=1)
 # The embedded default (no worker, no beat) runs these sweepers in the web process
 # (``core.clock``); EMBEDDED_CLOCK=0 turns that off.
 EMBEDDED_CLOCK = env_bool("EMBEDDED_CLOCK", default=True)
@@ -525,6 +528,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-draft-deadlines": {
         "task": "gameplay.tasks.sweep_draft_deadlines",
         "schedule": timedelta(seconds=DRAFT_SWEEP_SECONDS),
+    },
+    "sweep-ratings": {
+        "task": "seasons.tasks.sweep_ratings",
+        "schedule": timedelta(seconds=RATINGS_SWEEP_SECONDS),
     },
 }
 

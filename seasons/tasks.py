@@ -33,3 +33,9 @@ def recompute_seasons(tournament_id: int, finished: bool = False) -> int:
 def recompute_season(season_id: int) -> bool:
     """One season's standings, after its rules or events changed."""
     return leagues.recompute(season_id=season_id)
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def sweep_ratings() -> int:
+    """Beat: every club's game whose ratings are behind their results, recomputed."""
+    return ratings.sweep()

@@ -11,9 +11,9 @@ from __future__ import annotations
 from itertools import groupby
 from operator import itemgetter
 
-from django.db.models import Count, Max, QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet
 
-from seasons.models import Rating, RatingChange
+from seasons.models import Rating, RatingBook, RatingChange
 from seasons.rating import Played, Stored
 from tournaments.models import Match, MatchSeat, MatchStatus, Tournament
 
@@ -94,6 +94,22 @@ def stored_ratings(club_id: int, game: str) -> dict[int, tuple[float, float, int
         "player_id", "mu", "sigma", "matches", "last_match_id"
     )
     return {player: (mu, sigma, matches, last) for player, mu, sigma, matches, last in rows}
+
+
+def books_to_check() -> list[tuple[int, str]]:
+    """Every club's game with a confirmed match or a rating book (a book whose last
+    tournament was deleted must be emptied): what the sweeper looks at, two statements."""
+    has_confirmed = Match.objects.filter(
+        round__tournament_id=OuterRef("pk"), status=MatchStatus.CONFIRMED
+    )
+    played = set(
+        Tournament.objects.filter(Exists(has_confirmed))
+        .order_by()
+        .values_list("club_id", "game")
+        .distinct()
+    )
+    booked = set(RatingBook.objects.values_list("club_id", "game"))
+    return sorted(played | booked)
 
 
 def club_and_game(tournament_id: int) -> tuple[int, str] | None:

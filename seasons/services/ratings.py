@@ -23,6 +23,7 @@ second less than ``bulk_create``: measured, README); elsewhere (the embedded SQL
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -37,6 +38,8 @@ from core.queue import enqueue_on_commit
 from seasons import rating
 from seasons.models import Rating, RatingBook, RatingChange
 from seasons.selectors import ratings as selectors
+
+logger = logging.getLogger(__name__)
 
 RECOMPUTE = "seasons.tasks.recompute_ratings"
 #: Rows written a statement at a time (``bulk_create``).
@@ -72,6 +75,21 @@ def on_event_recorded(sender: object, *, event: Event, **_: object) -> None:
     """``core.audit.event_recorded``: a confirmed result queues its club's recompute."""
     if event.kind == EventKind.RESULT_CONFIRMED:
         enqueue_on_commit(RECOMPUTE, event.tournament_id)
+
+
+def sweep() -> int:
+    """Beat's safety net (the task ``seasons.tasks.sweep_ratings``): every club's game
+    whose ratings are behind their results recomputed (a queued recompute lost with a
+    worker; a tournament or match deleted by staff in the admin, which queues nothing);
+    the others cost a look at their mark. A failure in one club's game is logged and never
+    stops the others. The number recomputed."""
+    done = 0
+    for club_id, game in selectors.books_to_check():
+        try:
+            done += recompute(club_id=club_id, game=game)
+        except Exception:
+            logger.exception("the ratings of club %s's %s could not be recomputed", club_id, game)
+    return done
 
 
 def recompute_for(tournament_id: int) -> bool:
