@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.models import AuditEntry
+from seasons.models import Season
 from tests.factories import (
     ClubFactory,
     RegistrationFactory,
@@ -324,10 +325,15 @@ def test_demo_data_is_created_once_with_the_promised_people(capsys) -> None:
         (1, "complete"),
         (2, "in_progress"),
     ]
-    # and the double elimination, the pods, the teams; the French and the Greek events
-    assert Tournament.objects.count() == 7
+    # and the double elimination, the pods, the teams; the French and the Greek events;
+    # last week's Swiss, over, and the club's season counting it
+    assert Tournament.objects.count() == 8
     pods = Tournament.objects.get(name="Gesoseka pods")
     assert pods.stages.get().kind == "pods" and pods.rounds.count() == 1
+    past = Tournament.objects.get(name="Last week's Gesoseka")
+    assert past.status == "finished" and past.scheduled_start < timezone.now()
+    season = Season.objects.get(club__name="Riverside Card Club")
+    assert season.standings.filter(player__display_name="Ada", place=1).exists()
     assert "demo-pass-2026" in capsys.readouterr().out
 
 
