@@ -214,6 +214,10 @@ class Season(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def qualifies(self, place: int) -> bool:
+        """Whether a place is in the top N that go to the finals (none without a mark)."""
+        return bool(self.qualifiers) and place <= (self.qualifiers or 0)
+
     def rules(self) -> Rules:
         return Rules(
             placement=tuple(self.placement_points),

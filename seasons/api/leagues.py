@@ -19,7 +19,6 @@ from typing import Any
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path
-from django.utils.translation import gettext
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.request import Request
@@ -40,24 +39,7 @@ class SeasonSerializer(serializers.ModelSerializer[Season]):
 
     class Meta:
         model = Season
-        fields = [
-            "id",
-            "club",
-            "name",
-            "starts_on",
-            "ends_on",
-            "game",
-            "stage_kind",
-            "placement_points",
-            "win_points",
-            "draw_points",
-            "attendance_points",
-            "best_of",
-            "team_events",
-            "qualifiers",
-            "excluded",
-            "computed_at",
-        ]
+        fields = ["id", "club", *leagues.RULE_FIELDS, "excluded", "computed_at"]
 
     def get_excluded(self, obj: Season) -> list[int]:
         return sorted(t.pk for t in obj.excluded.all())
@@ -147,14 +129,14 @@ class StandingSerializer(serializers.ModelSerializer[SeasonStanding]):
         ]
 
     def get_player(self, obj: SeasonStanding) -> int | None:
-        return None if obj.player.profile_hidden else obj.player_id
+        return selectors.shown_as(obj)[0]
 
     def get_name(self, obj: SeasonStanding) -> str:
-        return gettext("Private player") if obj.player.profile_hidden else obj.player.display_name
+        return selectors.shown_as(obj)[1]
 
     def get_qualified(self, obj: SeasonStanding) -> bool:
-        qualifiers: int | None = self.context.get("qualifiers")
-        return qualifiers is not None and obj.place <= qualifiers
+        season: Season | None = self.context.get("season")
+        return season is not None and season.qualifies(obj.place)
 
 
 def _club(slug: str) -> Club:
@@ -297,7 +279,7 @@ class SeasonLeaderboardView(generics.ListAPIView[SeasonStanding]):
     def get_serializer_context(self) -> dict[str, Any]:
         context = dict(super().get_serializer_context())
         if not getattr(self, "swagger_fake_view", False):
-            context["qualifiers"] = self.season().qualifiers
+            context["season"] = self.season()
         return context
 
     @extend_schema(

@@ -22,6 +22,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery
 
 from seasons.models import Season, SeasonStanding
 from seasons.points import EventFacts
+from seasons.selectors import players
 from tournaments.models import (
     EntrantType,
     MatchSeat,
@@ -189,6 +190,14 @@ def leaderboard(season_id: int) -> QuerySet[SeasonStanding]:
         )
         .order_by("place")
     )
+
+
+def shown_as(row: SeasonStanding) -> tuple[int | None, str]:
+    """A row's player id and name as a club's cross-event lists show them (exports, the
+    API): a hidden profile's row keeps its place, with no id and the private name."""
+    if row.player.profile_hidden:
+        return None, players.private_name()
+    return row.player_id, row.player.display_name
 
 
 def standing_of(season_id: int, player_id: int | None) -> SeasonStanding | None:

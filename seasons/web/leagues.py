@@ -82,7 +82,7 @@ def _rows(rows: list[SeasonStanding], season: Season, reader: int | None) -> lis
         {
             "row": row,
             "name": _name(row, reader),
-            "qualified": bool(season.qualifiers) and row.place <= (season.qualifiers or 0),
+            "qualified": season.qualifies(row.place),
             "mine": row.player_id == reader,
         }
         for row in rows
@@ -130,13 +130,13 @@ def season_projector(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 def _export_rows(season: Season) -> list[dict[str, Any]]:
     made = []
-    for item in _rows(list(selectors.leaderboard(season.pk)), season, None):
-        row = item["row"]
+    for row in selectors.leaderboard(season.pk):
+        player, name = selectors.shown_as(row)
         made.append(
             {
                 "place": row.place,
-                "player": None if item["name"] is None else row.player_id,
-                "name": item["name"] if item["name"] is not None else gettext("Private player"),
+                "player": player,
+                "name": name,
                 "points": row.points,
                 "events_counted": row.counted,
                 "events_played": row.played,
@@ -145,7 +145,7 @@ def _export_rows(season: Season) -> list[dict[str, Any]]:
                 "wins": row.wins,
                 "draws": row.draws,
                 "losses": row.losses,
-                "qualified": item["qualified"],
+                "qualified": season.qualifies(row.place),
             }
         )
     return made

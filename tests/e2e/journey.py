@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 import pytest
 from channels.testing import ChannelsLiveServerTestCase
 from channels.testing import live as channels_live
+from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-results" / "journeys"
@@ -54,6 +56,25 @@ def wait_until(condition, seconds: float = 20.0):
             return value
         time.sleep(0.2)
     return condition()
+
+
+def in_a_thread(work: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``work(*args, **kwargs)`` run in a thread of its own, its answer returned: the
+    Django calls a journey makes between pages (Playwright's event loop runs in the
+    test's thread, and a result's after-commit broadcast goes to the channel layer
+    synchronously); the thread's database connection closed after."""
+    done = []
+
+    def run() -> None:
+        try:
+            done.append(work(*args, **kwargs))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    return done[0]
 
 
 def _slug(words: str) -> str:

@@ -7,33 +7,15 @@ the organiser makes the finals from the top 8 on the season's page."""
 from __future__ import annotations
 
 import re
-import threading
 
 import pytest
-from django.db import connection
 
-from tests.e2e.journey import PHONE
+from tests.e2e.journey import PHONE, in_a_thread
 from tests.seasons.club_season import Season
 from tests.seasons.test_club_season import final_places, library_ratings, season_points
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def _in_a_thread(work, *args, **kwargs):
-    """``work`` in a thread of its own (Playwright's event loop runs in this one)."""
-    done = []
-
-    def run() -> None:
-        try:
-            done.append(work(*args, **kwargs))
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    return done[0]
 
 
 def _season() -> Season:
@@ -49,9 +31,9 @@ def _figure(value: float) -> str:
 
 
 def test_a_season_reads_on_a_phone_as_computed_by_hand(start_journey) -> None:
-    season = _in_a_thread(_season)
+    season = in_a_thread(_season)
     p = season.player_of
-    points = _in_a_thread(lambda: season_points(season, final_places(season)))
+    points = in_a_thread(lambda: season_points(season, final_places(season)))
     ratings = library_ratings(season.log)
     journey = start_journey("club-season")
     phone = journey.log_in("p03", PHONE)
@@ -95,8 +77,8 @@ def test_a_season_reads_on_a_phone_as_computed_by_hand(start_journey) -> None:
         for played in [played for played in season.log if played.event == 2][-4:]
         if (p[1],) in played.sides
     ]
-    _in_a_thread(season.correct, corrected)
-    points_after = _in_a_thread(lambda: season_points(season, final_places(season)))
+    in_a_thread(season.correct, corrected)
+    points_after = in_a_thread(lambda: season_points(season, final_places(season)))
     assert points_after != points
     ratings_after = library_ratings(season.log)
     phone.goto(journey.url(f"/players/{p[1]}/"))
@@ -113,6 +95,6 @@ def test_a_season_reads_on_a_phone_as_computed_by_hand(start_journey) -> None:
     organiser.get_by_role("button", name="Create the finals").click()
     organiser.wait_for_url("**/tournaments/*/")
     finals = Tournament.objects.get(name="Autumn finals")
-    top = _in_a_thread(lambda: {row["player"] for row in season.leaderboard()[:8]})
+    top = in_a_thread(lambda: {row["player"] for row in season.leaderboard()[:8]})
     assert set(finals.registrations.values_list("player_id", flat=True)) == top
     journey.shot(organiser, "the finals made from the top 8")

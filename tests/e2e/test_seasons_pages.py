@@ -5,41 +5,21 @@ the leaderboard."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from seasons.models import Season
 from seasons.services import leagues
-from tests.e2e.journey import DESKTOP, PHONE
+from tests.e2e.journey import DESKTOP, PHONE, in_a_thread
 from tests.seasons.helpers import club_with_players, played_event
 from tournaments.models import Player, Registration, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def _in_a_thread(work, *args, **kwargs):
-    """``work`` run in a thread of its own: Playwright's event loop runs in this one, and
-    a result's after-commit broadcast goes to the channel layer synchronously."""
-    done = []
-
-    def run() -> None:
-        try:
-            done.append(work(*args, **kwargs))
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    return done[0]
-
-
 def test_an_organiser_runs_a_season_and_a_player_reads_the_leaderboard(start_journey) -> None:
     club, organiser, players = club_with_players(8)
-    _in_a_thread(played_event, club, organiser, players, days_ago=8)
-    _in_a_thread(played_event, club, organiser, players, days_ago=1)
+    in_a_thread(played_event, club, organiser, players, days_ago=8)
+    in_a_thread(played_event, club, organiser, players, days_ago=1)
     Player.objects.filter(pk=players[-1].pk).update(profile_hidden=True)
     journey = start_journey("season-leaderboard")
 
@@ -62,7 +42,7 @@ def test_an_organiser_runs_a_season_and_a_player_reads_the_leaderboard(start_jou
     laptop.get_by_role("button", name="Create the season").click()
     laptop.wait_for_url("**/seasons/*/")
     season = Season.objects.get()
-    _in_a_thread(leagues.recompute, season_id=season.pk)  # the queued task, done already
+    in_a_thread(leagues.recompute, season_id=season.pk)  # the queued task, done already
     laptop.reload()
     rows = laptop.locator("#leaderboard-rows tr")
     assert rows.count() == 8
