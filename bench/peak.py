@@ -110,6 +110,7 @@ def _people(label: str, tables: list[Table], judges: int) -> Event:
     from django.utils import timezone
     from django.utils.crypto import get_random_string
 
+    from core import kept_accounts
     from core.sessions import CACHE_SECONDS, SessionStore
     from tournaments.models import Club, Registration, Role, Tournament
     from tournaments.services import clubs
@@ -118,6 +119,10 @@ def _people(label: str, tables: list[Table], judges: int) -> Event:
     prefix = f"bench-{label}"
     hashed = make_password(PASSWORD)  # once: PBKDF2 for 2,048 accounts would take minutes
     User.objects.filter(username__startswith=prefix).update(password=hashed)
+    # No signal for update(): an earlier run's copies of these ids (core.kept_accounts).
+    kept_accounts.forget(
+        *User.objects.filter(username__startswith=prefix).values_list("pk", flat=True)
+    )
     owner = User.objects.get(username=f"{prefix}-organiser")
     club = Club.objects.get(memberships__user=owner)
     User.objects.bulk_create(

@@ -16,8 +16,11 @@ class CoreConfig(AppConfig):
         from django.contrib.auth import get_user_model, user_logged_out
         from django.db.models.signals import post_save
 
-        from core import access
+        from core import access, kept_accounts
 
+        # The signed-in account's copy forgotten when it changes (core.kept_accounts): first,
+        # so that its commit hook runs before the sockets are told to read the account again.
+        kept_accounts.connect()
         user_logged_out.connect(access.on_logged_out, dispatch_uid="core.access.logged_out")
         post_save.connect(
             access.on_user_saved, sender=get_user_model(), dispatch_uid="core.access.user_saved"

@@ -54,6 +54,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext, ngettext
 from redis.exceptions import RedisError
 
+from core import kept_accounts
 from core.compiled import rows
 from core.text import username_key
 
@@ -253,14 +254,21 @@ class ThrottledModelBackend(ModelBackend):
 
     def get_user(self, user_id: Any) -> Any:
         """The signed-in user of each request, with ``settings.AUTH_USER_SELECT_RELATED``
-        (the player, whose name every page's menu shows) in the same query."""
+        (the player, whose name every page's menu shows) in the same query, kept in the
+        cache a minute at most (``core.kept_accounts``)."""
         try:
             key = int(user_id)
         except (TypeError, ValueError):
             return None
-        related = tuple(getattr(settings, "AUTH_USER_SELECT_RELATED", ()))
-        found = rows(f"auth.user with {related}", _user_with(related), key)
-        return found[0] if found and self.user_can_authenticate(found[0]) else None
+        user = kept_accounts.read(key)
+        if user is None:
+            related = tuple(getattr(settings, "AUTH_USER_SELECT_RELATED", ()))
+            found = rows(f"auth.user with {related}", _user_with(related), key)
+            if not found:
+                return None
+            user = found[0]
+            kept_accounts.keep(user)
+        return user if self.user_can_authenticate(user) else None
 
     async def aget_user(self, user_id: Any) -> Any:
         return await sync_to_async(self.get_user)(user_id)

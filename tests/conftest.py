@@ -68,6 +68,17 @@ def _fresh_sign_in_counts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(throttle, "KEY_PREFIX", f"sign-in-failures-test-{uuid.uuid4().hex}")
 
 
+@pytest.fixture(autouse=True)
+def _fresh_kept_accounts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Accounts are kept in the cache by id (``core.kept_accounts``), and ids come back
+    after a test's rollback: each test keeps them under its own keys."""
+    import uuid
+
+    from core import kept_accounts
+
+    monkeypatch.setattr(kept_accounts, "KEY_PREFIX", f"account-test-{uuid.uuid4().hex}")
+
+
 @pytest.fixture
 def api() -> APIClient:
     return APIClient()

@@ -82,6 +82,7 @@ def test_the_table_page_costs_the_same_queries_after_many_taps() -> None:
     ana, bruno = match.a.player.user, match.b.player.user
     table = tables.open_table(actor=ana, match=match)
     client = _client(ana)
+    client.get(f"/tables/{table.pk}/")  # the account is kept after its first read
     counts = []
     for taps in (0, 12):
         for number in range(len(table.events.all()), taps):

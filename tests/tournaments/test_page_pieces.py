@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from core import page_cache, page_pieces
+from core import kept_accounts, page_cache, page_pieces
 from tests.factories import A_WINS, running_tournament
 from tests.tournaments.big_field import big_swiss
 from tests.tournaments.pages import statements as _queries
@@ -184,6 +184,7 @@ def test_the_cache_unreachable_the_page_is_rendered(
     kept = _get(reader, url)
     monkeypatch.setattr(page_cache, "cache", _Unreachable())
     monkeypatch.setattr(page_pieces, "cache", _Unreachable())
+    monkeypatch.setattr(kept_accounts, "cache", _Unreachable())  # the account read each time
     # Rendered whole each time, as before there was a cache: the rows read each time.
     assert [_queries(reader, url) for _ in range(2)] == [rendered, rendered] != [kept_queries] * 2
     unkept = _get(reader, url)
