@@ -1,39 +1,51 @@
-"""The cache on Redis, as Django's own backend with one difference: each thread's cache
-keeps its Redis client instead of making one for every call.
+"""The cache on Redis, as Django's own backend with one difference: one Redis client, and
+its pool of connections, per process and server, instead of new ones again and again.
 
-Django's ``RedisCacheClient.get_client`` builds a ``redis.Redis`` around the connection
-pool on each get, set or delete; redis-py 8 makes that object with its retry policy and
-callbacks every time (about 60-100 µs, as much as the round trip to Redis on loopback).
-A signed-in page reads the cache two or three times (the session, a kept piece, a
-throttle), so every page paid it. Django's caches are per thread (``caches["default"]``),
-and a ``redis.Redis`` only borrows a connection from its pool for each command, so one
-client per pool serves the thread's every call.
+Django keeps a cache object per *context*, not per thread (``caches`` is an asgiref
+``Local`` that follows context variables), and its ``RedisCacheClient`` keeps its pool of
+connections on that object. The web server runs each request in a copy of the event
+loop's context (a2wsgi, ``config/asgi.py``), so every request got a new cache object,
+a new pool and a **new connection to Redis**: a TCP connect, redis-py's handshake and
+health check before its first command (a sixth of a web process's time in an event-day
+burst, ``python -m bench.peak``, seen with py-spy; Redis counted about one connection a
+request). Django also built a ``redis.Redis`` around the pool on each get, set or delete
+(60-100 µs in redis-py 8, as much as the round trip on loopback).
+
+Here the client and its pool live in the process, keyed by the server's address and the
+pool's options: every cache object of the process (each request's, each thread's) uses
+them. Both are thread-safe (a ``redis.Redis`` borrows a connection from its pool for each
+command), and redis-py's pool notices a fork and opens new connections in the child
+(Celery's prefork workers), so nothing is shared across processes.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient
 
+#: ``(server, options) -> redis.Redis``: the process's clients.
+_clients: dict[tuple[str, str], Any] = {}
+_lock = threading.Lock()
+
 
 class KeptClient(RedisCacheClient):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, Any] = {}
-
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
         django: Any = self  # Django's private attributes: untyped
         index = django._get_connection_pool_index(write)  # a random replica for a read
-        client = self._clients.get(index)
+        server = django._servers[index]
+        options = django._pool_options
+        shared = (server, repr(sorted(options.items(), key=lambda item: item[0])))
+        client = _clients.get(shared)
         if client is None:
-            if index not in django._pools:  # as Django's ``_get_connection_pool``
-                django._pools[index] = django._pool_class.from_url(
-                    django._servers[index], **django._pool_options
-                )
-            client = django._client(connection_pool=django._pools[index])
-            self._clients[index] = client
+            with _lock:
+                client = _clients.get(shared)
+                if client is None:
+                    pool = django._pool_class.from_url(server, **options)
+                    client = django._client(connection_pool=pool)
+                    _clients[shared] = client
         return client
 
 
