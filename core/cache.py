@@ -6,10 +6,11 @@ Django keeps a cache object per *context*, not per thread (``caches`` is an asgi
 connections on that object. The web server runs each request in a copy of the event
 loop's context (a2wsgi, ``config/asgi.py``), so every request got a new cache object,
 a new pool and a **new connection to Redis**: a TCP connect, redis-py's handshake and
-health check before its first command (a sixth of a web process's time in an event-day
+health check before its first command (13 % of a web process's samples in an event-day
 burst, ``python -m bench.peak``, seen with py-spy; Redis counted about one connection a
-request). Django also built a ``redis.Redis`` around the pool on each get, set or delete
-(60-100 µs in redis-py 8, as much as the round trip on loopback).
+request: 8,116 in a run of about 8,200 requests). Django also built a ``redis.Redis``
+around the pool on each get, set or delete (60-100 µs in redis-py 8, as much as the round
+trip on loopback).
 
 Here the client and its pool live in the process, keyed by the server's address and the
 pool's options: every cache object of the process (each request's, each thread's) uses

@@ -92,7 +92,7 @@ def keep(user: Any) -> None:
 
 
 def forget(*user_ids: int) -> None:
-    """Forget the accounts' copies now and after the current transaction commits."""
+    """Forget the accounts' copies now and, inside a transaction, again after it commits."""
     keys = [_key(pk) for pk in user_ids if pk is not None]
     if not keys:
         return
@@ -104,7 +104,8 @@ def forget(*user_ids: int) -> None:
             logger.error("account cache unavailable: a copy may be stale", exc_info=True)
 
     delete()
-    transaction.on_commit(delete)
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(delete)
 
 
 def connect() -> None:

@@ -57,26 +57,18 @@ def _fast_passwords(settings):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_sign_in_counts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Failed sign-ins are counted in the cache (Redis here) for a quarter of an hour, and
-    every test client is 127.0.0.1: each test counts under its own keys, so no test (nor
-    an earlier run) locks another out."""
+def _fresh_cache_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test's own keys for what the cache (Redis here) keeps across requests:
+    failed sign-ins are counted for a quarter of an hour and every test client is
+    127.0.0.1, so no test (nor an earlier run) locks another out; accounts are kept by
+    id (``core.kept_accounts``), and ids come back after a test's rollback."""
     import uuid
 
-    from core import throttle
+    from core import kept_accounts, throttle
 
-    monkeypatch.setattr(throttle, "KEY_PREFIX", f"sign-in-failures-test-{uuid.uuid4().hex}")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_kept_accounts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Accounts are kept in the cache by id (``core.kept_accounts``), and ids come back
-    after a test's rollback: each test keeps them under its own keys."""
-    import uuid
-
-    from core import kept_accounts
-
-    monkeypatch.setattr(kept_accounts, "KEY_PREFIX", f"account-test-{uuid.uuid4().hex}")
+    run = uuid.uuid4().hex
+    monkeypatch.setattr(throttle, "KEY_PREFIX", f"sign-in-failures-test-{run}")
+    monkeypatch.setattr(kept_accounts, "KEY_PREFIX", f"account-test-{run}")
 
 
 @pytest.fixture

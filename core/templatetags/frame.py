@@ -35,6 +35,7 @@ time, as a plain block would be.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from types import SimpleNamespace
@@ -53,6 +54,8 @@ register = template.Library()
 KEYS = 256
 
 _MARK = "\x1fframe:{}\x1f"
+#: Any placeholder in a kept text (a reader's value is never searched for one).
+_MARKS = re.compile("\x1fframe:(\\w+)\x1f")
 
 
 @dataclass(frozen=True)
@@ -101,11 +104,8 @@ class FrameNode(template.Node):
             **{name: mark_safe(_MARK.format(name)) for name in self.values},
         }
         text = str(self.nodelist.render(context.new(own)))
-        shown = tuple(name for name in self.values if _MARK.format(name) in text)
-        left = text
-        for name in shown:
-            left = left.replace(_MARK.format(name), "")
-        if "\x1f" in left:
+        shown = tuple(name for name in dict.fromkeys(_MARKS.findall(text)) if name in self.values)
+        if "\x1f" in _MARKS.sub(lambda mark: "" if mark.group(1) in shown else "\x1f", text):
             raise template.TemplateSyntaxError(
                 f"frame {self.name!r} shows a placeholder through a filter or a tag: "
                 "write it bare, as {{ name }}"
@@ -123,14 +123,13 @@ class FrameNode(template.Node):
             with self.lock:
                 if len(self.kept) < KEYS:
                     self.kept[key] = piece
-        text = piece.text
+        filled = {}
         for name in piece.shown:
             resolved = self.values[name].resolve(context)
             value = "" if resolved is None else str(resolved)
-            if context.autoescape:
-                value = str(conditional_escape(value))
-            text = text.replace(_MARK.format(name), value)
-        return mark_safe(text)
+            filled[name] = str(conditional_escape(value)) if context.autoescape else value
+        # One pass: a value that happens to hold a placeholder is shown as it is.
+        return mark_safe(_MARKS.sub(lambda mark: filled[mark.group(1)], piece.text))
 
 
 @register.tag

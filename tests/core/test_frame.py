@@ -162,3 +162,8 @@ def test_a_signed_in_page_through_the_client_shows_the_reader() -> None:
     client.logout()
     body = client.get("/clubs/").content.decode()
     assert "eve" not in body and "Log in" in body
+
+
+def test_a_readers_value_is_shown_as_it_is_even_if_it_looks_like_a_placeholder() -> None:
+    source = '{% frame "x" a=one b=two %}{{ a }}|{{ b }}{% endframe %}'
+    assert _render(source, one="\x1fframe:b\x1f", two="token") == "\x1fframe:b\x1f|token"
