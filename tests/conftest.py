@@ -72,6 +72,23 @@ def _fresh_cache_keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
+def page_clock_still(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page cache's clock stands still for the test. A change younger than the settling
+    window versions its pages by two-second buckets (``core.page_cache``), so a test that
+    warms a page and then counts the queries of the next request would count a new render
+    whenever the two requests fall either side of a bucket's edge (a slow machine makes
+    that likely); with the clock still, the counted request sees what the warm-up kept."""
+    from types import SimpleNamespace
+
+    from django.utils import timezone
+
+    from core import page_cache
+
+    now = timezone.now()
+    monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: now))
+
+
+@pytest.fixture
 def api() -> APIClient:
     return APIClient()
 

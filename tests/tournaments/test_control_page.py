@@ -84,6 +84,7 @@ def test_only_the_clubs_organisers_and_judges_see_it(client) -> None:
     assert "data-live-socket" in page and "js/live.js" in page
 
 
+@pytest.mark.usefixtures("page_clock_still")
 def test_the_control_page_costs_the_same_for_8_or_32_players(client) -> None:
     counts = []
     for players in (8, 32):
