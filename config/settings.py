@@ -239,6 +239,8 @@ REDIS_URL = env("REDIS_URL")
 if REDIS_URL:
     from redis.exceptions import ConnectionError as RedisConnectionError
 
+    from core.redis_async import Connection as CancellableConnection
+
     #: Redis restarted: a pooled connection is dead though the server is back. redis-py
     #: retries nothing by default, so the first command on each such connection failed
     #: (a websocket's handshake answered 500); one retry on a fresh connection heals it.
@@ -261,7 +263,16 @@ if REDIS_URL:
             "CONFIG": {
                 # redis-py 8 times out a socket read after 5 s by default, exactly as long
                 # as channels-redis blocks waiting for a message: idle sockets would crash.
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, **REDIS_RECONNECT}],
+                # core.redis_async.Connection: a consumer's cancelled receive stays
+                # cancelled (Python 3.11's wait_for, under redis-py, could lose it).
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 30,
+                        "connection_class": CancellableConnection,
+                        **REDIS_RECONNECT,
+                    }
+                ],
                 "prefix": env("CHANNELS_PREFIX", "cardclub"),
                 # Every socket of one web process shares one Redis inbox, and channels-redis
                 # drops messages past its capacity (default 100) silently: a draft of 32

@@ -27,3 +27,27 @@ def test_an_idle_consumer_waits_past_five_seconds_without_a_timeout() -> None:
         return message
 
     assert async_to_sync(wait)() == {"type": "hello"}
+
+
+@pytest.mark.skipif(not settings.REDIS_URL, reason="needs Redis (REDIS_URL)")
+def test_a_receive_cancelled_at_any_moment_ends() -> None:
+    """A websocket's receive is cancelled when its socket closes. Python 3.11's
+    ``asyncio.wait_for``, which redis-py sends each command through, lost a cancellation
+    arriving as a write finished: the receive then polled Redis forever and its consumer
+    never ended (a hung test run; core/redis_async.py). Cancelled after each of many short
+    waits, from none to a few milliseconds, every receive ends."""
+    layer = get_channel_layer()
+
+    async def ends(wait: float) -> bool:
+        channel = await layer.new_channel()
+        receiving = asyncio.ensure_future(layer.receive(channel))
+        await asyncio.sleep(wait)
+        receiving.cancel()
+        done, _ = await asyncio.wait([receiving], timeout=2)
+        return bool(done) and receiving.cancelled()
+
+    async def every_moment() -> list[float]:
+        waits = [step / 10_000 for step in range(60)] * 2  # 0 to 6 ms, twice
+        return [wait for wait in waits if not await ends(wait)]
+
+    assert async_to_sync(every_moment)() == []
