@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from datetime import datetime
 
 import pytest
 from rest_framework.test import APIClient
@@ -72,20 +74,25 @@ def _fresh_cache_keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def page_clock_still(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The page cache's clock stands still for the test. A change younger than the settling
-    window versions its pages by two-second buckets (``core.page_cache``), so a test that
-    warms a page and then counts the queries of the next request would count a new render
-    whenever the two requests fall either side of a bucket's edge (a slow machine makes
-    that likely); with the clock still, the counted request sees what the warm-up kept."""
+def page_clock_still(monkeypatch: pytest.MonkeyPatch) -> Callable[[datetime], None]:
+    """The page cache's clock stands still for the test, at the test's start; call the
+    fixture's value with another time to hold it there instead. A change younger than the
+    settling window versions its pages by two-second buckets (``core.page_cache``), so a
+    test that warms a page and then counts the queries of the next request would count a
+    new render whenever the two requests fall either side of a bucket's edge (a slow
+    machine makes that likely); with the clock still, the counted request sees what the
+    warm-up kept."""
     from types import SimpleNamespace
 
     from django.utils import timezone
 
     from core import page_cache
 
-    now = timezone.now()
-    monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: now))
+    def hold(at: datetime) -> None:
+        monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: at))
+
+    hold(timezone.now())
+    return hold
 
 
 @pytest.fixture

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import timedelta
-from types import SimpleNamespace
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -45,13 +44,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _settled(monkeypatch: pytest.MonkeyPatch) -> None:
+def _settled(monkeypatch: pytest.MonkeyPatch, page_clock_still: Callable[[datetime], None]) -> None:
     """Versions count as settled at once and the cache's clock stands still (the settling
     window and the projector's one-second copies have their own tests), and every test
     starts with an empty server cache."""
     monkeypatch.setattr(page_cache, "SETTLE_SECONDS", 0)
-    later = timezone.now() + timedelta(hours=1)
-    monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: later))
+    page_clock_still(timezone.now() + timedelta(hours=1))
     cache.clear()
 
 
@@ -288,18 +286,18 @@ def test_a_draft_tournament_stays_hidden_from_the_public(client) -> None:
 
 
 def test_a_fresh_change_is_rendered_again_each_bucket_and_has_no_last_modified(
-    client, monkeypatch: pytest.MonkeyPatch
+    client, monkeypatch: pytest.MonkeyPatch, page_clock_still: Callable[[datetime], None]
 ) -> None:
     monkeypatch.setattr(page_cache, "SETTLE_SECONDS", 3600)
     tournament, _, _ = paired()
     url = f"/tournaments/{tournament.pk}/standings/"
     now = timezone.now()
-    monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: now))
+    page_clock_still(now)
     first = client.get(url)
     assert "Last-Modified" not in first
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     later = now + timedelta(seconds=page_cache.BUCKET_SECONDS)
-    monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: later))
+    page_clock_still(later)
     with renders() as rendered:
         again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200
@@ -571,7 +569,7 @@ def test_a_role_given_moves_the_members_own_version(client) -> None:
 
 
 def test_the_projectors_content_is_rendered_again_every_second(
-    client, monkeypatch: pytest.MonkeyPatch
+    client, page_clock_still: Callable[[datetime], None]
 ) -> None:
     """Its countdown starts from the server's time written on it (``data-now-ms``): a copy
     older than a second would set the projector's clock wrong."""
@@ -579,13 +577,13 @@ def test_the_projectors_content_is_rendered_again_every_second(
     round_clock.start_round(actor=organiser, round=tournament.rounds.get(number=1))
     url = f"/tournaments/{tournament.pk}/projector/content/"
     now = timezone.now() + timedelta(hours=1)
-    monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: now))
+    page_clock_still(now)
     first = client.get(url, HTTP_HX_REQUEST="true")
     with renders() as rendered:
         assert client.get(url, HTTP_HX_REQUEST="true").content == first.content
     assert rendered == []
     later = now + timedelta(seconds=1)
-    monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: later))
+    page_clock_still(later)
     with renders() as rendered:
         again = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200

@@ -7,8 +7,8 @@ page is rendered whole, as before."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
-from types import SimpleNamespace
+from collections.abc import Callable
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -28,12 +28,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _settled(monkeypatch: pytest.MonkeyPatch) -> None:
+def _settled(monkeypatch: pytest.MonkeyPatch, page_clock_still: Callable[[datetime], None]) -> None:
     """Versions count as settled at once and the cache's clock stands still (as in
     ``test_page_cache``), and every test starts with an empty server cache."""
     monkeypatch.setattr(page_cache, "SETTLE_SECONDS", 0)
-    later = timezone.now() + timedelta(hours=1)
-    monkeypatch.setattr(page_cache, "timezone", SimpleNamespace(now=lambda: later))
+    page_clock_still(timezone.now() + timedelta(hours=1))
     cache.clear()
 
 
